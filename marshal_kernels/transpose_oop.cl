@@ -7,11 +7,12 @@
 __kernel void dl_oop(__global DL_WORD *dst, __global const DL_WORD *src,
                      ulong count)
 {
-    ulong words = count * DL_RW;
-    for (ulong d = get_global_id(0); d < words; d += get_global_size(0)) {
-        ulong i;
-        uint u;
-        dl_word_decode(d, DL_TO_TILE, count, &i, &u);
-        dst[d] = src[dl_word_index(i, u, DL_FROM_TILE, count)];
-    }
+    /* One word per work-item: grid-stride loops were ~10x slower on POCL. */
+    ulong d = get_global_id(0);
+    if (d >= count * DL_RW)
+        return;
+    ulong i;
+    uint u;
+    dl_word_decode(d, DL_TO_TILE, count, &i, &u);
+    dst[d] = src[dl_word_index(i, u, DL_FROM_TILE, count)];
 }

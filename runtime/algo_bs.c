@@ -1,61 +1,77 @@
-/* algo_bs.c - barrier-synchronised AoS <-> ASTA(T) (marshal_kernels/bs.cl).
- * Fits when one tile fits the registers of one work-group. */
+/* algo_bs.c - AoS <-> ASTA(T) by staging whole tiles in private memory
+ * (marshal_kernels/bs.cl).  Fits when one tile fits what one work-group
+ * (GPU) or one work-item (CPU) can hold. */
 #include "internal.h"
 
-#define BS_MAX_WORDS_PER_ITEM 16u
-#define BS_MAX_LOCAL 256u
-#define BS_TARGET_WORDS 1024u /* words per group: several small tiles */
+#include <stdio.h>
 
-enum { P_GROUP_TILES, P_LOCAL, P_WORDS_PER_ITEM };
+/* GPU schedule: registers of one work-group. */
+#define BS_GPU_MAX_WORDS_PER_ITEM 16u
+#define BS_GPU_MAX_LOCAL 256u
+#define BS_GPU_TARGET_WORDS 1024u /* words per group: several small tiles */
 
-static size_t local_size(const dl_engine *e)
+/* CPU schedule: a private array on the worker thread's stack.  64 KiB is
+ * far below the 8 MiB default thread stack and holds the widest ELL tile
+ * of the paper (T=64, K=215 floats). */
+#define BS_CPU_MAX_BYTES 65536u
+/* Tiles per batch: ~4 KiB keeps the staging array in L1 (larger batches
+ * measured no faster) while amortising the loop set-up of small tiles. */
+#define BS_CPU_BATCH_BYTES 4096u
+/* Bytes per work-item: POCL hands out work-groups one at a time, so each
+ * should carry ~100 KiB; but keep >= 8 work-items per core for balance. */
+#define BS_CPU_ITEM_BYTES (128u * 1024u)
+#define BS_CPU_ITEMS_PER_CORE 8u
+/* Records wider than this (W < 16) take the plain gather path: the chunk
+ * list, one loop nest per 8 words, would make the program huge. */
+#define BS_CPU_MAX_CHUNKED_WORDS 256u
+
+enum { P_CPU, P_GROUP_TILES, P_LOCAL, P_WORDS_PER_ITEM, P_BATCHES_PER_ITEM };
+
+static size_t gpu_local_size(const dl_engine *e)
 {
-    return e->max_wg < BS_MAX_LOCAL ? e->max_wg : BS_MAX_LOCAL;
+    return e->max_wg < BS_GPU_MAX_LOCAL ? e->max_wg : BS_GPU_MAX_LOCAL;
 }
 
 static int bs_fits(const dl_engine *e, const dl_step_desc *d)
 {
-    if (d->tile > UINT32_MAX / d->rec->rec_words)
+    const dl_record *r = d->rec;
+    if (d->tile > UINT32_MAX / r->rec_words / r->word)
         return 0;
-    return d->tile * d->rec->rec_words <=
-           local_size(e) * BS_MAX_WORDS_PER_ITEM;
+    size_t words = d->tile * r->rec_words;
+    if (e->local_is_global)
+        return words * r->word <= BS_CPU_MAX_BYTES;
+    return words <= gpu_local_size(e) * BS_GPU_MAX_WORDS_PER_ITEM;
 }
 
-static dl_status bs_prepare(dl_engine *e, dl_step *s)
+/* ------------------------------------------------------------------ GPU */
+
+static dl_status prepare_gpu(dl_engine *e, dl_step *s, dl_spec *spec)
 {
     const dl_step_desc *d = &s->desc;
     size_t n = d->tile * d->rec->rec_words;
-    size_t groups_tiles = n >= BS_TARGET_WORDS ? 1 : BS_TARGET_WORDS / n;
-    size_t local = local_size(e);
-    if (local > groups_tiles * n)
-        local = groups_tiles * n;
-    size_t k = dl_div_up(groups_tiles * n, local);
-    while (k > BS_MAX_WORDS_PER_ITEM && groups_tiles > 1) {
-        groups_tiles--;
-        k = dl_div_up(groups_tiles * n, local);
+    size_t group_tiles = n >= BS_GPU_TARGET_WORDS ? 1 : BS_GPU_TARGET_WORDS / n;
+    size_t local = gpu_local_size(e);
+    if (local > group_tiles * n)
+        local = group_tiles * n;
+    size_t k = dl_div_up(group_tiles * n, local);
+    while (k > BS_GPU_MAX_WORDS_PER_ITEM && group_tiles > 1) {
+        group_tiles--;
+        k = dl_div_up(group_tiles * n, local);
     }
-    s->params[P_GROUP_TILES] = groups_tiles;
+    s->params[P_GROUP_TILES] = group_tiles;
     s->params[P_LOCAL] = local;
     s->params[P_WORDS_PER_ITEM] = k;
-
-    dl_spec spec;
-    dl_spec_init(&spec);
-    dl_spec_record(&spec, d->rec);
-    dl_spec_define(&spec, "DL_T", "%zuu", d->tile);
-    dl_spec_define(&spec, "DL_N", "%zuu", n);
-    dl_spec_define(&spec, "DL_G", "%zuu", groups_tiles);
-    dl_spec_define(&spec, "DL_L", "%zu", local);
-    dl_spec_define(&spec, "DL_K", "%zu", k);
-    dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
-    dl_status st = dl_engine_kernel(e, "bs.cl", &spec, "dl_bs", &s->kernels[0]);
+    dl_spec_define(spec, "DL_G", "%zuu", group_tiles);
+    dl_spec_define(spec, "DL_L", "%zu", local);
+    dl_spec_define(spec, "DL_K", "%zu", k);
+    dl_status st = dl_engine_kernel(e, "bs.cl", spec, "dl_bs_group",
+                                    &s->kernels[0]);
     if (st == DL_SUCCESS)
-        st = dl_engine_kernel(e, "bs.cl", &spec, "dl_bs_tail",
-                              &s->kernels[1]);
-    dl_spec_free(&spec);
+        st = dl_engine_kernel(e, "bs.cl", spec, "dl_bs_tail", &s->kernels[1]);
     return st;
 }
 
-static dl_status bs_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
+static dl_status enqueue_gpu(dl_step *s, dl_chain *c, cl_mem buf)
 {
     const dl_step_desc *d = &s->desc;
     cl_ulong full = d->count / d->tile, count = d->count;
@@ -67,13 +83,136 @@ static dl_status bs_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
         DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
                                           &local));
     }
-    if (d->count % d->tile > 1) {
+    if (d->count % d->tile > 1) { /* a 1-record tail is already in place */
         DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 0, sizeof buf, &buf));
         DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 1, sizeof count, &count));
         DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[1], 1, &local,
                                           &local));
     }
     return DL_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ CPU */
+
+/* Splits rec_words (> 8) into chunks of 8, 4, 3 or 2 words: the sizes
+ * vloadN exists for.  A remainder r of 1 borrows from the last 8. */
+static void chunk_list(uint32_t words, char *out, size_t room)
+{
+    static const unsigned tails[8][3] = {{0}, {4, 3, 2}, {2}, {3},
+                                         {4}, {3, 2},    {4, 2}, {4, 3}};
+    uint32_t eights = words / 8, r = words % 8, u = 0;
+    if (r == 1)
+        eights--;
+    size_t n = 0;
+    for (uint32_t i = 0; i < eights && n < room; i++, u += 8)
+        n += (size_t)snprintf(out + n, room - n, "X(%uu,8) ", u);
+    for (int i = 0; i < 3 && tails[r][i] && n < room; i++) {
+        n += (size_t)snprintf(out + n, room - n, "X(%uu,%u) ", u,
+                              tails[r][i]);
+        u += tails[r][i];
+    }
+}
+
+static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
+{
+    const dl_step_desc *d = &s->desc;
+    const dl_record *r = d->rec;
+    size_t tile_bytes = d->tile * r->rec_words * r->word;
+    size_t group_tiles = BS_CPU_BATCH_BYTES / tile_bytes;
+    if (group_tiles < 1)
+        group_tiles = 1;
+    size_t batches = d->count / d->tile / group_tiles;
+    size_t per_item = BS_CPU_ITEM_BYTES / (group_tiles * tile_bytes);
+    size_t balance = dl_div_up(batches, BS_CPU_ITEMS_PER_CORE *
+                                            (size_t)e->compute_units);
+    if (per_item > balance)
+        per_item = balance;
+    if (per_item < 1)
+        per_item = 1;
+    s->params[P_GROUP_TILES] = group_tiles;
+    s->params[P_BATCHES_PER_ITEM] = per_item;
+
+    /* Rows need one word per part; wide records (W < 16) are chunked. */
+    int chunked = r->word < 16 && r->rec_words > 8;
+    int rows = r->uniform &&
+               (!chunked || r->rec_words <= BS_CPU_MAX_CHUNKED_WORDS);
+    dl_spec_define(spec, "DL_G", "%zuu", group_tiles);
+    dl_spec_define(spec, "DL_BS_ROWS", "%d", rows);
+    dl_spec_define(spec, "DL_CHUNKED", "%d", rows && chunked);
+    if (rows && chunked) {
+        char list[BS_CPU_MAX_CHUNKED_WORDS / 2 * 12];
+        chunk_list(r->rec_words, list, sizeof list);
+        dl_spec_define(spec, "DL_CHUNKS", "%s", list);
+    } else {
+        dl_spec_define(spec, "DL_CHUNKS", "X(0u,%uu)", r->rec_words);
+    }
+    /* Unrolling the word loop is what lets the vectoriser see the c-way
+     * interleave; only a W = 16 record can leave a chunk wider than 8. */
+    dl_spec_define(spec, "DL_ROW_UNROLL", "%s",
+                   r->rec_words <= 8 || chunked ? "_Pragma(\"unroll\")" : "");
+
+    static const char *const names[3] = {"dl_bs_batch", "dl_bs_single",
+                                         "dl_bs_tail"};
+    dl_status st = DL_SUCCESS;
+    for (int i = 0; i < 3 && st == DL_SUCCESS; i++)
+        st = dl_engine_kernel(e, "bs.cl", spec, names[i], &s->kernels[i]);
+    return st;
+}
+
+static dl_status enqueue_cpu(dl_step *s, dl_chain *c, cl_mem buf)
+{
+    const dl_step_desc *d = &s->desc;
+    size_t g = s->params[P_GROUP_TILES], one = 1;
+    cl_ulong full = d->count / d->tile, count = d->count;
+    cl_ulong batches = full / g, done = batches * g;
+    cl_uint per_item = (cl_uint)s->params[P_BATCHES_PER_ITEM];
+    if (batches) {
+        size_t global = dl_div_up(batches, s->params[P_BATCHES_PER_ITEM]);
+        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 0, sizeof buf, &buf));
+        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 1, sizeof batches,
+                                     &batches));
+        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 2, sizeof per_item,
+                                     &per_item));
+        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
+                                          &one));
+    }
+    if (full > done) {
+        size_t global = full - done;
+        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 0, sizeof buf, &buf));
+        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 1, sizeof done, &done));
+        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[1], 1, &global,
+                                          &one));
+    }
+    if (d->count % d->tile > 1) { /* a 1-record tail is already in place */
+        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[2], 0, sizeof buf, &buf));
+        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[2], 1, sizeof count, &count));
+        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[2], 1, &one, &one));
+    }
+    return DL_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- both */
+
+static dl_status bs_prepare(dl_engine *e, dl_step *s)
+{
+    const dl_step_desc *d = &s->desc;
+    int cpu = e->local_is_global;
+    s->params[P_CPU] = (size_t)cpu;
+    dl_spec spec;
+    dl_spec_init(&spec);
+    dl_spec_record(&spec, d->rec);
+    dl_spec_define(&spec, "DL_T", "%zuu", d->tile);
+    dl_spec_define(&spec, "DL_N", "%zuu", d->tile * d->rec->rec_words);
+    dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
+    dl_spec_define(&spec, "DL_BS_CPU", "%d", cpu);
+    dl_status st = cpu ? prepare_cpu(e, s, &spec) : prepare_gpu(e, s, &spec);
+    dl_spec_free(&spec);
+    return st;
+}
+
+static dl_status bs_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
+{
+    return s->params[P_CPU] ? enqueue_cpu(s, c, buf) : enqueue_gpu(s, c, buf);
 }
 
 const dl_algo_ops dl_algo_bs = {

@@ -1,6 +1,7 @@
 /* algo_oop.c - out-of-place conversion through a temporary copy of the
  * whole buffer (marshal_kernels/transpose_oop.cl).  A baseline for
  * dl-bench: it needs 100% extra device memory. */
+#include "clapi.h"
 #include "internal.h"
 
 static int oop_fits(const dl_engine *e, const dl_step_desc *d)
@@ -49,14 +50,13 @@ static dl_status oop_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
 {
     cl_int err;
     size_t bytes = s->extra_bytes;
-    cl_mem tmp = clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE, bytes,
+    cl_mem tmp = dl_cl.clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE, bytes,
                                 NULL, &err);
     DL_RETURN_ON_CL(err, "clCreateBuffer (out-of-place temporary)");
     cl_ulong count = s->desc.count;
     size_t words = count * s->desc.rec->rec_words;
-    size_t local = 64;
-    size_t global = dl_div_up(words < (1u << 22) ? words : (1u << 22), local) *
-                    local;
+    size_t local = 256;
+    size_t global = dl_div_up(words, local) * local;
     dl_status st = dl_chain_copy(c, buf, tmp, bytes);
     if (st == DL_SUCCESS)
         st = dl_set_arg(s->kernels[0], 0, sizeof buf, &buf);
@@ -66,7 +66,7 @@ static dl_status oop_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
         st = dl_set_arg(s->kernels[0], 2, sizeof count, &count);
     if (st == DL_SUCCESS)
         st = dl_chain_kernel(c, s->kernels[0], 1, &global, &local);
-    clReleaseMemObject(tmp); /* freed once the queued commands finish */
+    dl_cl.clReleaseMemObject(tmp); /* freed once the queued commands finish */
     return st;
 }
 

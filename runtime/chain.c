@@ -1,5 +1,6 @@
 /* chain.c - enqueue the commands of one conversion in order, on in-order
  * and out-of-order queues alike, honouring the caller's wait list. */
+#include "clapi.h"
 #include "internal.h"
 
 void dl_chain_begin(dl_chain *c, dl_engine *engine, cl_command_queue queue,
@@ -22,7 +23,7 @@ static cl_uint next_wait(dl_chain *c, const cl_event **list)
 static void advance(dl_chain *c, cl_event ev)
 {
     if (c->last)
-        clReleaseEvent(c->last);
+        dl_cl.clReleaseEvent(c->last);
     c->last = ev;
     dl_engine_count_launch(c->engine);
 }
@@ -36,7 +37,7 @@ dl_status dl_chain_kernel(dl_chain *c, cl_kernel kernel, cl_uint dims,
     const cl_event *wait;
     cl_uint n = next_wait(c, &wait);
     cl_event ev;
-    cl_int err = clEnqueueNDRangeKernel(c->queue, kernel, dims, NULL, global,
+    cl_int err = dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, dims, NULL, global,
                                         local, n, wait, &ev);
     DL_RETURN_ON_CL(err, "clEnqueueNDRangeKernel (marshal kernel)");
     advance(c, ev);
@@ -49,7 +50,7 @@ dl_status dl_chain_fill(dl_chain *c, cl_mem mem, size_t bytes)
     cl_uint n = next_wait(c, &wait);
     cl_uint zero = 0;
     cl_event ev;
-    cl_int err = clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0,
+    cl_int err = dl_cl.clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0,
                                      bytes, n, wait, &ev);
     DL_RETURN_ON_CL(err, "clEnqueueFillBuffer (done bits)");
     advance(c, ev);
@@ -61,7 +62,7 @@ dl_status dl_chain_copy(dl_chain *c, cl_mem src, cl_mem dst, size_t bytes)
     const cl_event *wait;
     cl_uint n = next_wait(c, &wait);
     cl_event ev;
-    cl_int err = clEnqueueCopyBuffer(c->queue, src, dst, 0, 0, bytes, n, wait,
+    cl_int err = dl_cl.clEnqueueCopyBuffer(c->queue, src, dst, 0, 0, bytes, n, wait,
                                      &ev);
     DL_RETURN_ON_CL(err, "clEnqueueCopyBuffer (marshal temporary)");
     advance(c, ev);
@@ -76,7 +77,7 @@ dl_status dl_chain_end(dl_chain *c, cl_event *event)
         if (!event && c->num_wait == 0)
             return DL_SUCCESS;
         cl_event ev;
-        cl_int err = clEnqueueMarkerWithWaitList(c->queue, c->num_wait,
+        cl_int err = dl_cl.clEnqueueMarkerWithWaitList(c->queue, c->num_wait,
                                                  c->wait_list, &ev);
         DL_RETURN_ON_CL(err, "clEnqueueMarkerWithWaitList");
         c->last = ev;
@@ -84,7 +85,7 @@ dl_status dl_chain_end(dl_chain *c, cl_event *event)
     if (event)
         *event = c->last;
     else
-        clReleaseEvent(c->last);
+        dl_cl.clReleaseEvent(c->last);
     c->last = NULL;
     return DL_SUCCESS;
 }
@@ -92,7 +93,7 @@ dl_status dl_chain_end(dl_chain *c, cl_event *event)
 dl_status dl_set_arg(cl_kernel k, cl_uint index, size_t size,
                      const void *value)
 {
-    cl_int err = clSetKernelArg(k, index, size, value);
+    cl_int err = dl_cl.clSetKernelArg(k, index, size, value);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_OPENCL_ERROR,
                        "clSetKernelArg(%u) failed with OpenCL error %d",
                        index, (int)err);

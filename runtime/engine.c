@@ -1,5 +1,6 @@
 /* engine.c - one engine per (context, device): device limits and the cache
  * of specialised marshal programs, so a repeated shape compiles nothing. */
+#include "clapi.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -22,24 +23,25 @@ dl_status dl_engine_create(cl_context context, cl_device_id device,
     DL_RETURN_ERROR_ON(!context, DL_INVALID_ARGUMENT, "context is NULL");
     DL_RETURN_ERROR_ON(!device, DL_INVALID_ARGUMENT, "device is NULL");
 
+    dl_cl_init_default();
     dl_engine *e = calloc(1, sizeof *e);
     DL_RETURN_ERROR_ON(!e, DL_OUT_OF_MEMORY, "out of host memory");
     cl_device_type type = 0;
     cl_device_local_mem_type local_type = CL_LOCAL;
-    cl_int err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+    cl_int err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                                  sizeof e->max_wg, &e->max_wg, NULL);
     if (err == CL_SUCCESS)
-        err = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE,
+        err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE,
                               sizeof e->local_mem, &e->local_mem, NULL);
     if (err == CL_SUCCESS)
-        err = clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS,
+        err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS,
                               sizeof e->compute_units, &e->compute_units,
                               NULL);
     if (err == CL_SUCCESS)
-        err = clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type,
+        err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type,
                               NULL);
     if (err == CL_SUCCESS)
-        err = clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_TYPE,
+        err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_TYPE,
                               sizeof local_type, &local_type, NULL);
     if (err != CL_SUCCESS) {
         free(e);
@@ -50,7 +52,7 @@ dl_status dl_engine_create(cl_context context, cl_device_id device,
     e->local_is_global = (type & CL_DEVICE_TYPE_CPU) || local_type != CL_LOCAL;
     if (e->compute_units == 0)
         e->compute_units = 1;
-    err = clRetainContext(context);
+    err = dl_cl.clRetainContext(context);
     if (err != CL_SUCCESS) {
         free(e);
         return dl_fail(DL_OPENCL_ERROR, "clRetainContext failed (%d)",
@@ -70,11 +72,11 @@ void dl_engine_release(dl_engine *e)
     dl_plan_cache_clear(e);
     for (dl_program_entry *p = e->programs, *next; p; p = next) {
         next = p->next;
-        clReleaseProgram(p->program);
+        dl_cl.clReleaseProgram(p->program);
         free(p->key);
         free(p);
     }
-    clReleaseContext(e->context);
+    dl_cl.clReleaseContext(e->context);
     pthread_mutex_destroy(&e->lock);
     free(e);
 }
@@ -105,15 +107,15 @@ static dl_status build_program(dl_engine *e, const char *source,
                        "no embedded marshal kernel named %s", source);
     const char *texts[3] = {spec->text ? spec->text : "", common, body};
     cl_int err;
-    cl_program prog = clCreateProgramWithSource(e->context, 3, texts, NULL,
+    cl_program prog = dl_cl.clCreateProgramWithSource(e->context, 3, texts, NULL,
                                                 &err);
     DL_RETURN_ON_CL(err, "clCreateProgramWithSource");
-    err = clBuildProgram(prog, 1, &e->device, "-cl-std=CL1.2", NULL, NULL);
+    err = dl_cl.clBuildProgram(prog, 1, &e->device, "-cl-std=CL1.2", NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[1024] = "";
-        clGetProgramBuildInfo(prog, e->device, CL_PROGRAM_BUILD_LOG,
+        dl_cl.clGetProgramBuildInfo(prog, e->device, CL_PROGRAM_BUILD_LOG,
                               sizeof log - 1, log, NULL);
-        clReleaseProgram(prog);
+        dl_cl.clReleaseProgram(prog);
         return dl_fail(DL_BUILD_ERROR, "building %s failed (%d): %.700s",
                        source, (int)err, log);
     }
@@ -146,7 +148,7 @@ dl_status dl_engine_kernel(dl_engine *e, const char *source,
         if (st == DL_SUCCESS) {
             p = malloc(sizeof *p);
             if (!p) {
-                clReleaseProgram(prog);
+                dl_cl.clReleaseProgram(prog);
                 st = dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
             } else {
                 *p = (dl_program_entry){key, key_len, prog, e->programs};
@@ -162,7 +164,7 @@ dl_status dl_engine_kernel(dl_engine *e, const char *source,
     DL_RETURN_IF_FAIL(st);
 
     cl_int err;
-    *out = clCreateKernel(prog, kernel_name, &err);
+    *out = dl_cl.clCreateKernel(prog, kernel_name, &err);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_BUILD_ERROR,
                        "kernel %s missing from %s (OpenCL error %d)",
                        kernel_name, source, (int)err);

@@ -15,6 +15,19 @@ dl_status dl_fail(dl_status status, const char *fmt, ...)
     return status;
 }
 
+dl_status dl_fail_wrap(dl_status status, const char *fmt, ...)
+{
+    /* The cause is copied first: dl_fail writes over the buffer it
+     * lives in. */
+    char why[400], what[400];
+    snprintf(why, sizeof why, "%s", dl_last_error());
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return dl_fail(status, "%s: %s", what, why);
+}
+
 const char *dl_last_error(void) { return last_error; }
 
 const char *dl_status_name(dl_status status)

@@ -9,6 +9,12 @@
 dl_status dl_fail(dl_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* dl_fail that keeps the current message as the cause: "what: cause".
+ * For a failure passed up from a callee, so that the message says both
+ * where it happened and why. */
+dl_status dl_fail_wrap(dl_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 #define DL_RETURN_ERROR_ON(cond, status, ...)                                  \
     do {                                                                       \
         if (cond)                                                              \

@@ -1,5 +1,6 @@
 /* plan.c - the planner: from layout A to layout B of the ASTA(T) family,
  * which steps, which algorithm for each, and their enqueueing. */
+#include "clapi.h"
 #include "internal.h"
 
 #include <stdio.h>
@@ -110,6 +111,8 @@ static dl_status plan_aos_da(dl_plan *p, int to_da)
     if (choose(p->engine, &whole, DL_STEP_TILES, DL_ALGO_BS))
         return add_step(p, DL_STEP_TILES, p->count, !to_da);
     size_t t = staging_tile(p->record, p->count);
+    if (t >= p->count)
+        return add_step(p, DL_STEP_TILES, p->count, !to_da);
     if (to_da) {
         DL_RETURN_IF_FAIL(add_step(p, DL_STEP_TILES, t, 0));
         return add_step(p, DL_STEP_CHUNKS, t, 1);
@@ -163,7 +166,7 @@ void dl_plan_release(dl_plan *p)
             s->ops->release(s);
         for (int k = 0; k < DL_STEP_MAX_KERNELS; k++)
             if (s->kernels[k])
-                clReleaseKernel(s->kernels[k]);
+                dl_cl.clReleaseKernel(s->kernels[k]);
     }
     dl_record_release(p->record);
     pthread_mutex_destroy(&p->lock);
@@ -226,18 +229,18 @@ static dl_status validate_target(const dl_plan *p, cl_command_queue q,
     cl_context qctx = NULL, mctx = NULL;
     cl_device_id qdev = NULL;
     size_t size = 0;
-    cl_int err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qctx,
+    cl_int err = dl_cl.clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qctx,
                                        &qctx, NULL);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_INVALID_ARGUMENT,
                        "command queue is not valid (OpenCL error %d)",
                        (int)err);
-    err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
+    err = dl_cl.clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
     DL_RETURN_ON_CL(err, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)");
-    err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL);
+    err = dl_cl.clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_INVALID_ARGUMENT,
                        "buffer is not a valid memory object (OpenCL error "
                        "%d)", (int)err);
-    err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof mctx, &mctx,
+    err = dl_cl.clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof mctx, &mctx,
                              NULL);
     DL_RETURN_ON_CL(err, "clGetMemObjectInfo(CL_MEM_CONTEXT)");
     DL_RETURN_ERROR_ON(qctx != p->engine->context ||
@@ -274,10 +277,10 @@ dl_status dl_plan_enqueue(dl_plan *p, cl_command_queue queue, cl_mem buffer,
         st = p->steps[i].ops->enqueue(&p->steps[i], &chain, buffer);
     pthread_mutex_unlock(&p->lock);
     if (st != DL_SUCCESS) {
-        if (chain.last) {
-            clWaitForEvents(1, &chain.last);
-            clReleaseEvent(chain.last);
-        }
+        /* Commands already queued still run; waiting here could hang on a
+         * caller's user event that has not fired. */
+        if (chain.last)
+            dl_cl.clReleaseEvent(chain.last);
         return st;
     }
     __atomic_add_fetch(&p->engine->stats.conversions, 1, __ATOMIC_RELAXED);

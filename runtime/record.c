@@ -37,10 +37,11 @@ static dl_status build_parts(dl_record *r)
     uint32_t end = 0, n = 0;
     for (uint32_t i = 0; i < r->nfields; i++) {
         if (sorted[i].offset < end) {
+            uint32_t offset = sorted[i].offset;
             free(sorted);
             return dl_fail(DL_INVALID_LAYOUT,
                            "field at offset %u overlaps the previous field "
-                           "(which ends at %u)", sorted[i].offset, end);
+                           "(which ends at %u)", offset, end);
         }
         if (sorted[i].offset > end)
             r->parts[n++] = (dl_field){end, sorted[i].offset - end};

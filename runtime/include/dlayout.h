@@ -24,6 +24,13 @@
 extern "C" {
 #endif
 
+/* Only the functions below are exported from libdlayout. */
+#if defined(__GNUC__)
+#define DL_API __attribute__((visibility("default")))
+#else
+#define DL_API
+#endif
+
 /* Every function that can fail returns one of these.  dl_last_error() gives
  * a message for the last failure in the calling thread. */
 typedef enum dl_status {
@@ -39,8 +46,8 @@ typedef enum dl_status {
     DL_BUILD_ERROR = -9       /* a marshaling kernel failed to compile      */
 } dl_status;
 
-const char *dl_status_name(dl_status status);
-const char *dl_last_error(void);
+DL_API const char *dl_status_name(dl_status status);
+DL_API const char *dl_last_error(void);
 
 /* ---------------------------------------------------------------- records */
 
@@ -57,16 +64,16 @@ typedef struct dl_record dl_record;
 /* Fields may come in any order but must not overlap.  record_size is the
  * AoS stride (sizeof the C struct); 0 means "end of the last field".  Gaps
  * (C padding) are kept bit-exact: they move like fields of their own. */
-dl_status dl_record_create(const dl_field *fields, uint32_t nfields,
+DL_API dl_status dl_record_create(const dl_field *fields, uint32_t nfields,
                            uint32_t record_size, dl_record **out);
 /* nfields fields of field_size bytes each, packed. */
-dl_status dl_record_create_uniform(uint32_t nfields, uint32_t field_size,
+DL_API dl_status dl_record_create_uniform(uint32_t nfields, uint32_t field_size,
                                    dl_record **out);
-void dl_record_retain(dl_record *record);
-void dl_record_release(dl_record *record);
-uint32_t dl_record_size(const dl_record *record);
-uint32_t dl_record_nfields(const dl_record *record);
-dl_field dl_record_field(const dl_record *record, uint32_t index);
+DL_API void dl_record_retain(dl_record *record);
+DL_API void dl_record_release(dl_record *record);
+DL_API uint32_t dl_record_size(const dl_record *record);
+DL_API uint32_t dl_record_nfields(const dl_record *record);
+DL_API dl_field dl_record_field(const dl_record *record, uint32_t index);
 
 /* ---------------------------------------------------------------- layouts */
 
@@ -80,27 +87,27 @@ typedef struct dl_layout {
     size_t tile;  /* T: 1 = AoS, >= count (or DL_TILE_DA) = DA, 0 invalid */
 } dl_layout;
 
-dl_layout dl_layout_aos(const dl_record *record, size_t count);
-dl_layout dl_layout_da(const dl_record *record, size_t count);
-dl_layout dl_layout_asta(const dl_record *record, size_t count, size_t tile);
+DL_API dl_layout dl_layout_aos(const dl_record *record, size_t count);
+DL_API dl_layout dl_layout_da(const dl_record *record, size_t count);
+DL_API dl_layout dl_layout_asta(const dl_record *record, size_t count, size_t tile);
 /* A tall M x K row-major matrix of elem-byte scalars (e.g. an ELL matrix)
  * is an AoS of K equal fields; its tiled transpose is ASTA(T).  The record
  * is created for the caller, who releases it. */
-dl_status dl_layout_tall(uint32_t elem_size, size_t rows, uint32_t cols,
+DL_API dl_status dl_layout_tall(uint32_t elem_size, size_t rows, uint32_t cols,
                          size_t tile, dl_record **record_out,
                          dl_layout *layout_out);
 
-dl_status dl_layout_check(const dl_layout *layout);
-dl_kind dl_layout_kind(const dl_layout *layout);
+DL_API dl_status dl_layout_check(const dl_layout *layout);
+DL_API dl_kind dl_layout_kind(const dl_layout *layout);
 /* T as the layout really uses it: min(tile, max(count, 1)). */
-size_t dl_layout_tile(const dl_layout *layout);
-size_t dl_layout_bytes(const dl_layout *layout);
+DL_API size_t dl_layout_tile(const dl_layout *layout);
+DL_API size_t dl_layout_bytes(const dl_layout *layout);
 /* Byte offset of field `field` of record `index` (the accessor). */
-dl_status dl_layout_offset(const dl_layout *layout, size_t index,
+DL_API dl_status dl_layout_offset(const dl_layout *layout, size_t index,
                            uint32_t field, size_t *offset);
 
 /* Host reference conversion (out of place internally, bit-exact). */
-dl_status dl_convert_host(void *data, size_t size, const dl_layout *from,
+DL_API dl_status dl_convert_host(void *data, size_t size, const dl_layout *from,
                           const dl_layout *to);
 
 /* ----------------------------------------------------------------- engine */
@@ -109,16 +116,16 @@ dl_status dl_convert_host(void *data, size_t size, const dl_layout *from,
  * marshaling programs.  Thread-safe. */
 typedef struct dl_engine dl_engine;
 
-dl_status dl_engine_create(cl_context context, cl_device_id device,
+DL_API dl_status dl_engine_create(cl_context context, cl_device_id device,
                            dl_engine **out);
-void dl_engine_release(dl_engine *engine);
+DL_API void dl_engine_release(dl_engine *engine);
 
 typedef struct dl_engine_stats {
     uint64_t programs_built; /* compilations; a repeated shape adds none */
     uint64_t conversions;    /* plans enqueued                           */
     uint64_t launches;       /* kernels and fills enqueued               */
 } dl_engine_stats;
-void dl_engine_get_stats(const dl_engine *engine, dl_engine_stats *stats);
+DL_API void dl_engine_get_stats(const dl_engine *engine, dl_engine_stats *stats);
 
 /* ------------------------------------------------------------- conversion */
 
@@ -130,9 +137,9 @@ typedef enum dl_algo {
     DL_ALGO_OOP       /* out of place through a temporary (baseline)        */
 } dl_algo;
 
-const char *dl_algo_name(dl_algo algo);
+DL_API const char *dl_algo_name(dl_algo algo);
 /* "auto", "bs", "pttwac", "pipt", "oop"; returns DL_INVALID_ARGUMENT else. */
-dl_status dl_algo_parse(const char *name, dl_algo *algo);
+DL_API dl_status dl_algo_parse(const char *name, dl_algo *algo);
 
 typedef struct dl_plan dl_plan;
 
@@ -140,23 +147,23 @@ typedef struct dl_plan dl_plan;
  * conversion needs.  `algo` overrides the automatic choice for every step
  * it can serve (other steps stay automatic); DL_UNSUPPORTED if it can
  * serve none of them. */
-dl_status dl_plan_create(dl_engine *engine, const dl_layout *from,
+DL_API dl_status dl_plan_create(dl_engine *engine, const dl_layout *from,
                          const dl_layout *to, dl_algo algo, dl_plan **out);
-void dl_plan_release(dl_plan *plan);
+DL_API void dl_plan_release(dl_plan *plan);
 /* Device memory the conversion allocates beyond the buffer (done bits). */
-size_t dl_plan_extra_bytes(const dl_plan *plan);
+DL_API size_t dl_plan_extra_bytes(const dl_plan *plan);
 /* Human-readable list of steps, e.g. "bs(T=16) -> pttwac-tiles(T=16)". */
-const char *dl_plan_describe(const dl_plan *plan);
+DL_API const char *dl_plan_describe(const dl_plan *plan);
 
 /* Converts `buffer` in place on `queue`.  The conversion waits for
  * `wait_list`; `event`, if not NULL, completes when it is done.  Everything
  * is validated before the first command is enqueued. */
-dl_status dl_plan_enqueue(dl_plan *plan, cl_command_queue queue,
+DL_API dl_status dl_plan_enqueue(dl_plan *plan, cl_command_queue queue,
                           cl_mem buffer, cl_uint num_events,
                           const cl_event *wait_list, cl_event *event);
 
 /* Plan (cached in the engine), then enqueue. */
-dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
+DL_API dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
                              cl_mem buffer, const dl_layout *from,
                              const dl_layout *to, dl_algo algo,
                              cl_uint num_events, const cl_event *wait_list,

@@ -1,0 +1,85 @@
+/* bench_args.c - option scanning, strict number parsing and the median. */
+#include "bench.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bench_args_init(bench_args *a, const char *cmd, int argc, char **argv)
+{
+    *a = (bench_args){.argc = argc, .argv = argv, .cmd = cmd};
+}
+
+/* "--name=value" is split: the name is copied to a->name and the value
+ * kept for bench_args_value. */
+const char *bench_args_next(bench_args *a)
+{
+    a->inline_value = NULL;
+    if (a->next >= a->argc)
+        return NULL;
+    const char *arg = a->argv[a->next++];
+    const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+    if (!eq)
+        return arg;
+    size_t n = (size_t)(eq - arg);
+    if (n >= sizeof a->name)
+        n = sizeof a->name - 1; /* still unknown: too long for any option */
+    memcpy(a->name, arg, n);
+    a->name[n] = '\0';
+    a->inline_value = eq + 1;
+    return a->name;
+}
+
+const char *bench_args_value(bench_args *a, const char *opt)
+{
+    if (a->inline_value)
+        return a->inline_value;
+    if (a->next >= a->argc) {
+        fprintf(stderr, "dl-bench %s: option %s needs a value\n", a->cmd, opt);
+        return NULL;
+    }
+    return a->argv[a->next++];
+}
+
+int bench_parse_size(const char *opt, const char *text, size_t *out)
+{
+    const char *p = text;
+    if (!isdigit((unsigned char)*p))
+        goto bad;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(p, &end, 10);
+    if (errno == ERANGE)
+        goto bad;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'K': case 'k': shift = 10; end++; break;
+    case 'M': case 'm': shift = 20; end++; break;
+    case 'G': case 'g': shift = 30; end++; break;
+    default: break;
+    }
+    if (*end != '\0' || v > (SIZE_MAX >> shift))
+        goto bad;
+    *out = (size_t)v << shift;
+    return 1;
+bad:
+    fprintf(stderr, "dl-bench: %s expects an unsigned number (optional K, M "
+                    "or G suffix), got '%s'\n", opt, text);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bench_median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0.0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}

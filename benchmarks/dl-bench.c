@@ -1,0 +1,78 @@
+/* dl-bench.c - entry point: dispatches to the subcommands.  A new
+ * subcommand (suite, calibrate, ...) is one more row in `commands`. */
+#include "bench.h"
+#include "bench_cl.h"
+
+#include <string.h>
+
+typedef struct command {
+    const char *name;
+    const char *summary;
+    int (*main)(int argc, char **argv); /* argv after the subcommand name */
+    void (*usage)(FILE *out);
+} command;
+
+static const command commands[] = {
+    {"marshal", "time one in-place layout conversion (CSV row)",
+     bench_marshal_main, bench_marshal_usage},
+    {"devices", "list the OpenCL devices --device indexes",
+     bench_devices_main, bench_devices_usage},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+static void usage(FILE *out)
+{
+    fputs("usage: dl-bench COMMAND [options]\n"
+          "       dl-bench COMMAND --help\n\ncommands:\n", out);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\nBenchmarks of libdlayout's in-place marshaling; see\n"
+          "benchmarks/README.md for the columns and the timing method.\n",
+          out);
+}
+
+void bench_devices_usage(FILE *out)
+{
+    fputs("usage: dl-bench devices\n\n"
+          "Lists every device of every OpenCL platform as INDEX<TAB>NAME;\n"
+          "INDEX is what --device takes.\n", out);
+}
+
+int bench_devices_main(int argc, char **argv)
+{
+    if (argc > 0) {
+        int help = strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0;
+        if (!help)
+            fprintf(stderr, "dl-bench devices: unexpected argument '%s'\n\n",
+                    argv[0]);
+        bench_devices_usage(help ? stdout : stderr);
+        return help ? BENCH_EXIT_OK : BENCH_EXIT_USAGE;
+    }
+    return bench_cl_list(stdout) < 0 ? BENCH_EXIT_FAIL : BENCH_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return BENCH_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+        strcmp(name, "help") == 0) {
+        for (size_t i = 0; argc > 2 && i < NCOMMANDS; i++)
+            if (strcmp(argv[2], commands[i].name) == 0) {
+                commands[i].usage(stdout);
+                return BENCH_EXIT_OK;
+            }
+        usage(stdout);
+        return BENCH_EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].main(argc - 2, argv + 2);
+    fprintf(stderr, "dl-bench: unknown command '%s'\n\n", name);
+    usage(stderr);
+    return BENCH_EXIT_USAGE;
+}

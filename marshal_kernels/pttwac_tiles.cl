@@ -1,0 +1,296 @@
+/* pttwac_tiles.cl - in-place DA <-> ASTA(T) chunk transpose by cycle
+ * following with atomic done bits (PTTWAC, DL paper §4.3), made race-free.
+ *
+ * Chunks: the first Q*T*RW words (Q = M / T) hold N = Q*RW chunks of T
+ * words (tail.cl has moved the partial tile out of the way).  DA chunk
+ * d = us*Q + q*k + j (chunk j of part (us, k) of tile q) belongs at ASTA
+ * chunk a = q*RW + us + j; for one-word parts this is an RW x Q transpose
+ * of T-word tiles.  A chunk is cut into DL_P pieces of at most DL_C words
+ * (registers of one work-group); piece v = chunk*DL_P + p follows the
+ * chunk's cycle, so the pieces are the units of the permutation.
+ *
+ * The paper's version lets a work-group read a tile after checking its done
+ * bit, which another work-group may be overwriting at that moment.  Here a
+ * work-group touches a piece only after it set that piece's done bit
+ * itself with atomic_or, so within one launch every data word is read and
+ * written by one work-group only:
+ *  - a group claims a start s and reads it, then claims the successors one
+ *    by one, swapping its carried piece with each;
+ *  - if a successor n is already claimed, it is another walk's start (a
+ *    step claim comes from the predecessor, which this walk owns): the
+ *    carried piece, which belongs at n, is parked in s and the link s -> n
+ *    recorded; dl_pttwac_resolve (one work-group, next launch) then rotates
+ *    the parked pieces along the link cycles.
+ * Every walk that may end in a link first reserves a slot of the bounded
+ * link table; when none is left the group stops and marks its batch for
+ * rescanning, and the next round (walk + resolve) continues.  After a
+ * round every cycle is either complete or untouched, so a final round with
+ * a single work-group never collides and never needs a link.
+ *
+ * Specialisation: DL_T, DL_INVERSE (0: DA -> ASTA), DL_L work-items,
+ * DL_C words per piece, DL_P pieces per chunk, DL_K = ceil(DL_C / DL_L).
+ * tmp = [ 4 control words | link table: cap x (start+1, target) ulongs |
+ *         done bits, one per piece ].
+ */
+#if DL_UNIFORM
+#define DL_PART_START(u) (u)
+#define DL_PART_LEN(u) 1u
+#else
+#define DL_PART_START(u) dl_unit_start[u]
+#define DL_PART_LEN(u) dl_unit_len[u]
+#endif
+
+enum { CTL_NEXT, CTL_RESERVED, CTL_RESCAN, CTL_WORDS = 4 };
+
+/* Where the piece at chunk position v (of Q*RW*DL_P) belongs. */
+inline ulong dl_chunk_next(ulong v, ulong q_tiles)
+{
+    ulong c = v / DL_P, piece = v % DL_P, to;
+#if !DL_INVERSE /* DA d -> ASTA a */
+    uint u = (uint)(c / q_tiles); /* d lies in part (us, k): us <= u < us+k */
+    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+    ulong rem = c - us * q_tiles;
+    to = (rem / k) * DL_RW + us + rem % k;
+#else /* ASTA a -> DA d */
+    ulong q = c / DL_RW;
+    uint u = (uint)(c % DL_RW);
+    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+    to = us * q_tiles + q * k + (u - us);
+#endif
+    return to * DL_P + piece;
+}
+
+/* Piece v covers words [base, base + len) of the buffer. */
+inline ulong dl_piece_base(ulong v)
+{
+    return (v / DL_P) * DL_T + (v % DL_P) * DL_C;
+}
+
+inline uint dl_piece_len(ulong v)
+{
+    uint first = (uint)(v % DL_P) * DL_C;
+    return min((uint)DL_C, DL_T - first);
+}
+
+/* Sets done bit v; nonzero if it was already set. */
+inline uint dl_claim(__global uint *done, ulong v)
+{
+    uint bit = 1u << (v % 32);
+    return atomic_or(&done[v / 32], bit) & bit;
+}
+
+/* Work-item 0 does all the bookkeeping alone and tells the work-group what
+ * to do with the pieces next, so the barriers stay in one flat loop with a
+ * single call site of the bookkeeping: POCL 3.1 miscompiles or rejects
+ * barriers in nested loops with early exits, and duplicated inlined code
+ * around a barrier.  Two alternating slots make one barrier per step
+ * enough: slot i is rewritten two steps later, after everybody read it. */
+enum { OP_EXIT, OP_LOAD, OP_SWAP, OP_SWAP_CLOSE, OP_PARK };
+
+typedef struct dl_op {
+    uint op;
+    ulong at, start;
+} dl_op;
+
+/* Applies op to the carried piece; every work-item its own words.  Flags
+ * rather than a branch per op: simpler control flow for POCL. */
+inline void dl_apply(__global DL_WORD *buf, dl_op op, DL_WORD *carry,
+                     uint lid)
+{
+    const uint take = op.op == OP_LOAD || op.op == OP_SWAP ||
+                      op.op == OP_SWAP_CLOSE;
+    const uint give = op.op == OP_SWAP || op.op == OP_SWAP_CLOSE;
+    const uint park = op.op == OP_PARK || op.op == OP_SWAP_CLOSE;
+    __global DL_WORD *at = buf + dl_piece_base(op.at);
+    __global DL_WORD *home = buf + dl_piece_base(op.start);
+    const uint len = dl_piece_len(op.at); /* the same for op.start */
+    for (uint k = 0; k < DL_K; k++) {
+        uint w = k * DL_L + lid;
+        if (w < len) {
+            DL_WORD t = carry[k];
+            if (take)
+                t = at[w];
+            if (give)
+                at[w] = carry[k];
+            carry[k] = t;
+            if (park)
+                home[w] = t;
+        }
+    }
+}
+
+/* Work-item 0's state in dl_pttwac_walk. */
+typedef struct dl_walker {
+    __global uint *ctl, *done;
+    __global ulong *links;
+    ulong n, q_tiles;
+    uint batches, cap;
+    uint batch, bit, seen; /* current batch; bit 32: take a new one */
+    uint res;              /* reserved link slot, cap if none       */
+    uint walking;
+    ulong start, next;
+} dl_walker;
+
+/* The next start: a piece of the current or a new batch nobody claimed. */
+inline dl_op dl_walk_start(dl_walker *w)
+{
+    dl_op op = {OP_EXIT, 0, 0};
+    for (;;) {
+        if (w->bit == 32) {
+            w->batch = atomic_inc(&w->ctl[CTL_NEXT]);
+            if (w->batch >= w->batches)
+                return op;
+            w->seen = atomic_or(&w->done[w->batch], 0u);
+            w->bit = 0;
+        }
+        ulong v = (ulong)w->batch * 32 + w->bit;
+        if (v >= w->n) {
+            w->bit = 32;
+            continue;
+        }
+        if (w->seen & (1u << w->bit)) {
+            w->bit++;
+            continue;
+        }
+        if (w->res == w->cap) { /* a walk may end in a link: reserve */
+            uint r = atomic_inc(&w->ctl[CTL_RESERVED]);
+            if (r >= w->cap) { /* table full: leave the rest to a round */
+                atomic_max(&w->ctl[CTL_RESCAN], w->batches - w->batch);
+                return op;
+            }
+            w->res = r;
+        }
+        w->bit++;
+        if (dl_claim(w->done, v))
+            continue;
+        ulong next = dl_chunk_next(v, w->q_tiles);
+        if (next == v)
+            continue; /* a fixed point: claimed, nothing moves */
+        w->start = v;
+        w->next = next;
+        w->walking = 1;
+        op.op = OP_LOAD;
+        op.at = v;
+        return op;
+    }
+}
+
+inline dl_op dl_walk_step(dl_walker *w)
+{
+    if (!w->walking)
+        return dl_walk_start(w);
+    dl_op op = {OP_PARK, w->next, w->start};
+    if (dl_claim(w->done, w->next)) { /* another walk's start: park, link */
+        w->links[2 * w->res] = w->start + 1;
+        w->links[2 * w->res + 1] = w->next;
+        w->res = w->cap;
+        w->walking = 0;
+        return op;
+    }
+    w->next = dl_chunk_next(w->next, w->q_tiles);
+    w->walking = w->next != w->start;
+    op.op = w->walking ? OP_SWAP : OP_SWAP_CLOSE;
+    return op;
+}
+
+/* Persistent work-groups take batches of 32 pieces (one done word) from a
+ * shared counter and start a walk at every piece nobody has claimed. */
+__kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
+void dl_pttwac_walk(__global DL_WORD *buf, __global uint *tmp, ulong q_tiles,
+                    uint cap)
+{
+    const uint lid = get_local_id(0);
+    __local dl_op ops[2]; /* alternate: one barrier per step suffices */
+    dl_walker w;
+    w.ctl = tmp;
+    w.links = (__global ulong *)(tmp + CTL_WORDS);
+    w.done = tmp + CTL_WORDS + 4 * cap;
+    w.n = q_tiles * DL_RW * DL_P;
+    w.q_tiles = q_tiles;
+    w.batches = (uint)((w.n + 31) / 32);
+    w.cap = w.res = cap;
+    w.bit = 32;
+    w.walking = 0;
+    DL_WORD carry[DL_K];
+    for (uint i = 0;; i ^= 1) {
+        if (lid == 0)
+            ops[i] = dl_walk_step(&w);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        dl_op op = ops[i];
+        if (op.op == OP_EXIT)
+            break;
+        dl_apply(buf, op, carry, lid);
+    }
+}
+
+/* Work-item 0's state in dl_pttwac_resolve. */
+typedef struct dl_resolver {
+    __global uint *ctl;
+    __global ulong *links;
+    uint n, e, cur, in_cycle;
+    ulong start;
+} dl_resolver;
+
+/* The piece parked at s belongs at link(s): rotate each link cycle once,
+ * zeroing its entries; at the end reset the table and rewind the batch
+ * counter to the first batch a group gave up. */
+inline dl_op dl_resolve_step(dl_resolver *r, ulong batches)
+{
+    dl_op op = {OP_SWAP, 0, 0};
+    if (r->in_cycle) {
+        ulong target = r->links[2 * r->cur + 1];
+        r->links[2 * r->cur] = 0;
+        op.at = target;
+        if (target == r->start) {
+            r->in_cycle = 0;
+            return op;
+        }
+        for (uint f = 0; f < r->n; f++) /* every link target is a start */
+            if (r->links[2 * f] == target + 1)
+                r->cur = f;
+        return op;
+    }
+    for (; r->e < r->n; r->e++) {
+        ulong s = r->links[2 * r->e];
+        if (s) { /* else an unused reservation, or rotated already */
+            r->start = s - 1;
+            r->cur = r->e++;
+            r->in_cycle = 1;
+            op.op = OP_LOAD;
+            op.at = r->start;
+            return op;
+        }
+    }
+    uint rescan = r->ctl[CTL_RESCAN];
+    if (rescan)
+        r->ctl[CTL_NEXT] = min(r->ctl[CTL_NEXT], (uint)batches - rescan);
+    r->ctl[CTL_RESCAN] = 0;
+    r->ctl[CTL_RESERVED] = 0;
+    op.op = OP_EXIT;
+    return op;
+}
+
+/* One work-group, after every walk of a round has ended. */
+__kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
+void dl_pttwac_resolve(__global DL_WORD *buf, __global uint *tmp,
+                       ulong q_tiles, uint cap)
+{
+    const uint lid = get_local_id(0);
+    const ulong batches = (q_tiles * DL_RW * DL_P + 31) / 32;
+    __local dl_op ops[2];
+    dl_resolver r;
+    r.ctl = tmp;
+    r.links = (__global ulong *)(tmp + CTL_WORDS);
+    r.e = r.in_cycle = 0;
+    r.n = lid ? 0 : min(r.ctl[CTL_RESERVED], cap);
+    DL_WORD carry[DL_K];
+    for (uint i = 0;; i ^= 1) {
+        if (lid == 0)
+            ops[i] = dl_resolve_step(&r, batches);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        dl_op op = ops[i];
+        if (op.op == OP_EXIT)
+            break;
+        dl_apply(buf, op, carry, lid);
+    }
+}

@@ -1,0 +1,194 @@
+/* tail.cl - the tail split that lets the chunk transposes handle a count M
+ * that is not a multiple of T (Q = M / T full tiles, R = M % T > 0).
+ *
+ * In DA(M) the part (us, k) of the record (k words from word us) is a
+ * region of M*k words: [ F_s: Q*T*k words | t_s: R*k words ].  The split
+ * (DL_INVERSE 0) rearranges the buffer in place into
+ *   [ F_0 F_1 ... F_last | t_0 t_1 ... t_last ]
+ * whose first Q*T*RW words are ready for the chunk transpose and whose last
+ * R*RW words are exactly DA(R), the partial last tile of ASTA(T).  The merge
+ * (DL_INVERSE 1) undoes it.  F_s moves by o_s = R*us words (at most
+ * DL_HALO_MAX = R*us_last), the tails move far.
+ *
+ * Two launches, race-free because no buffer word is read in a launch by a
+ * work-group other than the one that writes it:
+ *  1. dl_tail_gather copies every tail word and, for each group, the
+ *     DL_HALO_MAX words just beyond its range on the side its sources come
+ *     from into `temp` (it writes nothing in the buffer).
+ *  2. dl_tail_shift: group g owns destination words [a, b) of the buffer.
+ *     A shifted word's source lies on one side of its destination (right
+ *     for the split, left for the merge), so walking the range from that
+ *     side in blocks, reading a block into registers before writing it,
+ *     never overwrites a word still to be read; sources outside [a, b) and
+ *     tail words come from `temp`.
+ *
+ * Specialisation: DL_T, DL_INVERSE, DL_L work-items, DL_BK words per
+ * work-item per block, DL_US_LAST (first word of the record's last part).
+ * temp = [ R*RW tail words, in DA(R) order | one halo slot per group ].
+ */
+#if DL_UNIFORM
+#define DL_PART_START(u) (u)
+#define DL_PART_LEN(u) 1u
+#else
+#define DL_PART_START(u) dl_unit_start[u]
+#define DL_PART_LEN(u) dl_unit_len[u]
+#endif
+
+#define DL_B (DL_L * DL_BK) /* words per block */
+
+/* Destination positions [lo, hi) share one rule: the source is p + delta,
+ * in the buffer, or in the tail copy when from_temp. */
+typedef struct dl_seg {
+    ulong lo, hi;
+    long delta;
+    int from_temp;
+} dl_seg;
+
+inline dl_seg dl_tail_seg(ulong p, ulong count)
+{
+    const ulong qt = count - count % DL_T, rest = count % DL_T;
+    dl_seg s;
+#if !DL_INVERSE
+    const ulong full_words = qt * DL_RW;
+    if (p >= full_words) { /* the DA(R) tail: straight from the copy */
+        s.lo = full_words;
+        s.hi = count * DL_RW;
+        s.delta = -(long)full_words;
+        s.from_temp = 1;
+        return s;
+    }
+    uint u = (uint)(p / qt);
+    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+    s.lo = us * qt;
+    s.hi = (us + k) * qt;
+    s.delta = (long)(rest * us);
+    s.from_temp = 0;
+#else
+    uint u = (uint)(p / count);
+    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+    ulong base = us * count, full_end = base + qt * k;
+    if (p < full_end) {
+        s.lo = base;
+        s.hi = full_end;
+        s.delta = -(long)(rest * us);
+        s.from_temp = 0;
+    } else { /* t_s comes from the copy, at us*R + (p - full_end) */
+        s.lo = full_end;
+        s.hi = base + count * k;
+        s.delta = (long)(rest * us) - (long)full_end;
+        s.from_temp = 1;
+    }
+#endif
+    return s;
+}
+
+/* Buffer position of tail word e (e < R*RW, in DA(R) order). */
+inline ulong dl_tail_source(ulong e, ulong count)
+{
+    const ulong qt = count - count % DL_T, rest = count % DL_T;
+#if !DL_INVERSE
+    uint u = (uint)(e / rest);
+    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+    return us * count + qt * k + (e - us * rest);
+#else
+    return qt * DL_RW + e;
+#endif
+}
+
+__kernel void dl_tail_gather(__global const DL_WORD *buf,
+                             __global DL_WORD *temp, ulong count,
+                             ulong range, uint groups)
+{
+    const ulong rest = count % DL_T, total = count * DL_RW;
+    const ulong tail_words = rest * DL_RW, halo = rest * DL_US_LAST;
+    const ulong n = tail_words + groups * halo;
+    for (ulong e = get_global_id(0); e < n; e += get_global_size(0)) {
+        ulong src;
+        if (e < tail_words) {
+            src = dl_tail_source(e, count);
+        } else {
+            ulong h = e - tail_words, g = h / halo, i = h % halo;
+#if !DL_INVERSE
+            ulong edge = (g + 1) * range; /* first word right of group g */
+            if (edge + i >= total)
+                continue;
+            src = edge + i;
+#else
+            ulong edge = g * range; /* first word of group g */
+            if (i >= edge || edge >= total)
+                continue;
+            src = edge - 1 - i;
+#endif
+        }
+        temp[e] = buf[src];
+    }
+}
+
+/* The word that belongs at destination p of the group owning [a, b). */
+inline DL_WORD dl_tail_fetch(__global const DL_WORD *buf,
+                             __global const DL_WORD *tails,
+                             __global const DL_WORD *halo, ulong p, ulong a,
+                             ulong b, ulong count, dl_seg *seg)
+{
+    if (p < seg->lo || p >= seg->hi)
+        *seg = dl_tail_seg(p, count);
+    ulong s = (ulong)((long)p + seg->delta);
+    if (seg->from_temp)
+        return tails[s];
+#if !DL_INVERSE
+    (void)a;
+    return s < b ? buf[s] : halo[s - b];
+#else
+    (void)b;
+    return s >= a ? buf[s] : halo[a - 1 - s];
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
+void dl_tail_shift(__global DL_WORD *buf, __global const DL_WORD *temp,
+                   ulong count, ulong range)
+{
+    const uint lid = get_local_id(0);
+    const ulong g = get_group_id(0), total = count * DL_RW;
+    const ulong rest = count % DL_T, halo_words = rest * DL_US_LAST;
+    const ulong a = g * range;
+    if (a >= total)
+        return; /* the whole group: no barrier is skipped by a part of it */
+    const ulong b = min(a + range, total);
+    __global const DL_WORD *halo = temp + rest * DL_RW + g * halo_words;
+    dl_seg seg = {1, 0, 0, 0}; /* empty: the first fetch looks it up */
+    DL_WORD v[DL_BK];
+#if !DL_INVERSE
+    for (ulong x = a; x < b; x += DL_B) { /* sources lie right: go up */
+        for (uint k = 0; k < DL_BK; k++) {
+            ulong p = x + k * DL_L + lid;
+            if (p < b)
+                v[k] = dl_tail_fetch(buf, temp, halo, p, a, b, count, &seg);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        for (uint k = 0; k < DL_BK; k++) {
+            ulong p = x + k * DL_L + lid;
+            if (p < b)
+                buf[p] = v[k];
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+#else
+    for (ulong x = b; x > a;) { /* sources lie left: go down */
+        ulong lo = x - a > DL_B ? x - DL_B : a;
+        for (uint k = 0; k < DL_BK; k++) {
+            ulong p = lo + k * DL_L + lid;
+            if (p < x)
+                v[k] = dl_tail_fetch(buf, temp, halo, p, a, b, count, &seg);
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        for (uint k = 0; k < DL_BK; k++) {
+            ulong p = lo + k * DL_L + lid;
+            if (p < x)
+                buf[p] = v[k];
+        }
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        x = lo;
+    }
+#endif
+}

@@ -1,0 +1,408 @@
+/* annotation_grammar.c - reads the text of one `// DL:` annotation
+ * (annotation_grammar.h) and writes annotations back in their canonical
+ * form.  A small hand-written scanner over the comment's text: errors
+ * name the source column and say what was expected. */
+#define _GNU_SOURCE /* strndup */
+#include "annotation_grammar.h"
+#include "clsource.h"
+#include "error.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* --------------------------------------------------- one annotation's text */
+
+/* The comment text after "//"; columns count from the comment's "//". */
+typedef struct cursor {
+    const char *s;
+    size_t len, pos;
+    unsigned col0; /* source column of the comment's first '/' */
+} cursor;
+
+/* Blanks, and backslash-newline (a line splice keeps the comment going). */
+static void blanks(cursor *c)
+{
+    while (c->pos < c->len) {
+        char ch = c->s[c->pos];
+        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v')
+            c->pos++;
+        else if (ch == '\\' && c->pos + 1 < c->len && c->s[c->pos + 1] == '\n')
+            c->pos += 2;
+        else
+            break;
+    }
+}
+
+static unsigned column(const cursor *c) { return c->col0 + 2 + c->pos; }
+
+/* A syntax error: what was expected and what was found. */
+static dl_status expected(const cursor *c, const char *what)
+{
+    size_t n = 0;
+    while (c->pos + n < c->len && n < 20 &&
+           isgraph((unsigned char)c->s[c->pos + n]))
+        n++;
+    if (c->pos >= c->len)
+        return dl_fail(DL_INVALID_ARGUMENT, "column %u: expected %s, found "
+                       "the end of the line", column(c), what);
+    if (n == 0)
+        return dl_fail(DL_INVALID_ARGUMENT, "column %u: expected %s, found "
+                       "byte 0x%02x", column(c), what,
+                       (unsigned char)c->s[c->pos]);
+    return dl_fail(DL_INVALID_ARGUMENT, "column %u: expected %s, found '%.*s'",
+                   column(c), what, (int)n, c->s + c->pos);
+}
+
+static int accept(cursor *c, const char *token)
+{
+    size_t n = strlen(token);
+    blanks(c);
+    if (c->len - c->pos < n || memcmp(c->s + c->pos, token, n) != 0)
+        return 0;
+    c->pos += n;
+    return 1;
+}
+
+static dl_status expect(cursor *c, const char *token, const char *what)
+{
+    return accept(c, token) ? DL_SUCCESS : expected(c, what);
+}
+
+/* An identifier; *n = 0 if there is none. */
+static const char *ident(cursor *c, size_t *n)
+{
+    blanks(c);
+    const char *start = c->s + c->pos;
+    *n = 0;
+    if (c->pos < c->len &&
+        (isalpha((unsigned char)*start) || *start == '_'))
+        while (c->pos + *n < c->len &&
+               (isalnum((unsigned char)start[*n]) || start[*n] == '_'))
+            (*n)++;
+    c->pos += *n;
+    return start;
+}
+
+static int is_word(const char *w, size_t n, const char *keyword)
+{
+    return strlen(keyword) == n && strncasecmp(w, keyword, n) == 0;
+}
+
+/* A decimal number from 0 to max. */
+static dl_status number(cursor *c, uint64_t max, const char *what,
+                        uint64_t *out)
+{
+    blanks(c);
+    if (c->pos >= c->len || !isdigit((unsigned char)c->s[c->pos]))
+        return expected(c, what);
+    size_t start = c->pos;
+    uint64_t v = 0;
+    while (c->pos < c->len && isdigit((unsigned char)c->s[c->pos])) {
+        unsigned d = (unsigned)(c->s[c->pos++] - '0');
+        if (v > (max - d) / 10) {
+            c->pos = start;
+            return dl_fail(DL_INVALID_ARGUMENT, "column %u: %s is larger "
+                           "than %llu", column(c), what,
+                           (unsigned long long)max);
+        }
+        v = v * 10 + d;
+    }
+    *out = v;
+    return DL_SUCCESS;
+}
+
+/* aos | da | asta "(" T ")", and asta(auto) where `target`. */
+static dl_status parse_layout(cursor *c, int target, dl_annot_layout *out)
+{
+    size_t n;
+    const char *w = ident(c, &n);
+    if (is_word(w, n, "aos")) {
+        *out = (dl_annot_layout){DL_KIND_AOS, 1};
+        return DL_SUCCESS;
+    }
+    if (is_word(w, n, "da")) {
+        *out = (dl_annot_layout){DL_KIND_DA, DL_TILE_DA};
+        return DL_SUCCESS;
+    }
+    if (!is_word(w, n, "asta")) {
+        c->pos -= n;
+        return expected(c, "a layout (aos, da or asta(T))");
+    }
+    DL_RETURN_IF_FAIL(expect(c, "(", "'(' and the tile size after asta"));
+    size_t save = c->pos;
+    w = ident(c, &n);
+    if (is_word(w, n, "auto")) {
+        c->pos -= n;
+        DL_RETURN_ERROR_ON(!target, DL_INVALID_ARGUMENT,
+                           "column %u: asta(auto) can only be a target "
+                           "layout: the data's own layout has a fixed tile",
+                           column(c));
+        c->pos += n;
+        *out = (dl_annot_layout){DL_KIND_ASTA, 0};
+    } else {
+        c->pos = save;
+        uint64_t t;
+        DL_RETURN_IF_FAIL(number(c, DL_ANNOT_MAX_TILE,
+                                 target ? "a tile size or auto"
+                                        : "a tile size", &t));
+        DL_RETURN_ERROR_ON(t == 0, DL_INVALID_ARGUMENT,
+                           "column %u: the tile size must be at least 1",
+                           column(c));
+        *out = (dl_annot_layout){DL_KIND_ASTA, (size_t)t};
+    }
+    return expect(c, ")", "')' after the tile size");
+}
+
+/* "[" expr "]" { "[" expr "]" } */
+static dl_status parse_dims(cursor *c, dl_annot_pending *p)
+{
+    while (accept(c, "[")) {
+        const char *start = c->s + c->pos;
+        const char *end = memchr(start, ']', c->len - c->pos);
+        DL_RETURN_ERROR_ON(!end, DL_INVALID_ARGUMENT,
+                           "column %u: '[' without a matching ']'",
+                           column(c));
+        DL_RETURN_ERROR_ON(p->ndims == DL_ANNOT_MAX_DIMS, DL_INVALID_ARGUMENT,
+                           "column %u: more than %d dimensions", column(c),
+                           DL_ANNOT_MAX_DIMS);
+        dl_status status = dl_dims_parse(start, (size_t)(end - start),
+                                         &p->dims[p->ndims]);
+        if (status != DL_SUCCESS)
+            return dl_fail_wrap(status, "dimension %u starting at column %u",
+                                p->ndims + 1, column(c));
+        p->ndims++;
+        c->pos += (size_t)(end - start) + 1;
+    }
+    return p->ndims ? DL_SUCCESS
+                    : expected(c, "'[' and the record count after the "
+                                  "argument name");
+}
+
+static dl_status add_field(dl_annot_pending *p, uint64_t offset, uint64_t size,
+                           const cursor *c)
+{
+    DL_RETURN_ERROR_ON(p->nfields == DL_MAX_FIELDS, DL_INVALID_ARGUMENT,
+                       "column %u: more than %u fields", column(c),
+                       DL_MAX_FIELDS);
+    /* Grow by doubling: the count is bounded by DL_MAX_FIELDS. */
+    if ((p->nfields & (p->nfields - 1)) == 0) {
+        uint32_t cap = p->nfields ? 2 * p->nfields : 4;
+        dl_field *grown = realloc(p->fields, cap * sizeof *grown);
+        DL_RETURN_ERROR_ON(!grown, DL_OUT_OF_MEMORY, "out of host memory");
+        p->fields = grown;
+    }
+    p->fields[p->nfields++] = (dl_field){(uint32_t)offset, (uint32_t)size};
+    return DL_SUCCESS;
+}
+
+/* "record" "(" [ "size" "=" N ";" ] off ":" size { "," off ":" size } ")";
+ * the word "record" is already read. */
+static dl_status parse_record(cursor *c, dl_annot_pending *p)
+{
+    DL_RETURN_IF_FAIL(expect(c, "(", "'(' after record"));
+    size_t save = c->pos, n;
+    const char *w = ident(c, &n);
+    if (is_word(w, n, "size")) {
+        uint64_t size;
+        DL_RETURN_IF_FAIL(expect(c, "=", "'=' after size"));
+        DL_RETURN_IF_FAIL(number(c, UINT32_MAX, "the record size", &size));
+        DL_RETURN_ERROR_ON(size == 0, DL_INVALID_ARGUMENT,
+                           "column %u: the record size must be positive",
+                           column(c));
+        DL_RETURN_IF_FAIL(expect(c, ";", "';' after the record size"));
+        p->record_size = (uint32_t)size;
+    } else {
+        c->pos = save;
+    }
+    do {
+        uint64_t offset, size;
+        DL_RETURN_IF_FAIL(number(c, UINT32_MAX, "a field offset", &offset));
+        DL_RETURN_IF_FAIL(expect(c, ":", "':' between a field's offset and "
+                                         "size"));
+        DL_RETURN_IF_FAIL(number(c, UINT32_MAX, "a field size", &size));
+        DL_RETURN_IF_FAIL(add_field(p, offset, size, c));
+    } while (accept(c, ","));
+    p->has_record = 1;
+    return expect(c, ")", "',' or ')' after a field");
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const dl_field *x = a, *y = b;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* Fields must be non-empty, apart and inside the record. */
+static dl_status check_record(dl_annot_pending *p)
+{
+    dl_field *sorted = malloc(p->nfields * sizeof *sorted);
+    DL_RETURN_ERROR_ON(!sorted, DL_OUT_OF_MEMORY, "out of host memory");
+    memcpy(sorted, p->fields, p->nfields * sizeof *sorted);
+    qsort(sorted, p->nfields, sizeof *sorted, by_offset);
+    uint64_t end = 0;
+    dl_status status = DL_SUCCESS;
+    for (uint32_t i = 0; i < p->nfields && status == DL_SUCCESS; i++) {
+        dl_field f = sorted[i];
+        if (f.size == 0 || f.size > DL_MAX_FIELD_SIZE)
+            status = dl_fail(DL_INVALID_ARGUMENT,
+                             "field %u:%u: a field has 1 to %u bytes",
+                             f.offset, f.size, DL_MAX_FIELD_SIZE);
+        else if (i > 0 && f.offset < end)
+            status = dl_fail(DL_INVALID_ARGUMENT,
+                             "fields %u:%u and %u:%u overlap",
+                             sorted[i - 1].offset, sorted[i - 1].size,
+                             f.offset, f.size);
+        else if (p->record_size && (uint64_t)f.offset + f.size >
+                                       p->record_size)
+            status = dl_fail(DL_INVALID_ARGUMENT,
+                             "field %u:%u does not fit the record of %u "
+                             "bytes", f.offset, f.size, p->record_size);
+        else if ((uint64_t)f.offset + f.size > UINT32_MAX)
+            status = dl_fail(DL_INVALID_ARGUMENT,
+                             "field %u:%u ends beyond 4 GiB", f.offset,
+                             f.size);
+        end = (uint64_t)f.offset + f.size;
+    }
+    free(sorted);
+    if (status == DL_SUCCESS && !p->record_size)
+        p->record_size = (uint32_t)end;
+    return status;
+}
+
+/* The whole annotation after "DL:". */
+static dl_status parse_text(cursor *c, dl_annot_pending *p)
+{
+    size_t n, save;
+    blanks(c);
+    save = c->pos;
+    const char *w = ident(c, &n);
+    /* An optional format version: v1 is the only one so far. */
+    size_t digits = 1;
+    while (digits < n && isdigit((unsigned char)w[digits]))
+        digits++;
+    if (n >= 2 && (w[0] == 'v' || w[0] == 'V') && digits == n) {
+        DL_RETURN_ERROR_ON(!is_word(w, n, "v1"), DL_INVALID_ARGUMENT,
+                           "column %u: annotation version %.*s is not "
+                           "supported (this runtime reads v1)",
+                           column(c) - (unsigned)n, (int)n, w);
+    } else {
+        c->pos = save;
+    }
+    DL_RETURN_IF_FAIL(parse_layout(c, 0, &p->from));
+    DL_RETURN_IF_FAIL(expect(c, ":", "':' after the layout"));
+    w = ident(c, &n);
+    if (n == 0)
+        return expected(c, "the argument name");
+    p->name = strndup(w, n);
+    DL_RETURN_ERROR_ON(!p->name, DL_OUT_OF_MEMORY, "out of host memory");
+    DL_RETURN_IF_FAIL(parse_dims(c, p));
+    save = c->pos;
+    w = ident(c, &n);
+    if (is_word(w, n, "record")) {
+        DL_RETURN_IF_FAIL(parse_record(c, p));
+        DL_RETURN_IF_FAIL(check_record(p));
+    } else {
+        c->pos = save;
+    }
+    p->to = p->from;
+    if (accept(c, "->"))
+        DL_RETURN_IF_FAIL(parse_layout(c, 1, &p->to));
+    blanks(c);
+    if (c->pos < c->len)
+        return expected(c, p->has_record ? "'->' or the end"
+                                         : "record(...), '->' or the end");
+    return DL_SUCCESS;
+}
+
+void dl_annot_pending_free(dl_annot_pending *p)
+{
+    free(p->error);
+    free(p->name);
+    for (uint32_t i = 0; i < p->ndims; i++)
+        dl_dims_free(p->dims[i]);
+    free(p->fields);
+    memset(p, 0, sizeof *p);
+}
+
+dl_status dl_annot_read_comment(const char *body, size_t len, unsigned col,
+                                dl_annot_pending *p)
+{
+    cursor c = {body, len, dl_clsrc_annotation_start(body, len), col};
+    return parse_text(&c, p);
+}
+
+/* ------------------------------------------------------------- formatting */
+
+int dl_annot_same_layout(dl_annot_layout a, dl_annot_layout b)
+{
+    if (a.kind == DL_KIND_ASTA && a.tile == 1)
+        a = (dl_annot_layout){DL_KIND_AOS, 1};
+    if (b.kind == DL_KIND_ASTA && b.tile == 1)
+        b = (dl_annot_layout){DL_KIND_AOS, 1};
+    return a.kind == b.kind && a.tile == b.tile;
+}
+
+int dl_annot_layout_format(dl_annot_layout layout, char *buf, size_t size)
+{
+    switch (layout.kind) {
+    case DL_KIND_AOS: return snprintf(buf, size, "aos");
+    case DL_KIND_DA: return snprintf(buf, size, "da");
+    case DL_KIND_ASTA: break;
+    }
+    if (layout.tile == 0)
+        return snprintf(buf, size, "asta(auto)");
+    return snprintf(buf, size, "asta(%zu)", layout.tile);
+}
+
+typedef struct out_buf {
+    char *buf;
+    size_t size;
+    size_t n;
+} out_buf;
+
+static void append(out_buf *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void append(out_buf *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t used = o->n < o->size ? o->n : o->size;
+    int k = vsnprintf(o->buf ? o->buf + used : NULL,
+                      o->buf ? o->size - used : 0, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        o->n += (size_t)k;
+}
+
+int dl_annot_format(const dl_annot_arg *arg, char *buf, size_t size)
+{
+    out_buf o = {buf, size, 0};
+    char layout[48];
+    if (buf && size)
+        buf[0] = '\0';
+    if (!arg)
+        return 0;
+    dl_annot_layout_format(arg->from, layout, sizeof layout);
+    append(&o, "//DL: v1 %s: %s", layout, arg->name);
+    for (uint32_t i = 0; i < arg->ndims; i++) {
+        char dim[1024];
+        dl_dims_format(arg->dims[i], dim, sizeof dim);
+        append(&o, "[%s]", dim);
+    }
+    if (arg->explicit_record) {
+        append(&o, " record(size=%u;", arg->record_size);
+        for (uint32_t i = 0; i < arg->nfields; i++)
+            append(&o, "%s %u:%u", i ? "," : "", arg->fields[i].offset,
+                   arg->fields[i].size);
+        append(&o, ")");
+    }
+    if (!dl_annot_same_layout(arg->from, arg->to)) {
+        dl_annot_layout_format(arg->to, layout, sizeof layout);
+        append(&o, " -> %s", layout);
+    }
+    return (int)o.n;
+}

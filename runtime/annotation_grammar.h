@@ -1,0 +1,37 @@
+/* annotation_grammar.h - the text of one `// DL:` annotation (grammar:
+ * docs/annotations.md).  Reading one needs no kernel: names are bound to
+ * the kernel's arguments later, by annotations.c, once the kernel that
+ * follows the annotation is known. */
+#ifndef DL_ANNOTATION_GRAMMAR_H
+#define DL_ANNOTATION_GRAMMAR_H
+
+#include "annotations.h"
+
+/* An annotation read from a comment, waiting for its kernel. */
+typedef struct dl_annot_pending {
+    unsigned line;
+    char *error; /* the syntax error, or NULL */
+    dl_annot_layout from, to;
+    char *name;
+    uint32_t ndims;
+    dl_dims_expr *dims[DL_ANNOT_MAX_DIMS];
+    uint32_t nfields;
+    dl_field *fields;
+    uint32_t record_size; /* 0: absent or derived */
+    int has_record;
+} dl_annot_pending;
+
+/* Parses the text of an annotation comment, after its "//" (which is in
+ * source column `col`: messages give source columns), into *p.  On a
+ * syntax error, dl_last_error() says what and where; *p keeps what was
+ * read and must still be freed. */
+dl_status dl_annot_read_comment(const char *body, size_t len, unsigned col,
+                                dl_annot_pending *p);
+
+/* Frees what p owns and zeroes it. */
+void dl_annot_pending_free(dl_annot_pending *p);
+
+/* asta(1) is aos: the same layout under two names. */
+int dl_annot_same_layout(dl_annot_layout a, dl_annot_layout b);
+
+#endif

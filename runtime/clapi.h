@@ -1,0 +1,19 @@
+/* clapi.h - every OpenCL call libdlayout makes goes through dl_cl, a
+ * Khronos dispatch table.  Standalone, it holds the linked entry points;
+ * under the dlayout shim (preload or ICD layer) the shim installs the real
+ * driver entry points first, so marshal launches never re-enter the hooks. */
+#ifndef DL_CLAPI_H
+#define DL_CLAPI_H
+
+#include <CL/cl_icd.h>
+
+extern cl_icd_dispatch dl_cl;
+
+/* Fills dl_cl with the linked entry points unless the shim installed a
+ * table already.  Called by dl_engine_create; idempotent, thread-safe. */
+void dl_cl_init_default(void);
+
+/* Used by the shim: from now on libdlayout calls `real`. */
+void dl_cl_install(const cl_icd_dispatch *real);
+
+#endif

@@ -1,0 +1,125 @@
+/* dims.h - dimension expressions of annotations: parsed once, when the
+ * program source is seen, and evaluated at every launch.
+ *
+ *   expr    = term { ("+" | "-") term }
+ *   term    = unary { ("*" | "/" | "%") unary }
+ *   unary   = "-" unary | primary
+ *   primary = integer | builtin "(" digit ")" | name | "(" expr ")"
+ *   builtin = global_size | local_size | num_groups | global_offset
+ *             (also spelled get_global_size, ...)
+ *
+ * Names are scalar integer kernel arguments; their values are those given
+ * to clSetKernelArg.  Arithmetic is 64-bit signed with every overflow,
+ * division by zero and unknown value reported as an error, never a crash.
+ * "/" and "%" truncate toward zero, as in C. */
+#ifndef DL_DIMS_H
+#define DL_DIMS_H
+
+#include "dlayout.h"
+
+#define DL_DIMS_MAX_NODES 256 /* literals, names, operators of one expr */
+#define DL_DIMS_MAX_DEPTH 64  /* nesting of parentheses and unary minus  */
+
+/* Integer types a kernel argument can have (OpenCL C scalars). */
+typedef enum dl_int_type {
+    DL_INT_NONE = 0, /* not (yet) known to be an integer */
+    DL_INT_I8,
+    DL_INT_U8,
+    DL_INT_I16,
+    DL_INT_U16,
+    DL_INT_I32,
+    DL_INT_U32,
+    DL_INT_I64,
+    DL_INT_U64
+} dl_int_type;
+
+size_t dl_int_type_size(dl_int_type type); /* 0 for DL_INT_NONE */
+const char *dl_int_type_name(dl_int_type type); /* "int", "ulong", ... */
+/* Reads a clSetKernelArg value of `type`; `size` must be its size.  A
+ * ulong above INT64_MAX is DL_SIZE_OVERFLOW. */
+dl_status dl_int_decode(const void *bytes, size_t size, dl_int_type type,
+                        int64_t *value);
+
+typedef enum dl_dims_op {
+    DL_DIMS_CONST,         /* value                                 */
+    DL_DIMS_GLOBAL_SIZE,   /* value = d                             */
+    DL_DIMS_LOCAL_SIZE,    /* value = d                             */
+    DL_DIMS_NUM_GROUPS,    /* value = d                             */
+    DL_DIMS_GLOBAL_OFFSET, /* value = d                             */
+    DL_DIMS_ARG,           /* name, arg_index, arg_type             */
+    DL_DIMS_NEG,           /* -lhs                                  */
+    DL_DIMS_ADD,           /* lhs + rhs, and so on                  */
+    DL_DIMS_SUB,
+    DL_DIMS_MUL,
+    DL_DIMS_DIV,
+    DL_DIMS_MOD
+} dl_dims_op;
+
+/* Nodes are stored in postfix order: operands come before their operator,
+ * so the root is the last node and evaluation is one loop. */
+typedef struct dl_dims_node {
+    dl_dims_op op;
+    int64_t value;
+    uint32_t lhs, rhs;     /* operand node indices                    */
+    const char *name;      /* DL_DIMS_ARG: NUL-terminated, in the expr */
+    int32_t arg_index;     /* DL_DIMS_ARG: -1 until dl_dims_bind       */
+    dl_int_type arg_type;  /* DL_DIMS_ARG: DL_INT_NONE until bound     */
+} dl_dims_node;
+
+typedef struct dl_dims_expr {
+    char *text; /* the expression as written (for messages) */
+    uint32_t nnodes;
+    dl_dims_node *nodes;
+    char *names; /* storage of the DL_DIMS_ARG names */
+} dl_dims_expr;
+
+/* Parses text[0..len) (it need not be NUL-terminated).  Errors:
+ * DL_INVALID_ARGUMENT with "column N: ..." in dl_last_error(). */
+dl_status dl_dims_parse(const char *text, size_t len, dl_dims_expr **out);
+void dl_dims_free(dl_dims_expr *expr);
+
+/* Canonical text: single spaces around binary operators, parentheses only
+ * where precedence needs them.  Returns what snprintf would. */
+int dl_dims_format(const dl_dims_expr *expr, char *buf, size_t size);
+
+/* Nonzero if the expression uses no builtin and no argument. */
+int dl_dims_is_const(const dl_dims_expr *expr);
+
+/* Resolves every name to a kernel argument.  lookup() returns DL_SUCCESS
+ * with the argument's index and integer type, or an error (with its
+ * message) for an unknown or unsuitable name. */
+typedef dl_status (*dl_dims_lookup_fn)(void *user, const char *name,
+                                       int32_t *index, dl_int_type *type);
+dl_status dl_dims_bind(dl_dims_expr *expr, dl_dims_lookup_fn lookup,
+                       void *user);
+
+/* A kernel argument value as clSetKernelArg received it. */
+typedef struct dl_dims_raw_arg {
+    const void *value; /* NULL: not set */
+    size_t size;
+} dl_dims_raw_arg;
+
+/* What a launch knows.  Sizes of dimensions >= work_dim read as in OpenCL
+ * (sizes 1, offset 0).  local_size NULL means the implementation picks
+ * the work-group size: local_size() and num_groups() are then unknown.
+ * global_offset NULL means zero.  Argument values come from arg_value()
+ * if it is set, else from args[] (indexed by the bound argument index). */
+typedef struct dl_dims_env {
+    cl_uint work_dim;
+    const size_t *global_size;
+    const size_t *local_size;
+    const size_t *global_offset;
+    const dl_dims_raw_arg *args;
+    cl_uint nargs;
+    dl_status (*arg_value)(void *user, const dl_dims_node *arg,
+                           int64_t *value);
+    void *user;
+} dl_dims_env;
+
+dl_status dl_dims_eval(const dl_dims_expr *expr, const dl_dims_env *env,
+                       int64_t *value);
+/* A record count: like dl_dims_eval, but a negative result is an error. */
+dl_status dl_dims_eval_count(const dl_dims_expr *expr, const dl_dims_env *env,
+                             size_t *count);
+
+#endif

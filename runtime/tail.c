@@ -1,0 +1,146 @@
+/* tail.c - what the chunk algorithms share: piece geometry and the host
+ * side of the tail split (marshal_kernels/tail.cl), where one launch copies
+ * the tail words and small halos to a temporary and one shifts the
+ * full-tile parts by work-groups that each own a range. */
+#include "tail.h"
+
+#include <stdlib.h>
+
+#define CHUNK_LOCAL 64u
+#define CHUNK_MAX_PER_ITEM 16u
+/* POCL 3.1 (LLVM 15) crashes compiling dl_pttwac_walk for 2-item groups. */
+#define CHUNK_MIN_LOCAL 4u
+
+#define TAIL_LOCAL 64u
+#define TAIL_WORDS_PER_ITEM 8u
+#define TAIL_GROUPS_PER_CU 4u
+#define TAIL_MIN_RANGE 65536u       /* words: fewer groups on small buffers */
+#define TAIL_HALO_BUDGET (64u << 10) /* bytes of halo copies, at least    */
+
+dl_chunk_geometry dl_chunk_geometry_of(const dl_engine *e,
+                                       const dl_step_desc *d)
+{
+    dl_chunk_geometry g;
+    g.local = e->max_wg < CHUNK_LOCAL ? e->max_wg : CHUNK_LOCAL;
+    const char *env = getenv("DL_CHUNK_LOCAL"); /* FIXME experiment */
+    if (env)
+        g.local = (size_t)atoi(env);
+    g.pieces = dl_div_up(d->tile, g.local * CHUNK_MAX_PER_ITEM);
+    g.piece = dl_div_up(d->tile, g.pieces);
+    if (g.local > g.piece)
+        g.local = g.piece;
+    if (g.local < CHUNK_MIN_LOCAL && e->max_wg >= CHUNK_MIN_LOCAL)
+        g.local = CHUNK_MIN_LOCAL; /* idle items rather than a 2-item group */
+    g.per_item = dl_div_up(g.piece, g.local);
+    return g;
+}
+
+size_t dl_chunk_pieces(const dl_step_desc *d, const dl_chunk_geometry *g)
+{
+    return d->count / d->tile * d->rec->rec_words * g->pieces;
+}
+
+void dl_chunk_spec(dl_spec *spec, const dl_step_desc *d,
+                   const dl_chunk_geometry *g)
+{
+    dl_spec_record(spec, d->rec);
+    dl_spec_define(spec, "DL_T", "%zuu", d->tile);
+    dl_spec_define(spec, "DL_INVERSE", "%d", d->inverse);
+    dl_spec_define(spec, "DL_L", "%zuu", g->local);
+    dl_spec_define(spec, "DL_C", "%zuu", g->piece);
+    dl_spec_define(spec, "DL_P", "%zuu", g->pieces);
+    dl_spec_define(spec, "DL_K", "%zuu", g->per_item);
+}
+
+static size_t tail_rest(const dl_step_desc *d) { return d->count % d->tile; }
+
+/* Farthest a full-tile word moves: R times the first word of the last
+ * part (the tails of all earlier parts lie before it). */
+static size_t halo_words(const dl_step_desc *d)
+{
+    const dl_record *r = d->rec;
+    return tail_rest(d) * (r->parts[r->nparts - 1].offset / r->word);
+}
+
+static size_t local_size(const dl_engine *e)
+{
+    return e->max_wg < TAIL_LOCAL ? e->max_wg : TAIL_LOCAL;
+}
+
+dl_status dl_tail_prepare(dl_engine *e, dl_step *s)
+{
+    const dl_step_desc *d = &s->desc;
+    if (tail_rest(d) == 0 || d->rec->nparts < 2)
+        return DL_SUCCESS; /* nothing to split (one part: DA is ASTA) */
+    size_t total = d->count * d->rec->rec_words;
+    size_t halo_bytes = halo_words(d) * d->rec->word;
+    /* Every group needs a halo copy: bound their memory, but let a large
+     * buffer use about as much as PTTWAC's done bits. */
+    size_t budget = d->count * d->rec->size / 1024;
+    if (budget < TAIL_HALO_BUDGET)
+        budget = TAIL_HALO_BUDGET;
+    size_t groups = e->compute_units * TAIL_GROUPS_PER_CU;
+    if (groups > total / TAIL_MIN_RANGE)
+        groups = total / TAIL_MIN_RANGE;
+    if (groups > budget / halo_bytes)
+        groups = budget / halo_bytes;
+    if (groups < 1)
+        groups = 1;
+    s->params[DL_TAIL_PARAM_GROUPS] = groups;
+    s->params[DL_TAIL_PARAM_RANGE] = dl_div_up(total, groups);
+
+    size_t local = local_size(e);
+    dl_spec spec;
+    dl_spec_init(&spec);
+    dl_spec_record(&spec, d->rec);
+    dl_spec_define(&spec, "DL_T", "%zuUL", d->tile);
+    dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
+    dl_spec_define(&spec, "DL_L", "%zuu", local);
+    dl_spec_define(&spec, "DL_BK", "%uu", TAIL_WORDS_PER_ITEM);
+    dl_spec_define(&spec, "DL_US_LAST", "%uu",
+                   d->rec->parts[d->rec->nparts - 1].offset / d->rec->word);
+    dl_status st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_gather",
+                                    &s->kernels[DL_TAIL_KERNEL_GATHER]);
+    if (st == DL_SUCCESS)
+        st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_shift",
+                              &s->kernels[DL_TAIL_KERNEL_SHIFT]);
+    dl_spec_free(&spec);
+    return st;
+}
+
+size_t dl_tail_temp_bytes(const dl_step *s)
+{
+    const dl_step_desc *d = &s->desc;
+    if (!s->kernels[DL_TAIL_KERNEL_SHIFT])
+        return 0;
+    size_t words = tail_rest(d) * d->rec->rec_words +
+                   s->params[DL_TAIL_PARAM_GROUPS] * halo_words(d);
+    return words * d->rec->word;
+}
+
+dl_status dl_tail_enqueue(dl_step *s, dl_chain *c, cl_mem buf, cl_mem temp)
+{
+    if (!s->kernels[DL_TAIL_KERNEL_SHIFT])
+        return DL_SUCCESS;
+    cl_kernel gather = s->kernels[DL_TAIL_KERNEL_GATHER];
+    cl_kernel shift = s->kernels[DL_TAIL_KERNEL_SHIFT];
+    cl_ulong count = s->desc.count;
+    cl_ulong range = s->params[DL_TAIL_PARAM_RANGE];
+    cl_uint groups = (cl_uint)s->params[DL_TAIL_PARAM_GROUPS];
+    size_t local = local_size(c->engine);
+    size_t entries = dl_tail_temp_bytes(s) / s->desc.rec->word;
+    size_t cap = (size_t)c->engine->compute_units * 64 * local;
+    size_t global = dl_div_up(entries < cap ? entries : cap, local) * local;
+    DL_RETURN_IF_FAIL(dl_set_arg(gather, 0, sizeof buf, &buf));
+    DL_RETURN_IF_FAIL(dl_set_arg(gather, 1, sizeof temp, &temp));
+    DL_RETURN_IF_FAIL(dl_set_arg(gather, 2, sizeof count, &count));
+    DL_RETURN_IF_FAIL(dl_set_arg(gather, 3, sizeof range, &range));
+    DL_RETURN_IF_FAIL(dl_set_arg(gather, 4, sizeof groups, &groups));
+    DL_RETURN_IF_FAIL(dl_chain_kernel(c, gather, 1, &global, &local));
+    global = groups * local;
+    DL_RETURN_IF_FAIL(dl_set_arg(shift, 0, sizeof buf, &buf));
+    DL_RETURN_IF_FAIL(dl_set_arg(shift, 1, sizeof temp, &temp));
+    DL_RETURN_IF_FAIL(dl_set_arg(shift, 2, sizeof count, &count));
+    DL_RETURN_IF_FAIL(dl_set_arg(shift, 3, sizeof range, &range));
+    return dl_chain_kernel(c, shift, 1, &global, &local);
+}
