@@ -21,13 +21,19 @@
 #define DL_PART_LEN(u) dl_unit_len[u]
 #endif
 
+/* 32-bit division when it suffices: several times faster on CPUs. */
+inline ulong dl_div(ulong a, ulong b)
+{
+    return (a | b) >> 32 ? a / b : (ulong)((uint)a / (uint)b);
+}
+
 /* Where the piece at chunk position v (of Q*RW*DL_P) belongs; the same map
  * as in pttwac_tiles.cl. */
 inline ulong dl_chunk_next(ulong v, ulong q_tiles)
 {
     ulong c = v / DL_P, piece = v % DL_P, to;
 #if !DL_INVERSE /* DA d -> ASTA a */
-    uint u = (uint)(c / q_tiles);
+    uint u = (uint)dl_div(c, q_tiles);
     uint us = DL_PART_START(u), k = DL_PART_LEN(u);
     ulong rem = c - us * q_tiles;
     to = (rem / k) * DL_RW + us + rem % k;

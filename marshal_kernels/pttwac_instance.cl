@@ -9,7 +9,7 @@
  * Why it is race-free (each global word is read and written by a single
  * work-item, or by two with a barrier between the read and the write):
  *  - A word belongs to whoever sets its done bit (atomic_or; bits are
- *    never read any other way once cleared).
+ *    never read any other way once cleared, unless DL_L is 1).
  *  - A walk claims a start s and reads it, then repeatedly claims the
  *    destination d of the value it carries, reads d and writes the value
  *    into it.  Only the claimer touches such a d, exactly once each way.
@@ -32,12 +32,13 @@
 #define DL_DEST(p, w) dl_tile_asta_pos((p), (w))
 #endif
 
-/* Nonzero if this work-item set bit p (it now owns word p). */
+/* Nonzero if this work-item set bit p (it now owns word p).  A group of
+ * one work-item shares its bits with nobody: a plain update is exact. */
 inline int dl_claim(__local uint *done, uint p)
 {
     const uint bit = 1u << (p % 32u);
 #if DL_L == 1
-    uint old = done[p / 32u];
+    const uint old = done[p / 32u];
     done[p / 32u] = old | bit;
     return (old & bit) == 0;
 #else

@@ -128,12 +128,11 @@ __kernel void dl_tail_gather(__global const DL_WORD *buf,
 inline DL_WORD dl_tail_fetch(__global const DL_WORD *buf,
                              __global const DL_WORD *tails,
                              __global const DL_WORD *halo, ulong p, ulong a,
-                             ulong b, ulong count, dl_seg *seg)
+                             ulong b, ulong count)
 {
-    if (p < seg->lo || p >= seg->hi)
-        *seg = dl_tail_seg(p, count);
-    ulong s = (ulong)((long)p + seg->delta);
-    if (seg->from_temp)
+    dl_seg seg = dl_tail_seg(p, count);
+    ulong s = (ulong)((long)p + seg.delta);
+    if (seg.from_temp)
         return tails[s];
 #if !DL_INVERSE
     (void)a;
@@ -142,6 +141,40 @@ inline DL_WORD dl_tail_fetch(__global const DL_WORD *buf,
     (void)b;
     return s >= a ? buf[s] : halo[a - 1 - s];
 #endif
+}
+
+/* Reads destination words [lo, hi) of the group's range [a, b) into v.
+ * Almost every block lies in one segment and takes its words from one
+ * contiguous source: a plain (vectorisable) copy; the rest goes word by
+ * word. */
+inline void dl_tail_read(__global const DL_WORD *buf,
+                         __global const DL_WORD *tails,
+                         __global const DL_WORD *halo, ulong lo, ulong hi,
+                         ulong a, ulong b, ulong count, DL_WORD *v, uint lid)
+{
+    dl_seg seg = dl_tail_seg(lo, count);
+    ulong first = (ulong)((long)lo + seg.delta);
+#if !DL_INVERSE
+    int own = (ulong)((long)(hi - 1) + seg.delta) < b; /* no halo word */
+#else
+    int own = first >= a;
+#endif
+    __global const DL_WORD *src = 0;
+    if (hi <= seg.hi)
+        src = seg.from_temp ? tails + first : own ? buf + first : 0;
+    if (src && hi - lo == DL_B) {
+        for (uint k = 0; k < DL_BK; k++)
+            v[k] = src[k * DL_L + lid];
+    } else if (src) {
+        for (uint k = 0; k < DL_BK; k++)
+            if (k * DL_L + lid < hi - lo)
+                v[k] = src[k * DL_L + lid];
+    } else {
+        for (uint k = 0; k < DL_BK; k++)
+            if (k * DL_L + lid < hi - lo)
+                v[k] = dl_tail_fetch(buf, tails, halo, lo + k * DL_L + lid,
+                                     a, b, count);
+    }
 }
 
 __kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
@@ -156,39 +189,22 @@ void dl_tail_shift(__global DL_WORD *buf, __global const DL_WORD *temp,
         return; /* the whole group: no barrier is skipped by a part of it */
     const ulong b = min(a + range, total);
     __global const DL_WORD *halo = temp + rest * DL_RW + g * halo_words;
-    dl_seg seg = {1, 0, 0, 0}; /* empty: the first fetch looks it up */
     DL_WORD v[DL_BK];
-#if !DL_INVERSE
-    for (ulong x = a; x < b; x += DL_B) { /* sources lie right: go up */
-        for (uint k = 0; k < DL_BK; k++) {
-            ulong p = x + k * DL_L + lid;
-            if (p < b)
-                v[k] = dl_tail_fetch(buf, temp, halo, p, a, b, count, &seg);
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        for (uint k = 0; k < DL_BK; k++) {
-            ulong p = x + k * DL_L + lid;
-            if (p < b)
-                buf[p] = v[k];
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE);
-    }
-#else
-    for (ulong x = b; x > a;) { /* sources lie left: go down */
-        ulong lo = x - a > DL_B ? x - DL_B : a;
-        for (uint k = 0; k < DL_BK; k++) {
-            ulong p = lo + k * DL_L + lid;
-            if (p < x)
-                v[k] = dl_tail_fetch(buf, temp, halo, p, a, b, count, &seg);
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        for (uint k = 0; k < DL_BK; k++) {
-            ulong p = lo + k * DL_L + lid;
-            if (p < x)
-                buf[p] = v[k];
-        }
-        barrier(CLK_GLOBAL_MEM_FENCE);
-        x = lo;
-    }
+    for (ulong done = 0; done < b - a; done += DL_B) {
+#if !DL_INVERSE /* sources lie right: go up */
+        ulong lo = a + done, hi = min(lo + DL_B, b);
+#else /* sources lie left: go down */
+        ulong hi = b - done, lo = hi - a > DL_B ? hi - DL_B : a;
 #endif
+        dl_tail_read(buf, temp, halo, lo, hi, a, b, count, v, lid);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        if (hi - lo == DL_B)
+            for (uint k = 0; k < DL_BK; k++)
+                buf[lo + k * DL_L + lid] = v[k];
+        else
+            for (uint k = 0; k < DL_BK; k++)
+                if (k * DL_L + lid < hi - lo)
+                    buf[lo + k * DL_L + lid] = v[k];
+        barrier(CLK_GLOBAL_MEM_FENCE);
+    }
 }

@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h> /* TMPTUNE */
 
 /* GPU schedule: registers of one work-group. */
 #define BS_GPU_MAX_WORDS_PER_ITEM 16u
@@ -24,6 +25,9 @@
 /* Records wider than this (W < 16) take the plain gather path: the chunk
  * list, one loop nest per 8 words, would make the program huge. */
 #define BS_CPU_MAX_CHUNKED_WORDS 256u
+/* AoS -> ASTA with tiles up to this wide vectorises along the record
+ * (bs.cl, dl_cols_to_asta): 1.3-2x faster than rows at T = 4. */
+#define BS_CPU_MAX_COLS_TILE 8u
 
 enum { P_CPU, P_GROUP_TILES, P_LOCAL, P_WORDS_PER_ITEM, P_BATCHES_PER_ITEM };
 
@@ -94,22 +98,25 @@ static dl_status enqueue_gpu(dl_step *s, dl_chain *c, cl_mem buf)
 
 /* ------------------------------------------------------------------ CPU */
 
-/* Splits rec_words (> 8) into chunks of 8, 4, 3 or 2 words: the sizes
- * vloadN exists for.  A remainder r of 1 borrows from the last 8. */
-static void chunk_list(uint32_t words, char *out, size_t room)
+/* Splits rec_words (> 8) into chunks of 8 and one of the rest (the rows
+ * loops handle any width up to 8), and the staging of each chunk into
+ * pieces of 8, 4, 3, 2 or 1 words (the sizes vloadN exists for, and a
+ * plain word). */
+static void chunk_lists(uint32_t words, char *chunks, char *pieces,
+                        size_t room)
 {
-    static const unsigned tails[8][3] = {{0}, {4, 3, 2}, {2}, {3},
-                                         {4}, {3, 2},    {4, 2}, {4, 3}};
-    uint32_t eights = words / 8, r = words % 8, u = 0;
-    if (r == 1)
-        eights--;
-    size_t n = 0;
-    for (uint32_t i = 0; i < eights && n < room; i++, u += 8)
-        n += (size_t)snprintf(out + n, room - n, "X(%uu,8) ", u);
-    for (int i = 0; i < 3 && tails[r][i] && n < room; i++) {
-        n += (size_t)snprintf(out + n, room - n, "X(%uu,%u) ", u,
-                              tails[r][i]);
-        u += tails[r][i];
+    size_t nc = 0, np = 0;
+    for (uint32_t u = 0; u < words; u += 8) {
+        uint32_t c = words - u < 8 ? words - u : 8;
+        nc += (size_t)snprintf(chunks + nc, room - nc, "X(%uu,%u) ", u, c);
+        for (uint32_t j = 0; j < c;) {
+            uint32_t k = c - j >= 8 ? 8 : c - j >= 4 ? 4 : c - j;
+            np += (size_t)snprintf(pieces + np, room - np, "Y(%uu,%u,%u,%u) ",
+                                   u, c, j, k);
+            j += k;
+        }
+        if (nc >= room || np >= room)
+            break; /* cannot happen below BS_CPU_MAX_CHUNKED_WORDS */
     }
 }
 
@@ -118,11 +125,13 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
     const dl_step_desc *d = &s->desc;
     const dl_record *r = d->rec;
     size_t tile_bytes = d->tile * r->rec_words * r->word;
-    size_t group_tiles = BS_CPU_BATCH_BYTES / tile_bytes;
+    size_t batch_bytes = getenv("DLX_BATCH") ? (size_t)atoi(getenv("DLX_BATCH")) : BS_CPU_BATCH_BYTES; /* TMPTUNE */
+    size_t group_tiles = batch_bytes / tile_bytes;
     if (group_tiles < 1)
         group_tiles = 1;
     size_t batches = d->count / d->tile / group_tiles;
-    size_t per_item = BS_CPU_ITEM_BYTES / (group_tiles * tile_bytes);
+    size_t item_bytes = getenv("DLX_ITEM") ? (size_t)atoi(getenv("DLX_ITEM")) : BS_CPU_ITEM_BYTES; /* TMPTUNE */
+    size_t per_item = item_bytes / (group_tiles * tile_bytes);
     size_t balance = dl_div_up(batches, BS_CPU_ITEMS_PER_CORE *
                                             (size_t)e->compute_units);
     if (per_item > balance)
@@ -138,11 +147,14 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
                (!chunked || r->rec_words <= BS_CPU_MAX_CHUNKED_WORDS);
     dl_spec_define(spec, "DL_G", "%zuu", group_tiles);
     dl_spec_define(spec, "DL_BS_ROWS", "%d", rows);
+    dl_spec_define(spec, "DL_BS_COLS", "%d",
+                   rows && !d->inverse && d->tile <= BS_CPU_MAX_COLS_TILE);
     dl_spec_define(spec, "DL_CHUNKED", "%d", rows && chunked);
     if (rows && chunked) {
-        char list[BS_CPU_MAX_CHUNKED_WORDS / 2 * 12];
-        chunk_list(r->rec_words, list, sizeof list);
-        dl_spec_define(spec, "DL_CHUNKS", "%s", list);
+        char chunks[BS_CPU_MAX_CHUNKED_WORDS * 3], pieces[sizeof chunks];
+        chunk_lists(r->rec_words, chunks, pieces, sizeof chunks);
+        dl_spec_define(spec, "DL_CHUNKS", "%s", chunks);
+        dl_spec_define(spec, "DL_PIECES", "%s", pieces);
     } else {
         dl_spec_define(spec, "DL_CHUNKS", "X(0u,%uu)", r->rec_words);
     }

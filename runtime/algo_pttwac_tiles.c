@@ -87,7 +87,8 @@ static dl_status enqueue_rounds(dl_step *s, dl_chain *c, cl_mem tmp)
     const size_t local = s->params[P_LOCAL];
     const size_t rounds[] = {s->params[P_GROUPS], s->params[P_GROUPS], 1};
     DL_RETURN_IF_FAIL(dl_chain_fill(c, tmp, control_bytes(s)));
-    for (size_t r = 0; r < sizeof rounds / sizeof *rounds; r++) {
+    size_t nr = getenv("DL_ROUNDS") ? (size_t)atoi(getenv("DL_ROUNDS")) : 3; /* FIXME */
+    for (size_t r = 0; r < nr; r++) {
         size_t global = rounds[r] * local;
         DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
                                           &local));

@@ -108,7 +108,8 @@ static dl_status add_step(dl_plan *p, dl_step_kind kind, size_t tile,
 static dl_status plan_aos_da(dl_plan *p, int to_da)
 {
     dl_step_desc whole = {p->record, p->count, p->count, !to_da};
-    if (choose(p->engine, &whole, DL_STEP_TILES, DL_ALGO_BS))
+    int whole_ok = p->algo == DL_ALGO_AUTO || p->algo == DL_ALGO_BS;
+    if (whole_ok && choose(p->engine, &whole, DL_STEP_TILES, DL_ALGO_BS))
         return add_step(p, DL_STEP_TILES, p->count, !to_da);
     size_t t = staging_tile(p->record, p->count);
     if (t >= p->count)

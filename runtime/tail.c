@@ -8,11 +8,11 @@
 
 #define CHUNK_LOCAL 64u
 #define CHUNK_MAX_PER_ITEM 16u
-/* POCL 3.1 (LLVM 15) crashes compiling dl_pttwac_walk for 2-item groups. */
-#define CHUNK_MIN_LOCAL 4u
+#define CHUNK_AHEAD 16u /* PTTWAC claims ahead: loads in flight together */
 
 #define TAIL_LOCAL 64u
 #define TAIL_WORDS_PER_ITEM 8u
+#define TAIL_CPU_WORDS_PER_ITEM 1024u
 #define TAIL_GROUPS_PER_CU 4u
 #define TAIL_MIN_RANGE 65536u       /* words: fewer groups on small buffers */
 #define TAIL_HALO_BUDGET (64u << 10) /* bytes of halo copies, at least    */
@@ -25,12 +25,13 @@ dl_chunk_geometry dl_chunk_geometry_of(const dl_engine *e,
     const char *env = getenv("DL_CHUNK_LOCAL"); /* FIXME experiment */
     if (env)
         g.local = (size_t)atoi(env);
-    g.pieces = dl_div_up(d->tile, g.local * CHUNK_MAX_PER_ITEM);
+    size_t per_item = CHUNK_MAX_PER_ITEM;
+    if (getenv("DL_CHUNK_PER_ITEM")) /* FIXME experiment */
+        per_item = (size_t)atoi(getenv("DL_CHUNK_PER_ITEM"));
+    g.pieces = dl_div_up(d->tile, g.local * per_item);
     g.piece = dl_div_up(d->tile, g.pieces);
     if (g.local > g.piece)
         g.local = g.piece;
-    if (g.local < CHUNK_MIN_LOCAL && e->max_wg >= CHUNK_MIN_LOCAL)
-        g.local = CHUNK_MIN_LOCAL; /* idle items rather than a 2-item group */
     g.per_item = dl_div_up(g.piece, g.local);
     return g;
 }
@@ -50,6 +51,8 @@ void dl_chunk_spec(dl_spec *spec, const dl_step_desc *d,
     dl_spec_define(spec, "DL_C", "%zuu", g->piece);
     dl_spec_define(spec, "DL_P", "%zuu", g->pieces);
     dl_spec_define(spec, "DL_K", "%zuu", g->per_item);
+    dl_spec_define(spec, "DL_PREFETCH_BYTES", "%uu", getenv("DL_PFB") ? (unsigned)atoi(getenv("DL_PFB")) : 256u); /* FIXME */
+    dl_spec_define(spec, "DL_D", "%uu", getenv("DL_AHEAD") ? (unsigned)atoi(getenv("DL_AHEAD")) : CHUNK_AHEAD); /* FIXME */
 }
 
 static size_t tail_rest(const dl_step_desc *d) { return d->count % d->tile; }
@@ -62,9 +65,18 @@ static size_t halo_words(const dl_step_desc *d)
     return tail_rest(d) * (r->parts[r->nparts - 1].offset / r->word);
 }
 
+/* On a CPU a work-group is one thread: one work-item copying long runs
+ * vectorises; on a GPU the items of a group share each block. */
 static size_t local_size(const dl_engine *e)
 {
+    if (e->local_is_global)
+        return 1;
     return e->max_wg < TAIL_LOCAL ? e->max_wg : TAIL_LOCAL;
+}
+
+static unsigned words_per_item(const dl_engine *e)
+{
+    return e->local_is_global ? TAIL_CPU_WORDS_PER_ITEM : TAIL_WORDS_PER_ITEM;
 }
 
 dl_status dl_tail_prepare(dl_engine *e, dl_step *s)
@@ -96,7 +108,7 @@ dl_status dl_tail_prepare(dl_engine *e, dl_step *s)
     dl_spec_define(&spec, "DL_T", "%zuUL", d->tile);
     dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
     dl_spec_define(&spec, "DL_L", "%zuu", local);
-    dl_spec_define(&spec, "DL_BK", "%uu", TAIL_WORDS_PER_ITEM);
+    dl_spec_define(&spec, "DL_BK", "%uu", words_per_item(e));
     dl_spec_define(&spec, "DL_US_LAST", "%uu",
                    d->rec->parts[d->rec->nparts - 1].offset / d->rec->word);
     dl_status st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_gather",

@@ -106,7 +106,7 @@ static int parse(lbm_opts *o, int argc, char **argv)
             return 0;
         }
     }
-    if ((double)o->nx * o->ny * o->nz * CELL_FLOATS > (double)INT_MAX) {
+    if (o->nx * o->ny * o->nz * CELL_FLOATS > (long)INT_MAX) {
         fprintf(stderr, PROG ": lattice %ldx%ldx%ld too large (the kernels "
                              "index with int)\n", o->nx, o->ny, o->nz);
         return 0;

@@ -1,0 +1,212 @@
+/* driver.c - runs the marshal kernels on small representative shapes, for
+ * run_oclgrind.sh to watch under `oclgrind --data-races`.  Under oclgrind
+ * the only OpenCL platform is oclgrind's own simulator.
+ *
+ *   oclgrind-driver CASE     one of the cases below, or "racy": a kernel
+ *                            with a deliberate data race (the wrapper's
+ *                            self-test).
+ * Every conversion is also checked against dl_convert_host and converted
+ * back, so a kernel that is race-free but wrong fails too. */
+#include <dlayout.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct conv {
+    int rec;           /* index into recs[] */
+    size_t count, from, to;
+    dl_algo algo;
+    const char *step;  /* must appear in dl_plan_describe() */
+} conv;
+
+static const struct {
+    dl_field f[3];
+    uint32_t n, size;
+} recs[] = {
+    {{{0, 4}, {4, 4}, {8, 4}}, 3, 0},    /* uniform, W = 4             */
+    {{{0, 8}, {8, 4}, {16, 16}}, 3, 0},  /* padding gap, parts of 1..4 words */
+    {{{0, 2}, {3, 1}}, 2, 6},            /* W = 1, gaps inside and after */
+    {{{0, 16}, {16, 16}, {32, 16}}, 3, 0}, /* 3 x float4, W = 16        */
+};
+
+#define DA DL_TILE_DA
+static const struct {
+    const char *name;
+    conv convs[4];
+} cases[] = {
+    {"bs", {{0, 64, 1, 8, DL_ALGO_BS, "bs"},
+            {1, 48, 1, 8, DL_ALGO_BS, "bs"},
+            {2, 40, 1, 8, DL_ALGO_BS, "bs"}}},
+    {"bs-tail", {{0, 45, 1, 8, DL_ALGO_BS, "bs"},
+                 {1, 21, 1, 8, DL_ALGO_BS, "bs"},
+                 {0, 30, 1, DA, DL_ALGO_BS, "bs"}}},
+    {"pttwac-instance", {{0, 64, 1, 8, DL_ALGO_PTTWAC, "pttwac"},
+                         {1, 45, 1, 8, DL_ALGO_PTTWAC, "pttwac"},
+                         {2, 37, 1, 4, DL_ALGO_PTTWAC, "pttwac"}}},
+    {"pttwac-tiles", {{0, 64, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+                      {1, 40, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+                      {2, 48, DA, 4, DL_ALGO_PTTWAC, "pttwac"},
+                      {3, 2001, DA, 7, DL_ALGO_PTTWAC, "pttwac"}}},
+    {"pipt", {{0, 64, DA, 8, DL_ALGO_PIPT, "pipt"},
+              {1, 40, DA, 8, DL_ALGO_PIPT, "pipt"},
+              {2, 48, DA, 4, DL_ALGO_PIPT, "pipt"}}},
+    {"tail", {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+              {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
+              {2, 50, DA, 4, DL_ALGO_AUTO, ""},
+              {0, 6007, 1, DA, DL_ALGO_AUTO, " -> "}}},
+    {"oop", {{0, 45, 1, 8, DL_ALGO_OOP, "oop"},
+             {1, 40, DA, 8, DL_ALGO_OOP, "oop"},
+             {2, 37, 4, 8, DL_ALGO_OOP, "oop"}}},
+};
+#define NCASES (sizeof cases / sizeof *cases)
+
+static int fail(const char *what, cl_int err)
+{
+    fprintf(stderr, "oclgrind-driver: %s failed (%d)\n", what, (int)err);
+    return 1;
+}
+
+/* One conversion there and back, checked against the host reference. */
+static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
+                    const conv *c)
+{
+    dl_record *rec;
+    if (dl_record_create(recs[c->rec].f, recs[c->rec].n, recs[c->rec].size,
+                         &rec) != DL_SUCCESS)
+        return fail(dl_last_error(), 0);
+    size_t bytes = c->count * dl_record_size(rec);
+    unsigned char *in = malloc(bytes), *want = malloc(bytes);
+    unsigned char *got = malloc(bytes);
+    if (!in || !want || !got)
+        return fail("malloc", 0);
+    for (size_t i = 0; i < bytes; i++)
+        in[i] = (unsigned char)(i * 131u + 7u);
+    memcpy(want, in, bytes);
+    dl_layout a = dl_layout_asta(rec, c->count, c->from);
+    dl_layout b = dl_layout_asta(rec, c->count, c->to);
+    if (dl_convert_host(want, bytes, &a, &b) != DL_SUCCESS)
+        return fail(dl_last_error(), 0);
+
+    cl_int err;
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                bytes, in, &err);
+    if (err != CL_SUCCESS)
+        return fail("clCreateBuffer", err);
+    int bad = 0;
+    for (int dir = 0; dir < 2 && !bad; dir++) {
+        const dl_layout *from = dir ? &b : &a, *to = dir ? &a : &b;
+        dl_plan *p;
+        dl_status st = dl_plan_create(e, from, to, c->algo, &p);
+        if (st != DL_SUCCESS) {
+            fprintf(stderr, "dl_plan_create: %s\n", dl_last_error());
+            bad = 1;
+            break;
+        }
+        const char *desc = dl_plan_describe(p);
+        printf("  M=%zu %zu -> %zu: %s\n", c->count, dl_layout_tile(from),
+               dl_layout_tile(to), desc);
+        if (!strstr(desc, c->step)) {
+            fprintf(stderr, "plan '%s' has no %s step\n", desc, c->step);
+            bad = 1;
+        }
+        st = dl_plan_enqueue(p, q, buf, 0, NULL, NULL);
+        if (st != DL_SUCCESS) {
+            fprintf(stderr, "dl_plan_enqueue: %s\n", dl_last_error());
+            bad = 1;
+        }
+        dl_plan_release(p);
+        err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got, 0, NULL,
+                                  NULL);
+        if (!bad && (err != CL_SUCCESS ||
+                     memcmp(got, dir ? in : want, bytes) != 0)) {
+            fprintf(stderr, "wrong result (M=%zu, %s)\n", c->count, desc);
+            bad = 1;
+        }
+    }
+    clReleaseMemObject(buf);
+    free(in);
+    free(want);
+    free(got);
+    dl_record_release(rec);
+    return bad;
+}
+
+/* Every work-item reads its neighbour's element while the neighbour
+ * writes it: a read-write race the wrapper must report. */
+static const char *racy_source =
+    "__kernel void racy(__global uint *b)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    b[i] = b[(i + 1) % get_global_size(0)] + 1u;\n"
+    "}\n";
+
+static int run_racy(cl_context ctx, cl_device_id dev, cl_command_queue q)
+{
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &racy_source, NULL,
+                                                &err);
+    if (err != CL_SUCCESS ||
+        (err = clBuildProgram(prog, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
+        return fail("building the racy kernel", err);
+    cl_kernel k = clCreateKernel(prog, "racy", &err);
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64 * sizeof(cl_uint),
+                                NULL, &err);
+    size_t global = 64, local = 64;
+    clSetKernelArg(k, 0, sizeof buf, &buf);
+    err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL,
+                                 NULL);
+    clFinish(q);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    return err == CL_SUCCESS ? 0 : fail("clEnqueueNDRangeKernel", err);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s CASE  (racy", argv[0]);
+        for (size_t i = 0; i < NCASES; i++)
+            fprintf(stderr, ", %s", cases[i].name);
+        fprintf(stderr, ")\n");
+        return 2;
+    }
+    cl_platform_id plat;
+    cl_device_id dev;
+    cl_int err = clGetPlatformIDs(1, &plat, NULL);
+    if (err != CL_SUCCESS)
+        return fail("clGetPlatformIDs", err);
+    err = clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+    if (err != CL_SUCCESS)
+        return fail("clGetDeviceIDs", err);
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return fail("clCreateContext", err);
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+    if (err != CL_SUCCESS)
+        return fail("clCreateCommandQueue", err);
+    char name[128] = "";
+    clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
+    printf("platform: %s\n", name);
+
+    int bad = -1;
+    if (strcmp(argv[1], "racy") == 0)
+        bad = run_racy(ctx, dev, q);
+    for (size_t i = 0; i < NCASES; i++) {
+        if (strcmp(argv[1], cases[i].name) != 0)
+            continue;
+        dl_engine *e;
+        if (dl_engine_create(ctx, dev, &e) != DL_SUCCESS)
+            return fail(dl_last_error(), 0);
+        bad = 0;
+        for (int c = 0; c < 4 && cases[i].convs[c].count; c++)
+            bad |= run_conv(ctx, q, e, &cases[i].convs[c]);
+        dl_engine_release(e);
+    }
+    if (bad < 0)
+        fprintf(stderr, "unknown case '%s'\n", argv[1]);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return bad ? 1 : 0;
+}
