@@ -189,8 +189,16 @@ void dl_bs_batch(__global DL_WORD *buf, ulong batches, uint per_item)
 {
     DL_WORD a[DL_G * DL_N], b[DL_G * DL_N];
     const ulong first = (ulong)get_global_id(0) * per_item;
-    for (uint k = 0; k < per_item && first + k < batches; k++)
+    for (uint k = 0; k < per_item && first + k < batches; k++) {
+#ifdef DLX_PREFETCH
+        if (first + k + DLX_PREFETCH < batches) {
+            const __global char *nx = (const __global char *)(buf + (first + k + DLX_PREFETCH) * (DL_G * DL_N));
+            for (uint o = 0; o < DL_G * DL_N * DL_W; o += 64)
+                __builtin_prefetch(nx + o, 1, 3);
+        }
+#endif
         dl_convert_tiles(buf + (first + k) * (DL_G * DL_N), a, b, DL_G);
+    }
 }
 
 /* The full tiles after the last whole batch, one per work-item. */

@@ -81,21 +81,6 @@ inline uint dl_piece_len(ulong v)
     return min((uint)DL_C, DL_T - first);
 }
 
-/* A hint that piece v will be moved soon (CPUs: nothing else overlaps the
- * DRAM latency of a random piece); harmless on a piece of another group,
- * as it reads nothing.  Oclgrind's SPIR has no prefetch. */
-inline void dl_prefetch(__global const DL_WORD *buf, ulong v)
-{
-#if defined(__x86_64__) && __has_builtin(__builtin_prefetch)
-    __global const uchar *p = (__global const uchar *)(buf + dl_piece_base(v));
-    for (uint b = 0; b < DL_C * sizeof(DL_WORD) && b < DL_PREFETCH_BYTES; b += 64)
-        __builtin_prefetch((const __global void *)(p + b));
-#else
-    (void)buf;
-    (void)v;
-#endif
-}
-
 /* Sets done bit v; nonzero if it was already set. */
 inline uint dl_claim(__global uint *done, ulong v)
 {
@@ -110,12 +95,15 @@ inline uint dl_claim(__global uint *done, ulong v)
  * around a barrier.  Two alternating slots make one barrier per step
  * enough: slot i is rewritten two steps later, after everybody read it.
  *
- * An op: optionally load the carry from `start`, swap it through the
- * `count` pieces of `at[]`, optionally store it at `start` (the walk
- * closed its cycle or parks its carry). */
+ * An op is a list of up to DL_D moves of the carried piece: load it from a
+ * piece, swap it with a piece, or store it into a piece.  One op may span
+ * the end of a walk and the start of the next, so short cycles keep as
+ * many loads in flight as long ones. */
+enum { MOVE_LOAD, MOVE_SWAP, MOVE_STORE };
+
 typedef struct dl_op {
-    uint exit, load, count, store;
-    ulong start;
+    uint exit, count;
+    uint kind[DL_D];
     ulong at[DL_D];
 } dl_op;
 
@@ -125,42 +113,43 @@ typedef struct dl_op {
 #define DL_HOLDS(k, lid, len) (DL_EVEN || (k) * DL_L + (lid) < (len))
 
 /* Every work-item moves its own words of the pieces, so the work-group
- * needs no barrier between the loads and the stores.  Piece by piece: the
- * loads of different pieces do not depend on each other. */
+ * needs no barrier between the loads and the stores, and the loads of
+ * different pieces do not wait for each other. */
 inline void dl_apply(__global DL_WORD *buf, __local const dl_op *op,
                      DL_WORD *carry, uint lid)
 {
-    const uint len = dl_piece_len(op->start); /* one cycle: same piece */
-    __global DL_WORD *home = buf + dl_piece_base(op->start) + lid;
-    if (op->load)
-        for (uint k = 0; k < DL_K; k++)
-            if (DL_HOLDS(k, lid, len))
-                carry[k] = home[k * DL_L];
     for (uint j = 0; j < op->count; j++) {
+        const uint kind = op->kind[j];
+        const uint len = dl_piece_len(op->at[j]);
         __global DL_WORD *p = buf + dl_piece_base(op->at[j]) + lid;
-        for (uint k = 0; k < DL_K; k++)
-            if (DL_HOLDS(k, lid, len)) {
-                DL_WORD t = p[k * DL_L];
-                p[k * DL_L] = carry[k];
-                carry[k] = t;
-            }
+        if (kind == MOVE_SWAP) {
+            for (uint k = 0; k < DL_K; k++)
+                if (DL_HOLDS(k, lid, len)) {
+                    DL_WORD t = p[k * DL_L];
+                    p[k * DL_L] = carry[k];
+                    carry[k] = t;
+                }
+        } else if (kind == MOVE_LOAD) {
+            for (uint k = 0; k < DL_K; k++)
+                if (DL_HOLDS(k, lid, len))
+                    carry[k] = p[k * DL_L];
+        } else {
+            for (uint k = 0; k < DL_K; k++)
+                if (DL_HOLDS(k, lid, len))
+                    p[k * DL_L] = carry[k];
+        }
     }
-    if (op->store)
-        for (uint k = 0; k < DL_K; k++)
-            if (DL_HOLDS(k, lid, len))
-                home[k * DL_L] = carry[k];
 }
 
 /* Work-item 0's state in dl_pttwac_walk. */
 typedef struct dl_walker {
-    __global const DL_WORD *buf;
     __global uint *ctl, *done;
     __global ulong *links;
     ulong n, q_tiles;
     uint batches, cap;
     uint batch, bit, seen; /* current batch; bit 32: take a new one */
     uint res;              /* reserved link slot, cap if none       */
-    uint walking;
+    uint walking, finished;
     ulong start, next;
 } dl_walker;
 
@@ -168,11 +157,11 @@ typedef struct dl_walker {
  * Returns 0 when the group is done. */
 inline uint dl_walk_start(dl_walker *w)
 {
-    for (;;) {
+    while (!w->finished) {
         if (w->bit == 32) {
             w->batch = atomic_inc(&w->ctl[CTL_NEXT]);
             if (w->batch >= w->batches)
-                return 0;
+                break;
             w->seen = atomic_or(&w->done[w->batch], 0u);
             w->bit = 0;
         }
@@ -189,7 +178,7 @@ inline uint dl_walk_start(dl_walker *w)
             uint r = atomic_inc(&w->ctl[CTL_RESERVED]);
             if (r >= w->cap) { /* table full: leave the rest to a round */
                 atomic_max(&w->ctl[CTL_RESCAN], w->batches - w->batch);
-                return 0;
+                break;
             }
             w->res = r;
         }
@@ -204,43 +193,40 @@ inline uint dl_walk_start(dl_walker *w)
         w->walking = 1;
         return 1;
     }
+    w->finished = 1;
+    return 0;
 }
 
-/* Claims up to DL_D successors and says what to do with them. */
+/* Claims successors (and starts walks) until the op is full. */
 inline void dl_walk_step(dl_walker *w, __local dl_op *op)
 {
-    op->load = !w->walking;
-    if (!w->walking && !dl_walk_start(w)) {
-        op->exit = 1;
-        return;
-    }
-    op->exit = op->store = 0;
-    op->start = w->start;
     uint n = 0;
-    while (n < DL_D) {
-        if (dl_claim(w->done, w->next)) { /* another walk's start */
-            w->links[2 * w->res] = w->start + 1; /* park, link */
+    while (n + 2 <= DL_D) { /* a step adds at most two moves */
+        if (!w->walking) {
+            if (!dl_walk_start(w))
+                break;
+            op->kind[n] = MOVE_LOAD;
+            op->at[n++] = w->start;
+        } else if (dl_claim(w->done, w->next)) { /* another walk's start */
+            w->links[2 * w->res] = w->start + 1;  /* park, link */
             w->links[2 * w->res + 1] = w->next;
             w->res = w->cap;
             w->walking = 0;
-            op->store = 1;
-            break;
-        }
-        op->at[n++] = w->next;
-        w->next = dl_chunk_next(w->next, w->q_tiles);
-        if (w->next == w->start) { /* the whole cycle was ours */
-            w->walking = 0;
-            op->store = 1;
-            break;
+            op->kind[n] = MOVE_STORE;
+            op->at[n++] = w->start;
+        } else {
+            op->kind[n] = MOVE_SWAP;
+            op->at[n++] = w->next;
+            w->next = dl_chunk_next(w->next, w->q_tiles);
+            if (w->next == w->start) { /* the whole cycle was ours */
+                w->walking = 0;
+                op->kind[n] = MOVE_STORE;
+                op->at[n++] = w->start;
+            }
         }
     }
     op->count = n;
-    /* Prefetch the pieces the next step will claim. */
-    ulong ahead = w->next;
-    for (uint j = 0; w->walking && j < DL_D && ahead != w->start; j++) {
-        dl_prefetch(w->buf, ahead);
-        ahead = dl_chunk_next(ahead, w->q_tiles);
-    }
+    op->exit = n == 0;
 }
 
 /* Persistent work-groups take batches of 32 pieces (one done word) from a
@@ -252,7 +238,6 @@ void dl_pttwac_walk(__global DL_WORD *buf, __global uint *tmp, ulong q_tiles,
     const uint lid = get_local_id(0);
     __local dl_op ops[2];
     dl_walker w;
-    w.buf = buf;
     w.ctl = tmp;
     w.links = (__global ulong *)(tmp + CTL_WORDS);
     w.done = tmp + CTL_WORDS + 4 * cap;
@@ -261,7 +246,7 @@ void dl_pttwac_walk(__global DL_WORD *buf, __global uint *tmp, ulong q_tiles,
     w.batches = (uint)((w.n + 31) / 32);
     w.cap = w.res = cap;
     w.bit = 32;
-    w.walking = 0;
+    w.walking = w.finished = 0;
     DL_WORD carry[DL_K];
     for (uint i = 0;; i ^= 1) {
         if (lid == 0)
@@ -282,41 +267,44 @@ typedef struct dl_resolver {
 } dl_resolver;
 
 /* The piece parked at s belongs at link(s): rotate each link cycle once,
- * a swap per op, zeroing its entries; at the end reset the table and
- * rewind the batch counter to the first batch a group gave up. */
+ * zeroing its entries; at the end reset the table and rewind the batch
+ * counter to the first batch a group gave up. */
 inline void dl_resolve_step(dl_resolver *r, ulong batches, __local dl_op *op)
 {
-    op->exit = op->load = op->store = op->count = 0;
-    op->start = r->start;
-    if (r->in_cycle) {
-        ulong target = r->links[2 * r->cur + 1];
-        r->links[2 * r->cur] = 0;
-        op->at[op->count++] = target;
-        if (target == r->start) {
-            r->in_cycle = 0;
-            return;
+    uint n = 0;
+    while (n < DL_D) {
+        if (r->in_cycle) {
+            ulong target = r->links[2 * r->cur + 1];
+            r->links[2 * r->cur] = 0;
+            op->kind[n] = MOVE_SWAP;
+            op->at[n++] = target;
+            r->in_cycle = target != r->start;
+            for (uint f = 0; r->in_cycle && f < r->n; f++)
+                if (r->links[2 * f] == target + 1) /* targets are starts */
+                    r->cur = f;
+        } else if (r->e < r->n) {
+            ulong s = r->links[2 * r->e];
+            if (s) { /* else an unused reservation, or rotated already */
+                r->start = s - 1;
+                r->cur = r->e;
+                r->in_cycle = 1;
+                op->kind[n] = MOVE_LOAD;
+                op->at[n++] = r->start;
+            }
+            r->e++;
+        } else {
+            break;
         }
-        for (uint f = 0; f < r->n; f++) /* every link target is a start */
-            if (r->links[2 * f] == target + 1)
-                r->cur = f;
-        return;
     }
-    for (; r->e < r->n; r->e++) {
-        ulong s = r->links[2 * r->e];
-        if (s) { /* else an unused reservation, or rotated already */
-            op->start = r->start = s - 1;
-            op->load = 1;
-            r->cur = r->e++;
-            r->in_cycle = 1;
-            return;
-        }
+    op->count = n;
+    op->exit = n == 0;
+    if (n == 0) {
+        uint rescan = r->ctl[CTL_RESCAN];
+        if (rescan)
+            r->ctl[CTL_NEXT] = min(r->ctl[CTL_NEXT], (uint)batches - rescan);
+        r->ctl[CTL_RESCAN] = 0;
+        r->ctl[CTL_RESERVED] = 0;
     }
-    uint rescan = r->ctl[CTL_RESCAN];
-    if (rescan)
-        r->ctl[CTL_NEXT] = min(r->ctl[CTL_NEXT], (uint)batches - rescan);
-    r->ctl[CTL_RESCAN] = 0;
-    r->ctl[CTL_RESERVED] = 0;
-    op->exit = 1;
 }
 
 /* One work-group, after every walk of a round has ended. */

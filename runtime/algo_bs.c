@@ -147,6 +147,7 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
                (!chunked || r->rec_words <= BS_CPU_MAX_CHUNKED_WORDS);
     dl_spec_define(spec, "DL_G", "%zuu", group_tiles);
     dl_spec_define(spec, "DL_BS_ROWS", "%d", rows);
+    if (getenv("DLX_PREFETCH")) dl_spec_define(spec, "DLX_PREFETCH", "%s", getenv("DLX_PREFETCH")); /* TMPTUNE */
     dl_spec_define(spec, "DL_BS_COLS", "%d",
                    rows && !d->inverse && d->tile <= BS_CPU_MAX_COLS_TILE);
     dl_spec_define(spec, "DL_CHUNKED", "%d", rows && chunked);

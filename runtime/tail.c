@@ -51,7 +51,6 @@ void dl_chunk_spec(dl_spec *spec, const dl_step_desc *d,
     dl_spec_define(spec, "DL_C", "%zuu", g->piece);
     dl_spec_define(spec, "DL_P", "%zuu", g->pieces);
     dl_spec_define(spec, "DL_K", "%zuu", g->per_item);
-    dl_spec_define(spec, "DL_PREFETCH_BYTES", "%uu", getenv("DL_PFB") ? (unsigned)atoi(getenv("DL_PFB")) : 256u); /* FIXME */
     dl_spec_define(spec, "DL_D", "%uu", getenv("DL_AHEAD") ? (unsigned)atoi(getenv("DL_AHEAD")) : CHUNK_AHEAD); /* FIXME */
 }
 
