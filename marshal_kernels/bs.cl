@@ -14,16 +14,19 @@
  *   destination.
  *
  * DL_BS_CPU 1 (CPUs, where a work-group runs as loops on one core): a
- *   work-item converts a run of batches of DL_G tiles, one batch at a time,
- *   through a private array; it alone touches its tiles, so no barrier is
- *   needed.  What is fast on a CPU is what the loop vectoriser turns into
- *   wide loads and shuffles, so uniform records move in "rows": a loop over
- *   the records of a tile whose body handles c <= 8 consecutive words
- *   (DL_CHUNKS lists them as X(first word, c)).  Vectorising that loop
- *   gives one c-way interleaved access plus c contiguous ones.  Wider
- *   records are first staged chunk by chunk (DL_CHUNKED: chunks of 8 and
- *   one of the rest), because interleaving more than 8 ways fell back to
- *   gathers and ran at a third of the speed.
+ *   work-item converts a run of batches of DL_G tiles (~4 KiB), one batch
+ *   at a time, through private arrays; it alone touches its tiles, so no
+ *   barrier is needed.  What is fast on a CPU is what LLVM's loop
+ *   vectoriser turns into wide loads and shuffles (POCL's own
+ *   vectorisation across work-items gave gathers and 0.1-0.2 of a copy),
+ *   so uniform records move in "rows": a loop over the records of a tile
+ *   whose body handles c <= 8 consecutive words (a chunk).  Vectorising it
+ *   gives one c-way interleaved access plus c contiguous ones.  Records of
+ *   more than 8 words are first split into chunks of 8 and one of the rest
+ *   (DL_CHUNKED): interleaving more than 8 ways fell back to gathers and
+ *   ran at a third of the speed.  Narrow tiles going to ASTA vectorise
+ *   along the record instead (DL_BS_COLS).  Mixed records, and records too
+ *   wide for a chunk list, use a plain gather (!DL_BS_ROWS).
  */
 
 #if DL_INVERSE
@@ -44,49 +47,48 @@
 #if DL_BS_ROWS
 /* Chunk-major order of `nrec` records: word u0 + j of record i (chunk
  * (u0, c)) lives at cm[u0*nrec + i*c + j].  With a single chunk this is
- * the AoS order itself.  DL_PIECES lists Y(u0, c, j0, k): words j0 .. j0+k-1
- * of chunk (u0, c), moved with one vloadk/vstorek (k = 1: a plain word).
+ * the AoS order itself.  DL_CHUNKS(X) lists the chunks as X(u0, c) and
+ * DL_PIECES(Y) their pieces as Y(u0, c, j0, k): words j0 .. j0+k-1 of
+ * chunk (u0, c), moved with one vloadk/vstorek (k = 1: a plain word).
  * The explicit vectors also keep the vectoriser off these loops, which it
- * would otherwise turn into gathers. */
+ * would otherwise turn into gathers.
+ *
+ * The helpers are defined once per pair of address spaces they are used
+ * with (global or private source and destination): SQ and DQ. */
 #define DL_MOVE1(src, dst) ((dst)[0] = (src)[0])
 #define DL_MOVE2(src, dst) vstore2(vload2(0, (src)), 0, (dst))
 #define DL_MOVE3(src, dst) vstore3(vload3(0, (src)), 0, (dst))
 #define DL_MOVE4(src, dst) vstore4(vload4(0, (src)), 0, (dst))
 #define DL_MOVE8(src, dst) vstore8(vload8(0, (src)), 0, (dst))
 
-#if DL_CHUNKED
-DL_INLINE void dl_aos_to_chunks(const DL_WORD *restrict aos,
-                                DL_WORD *restrict cm, const uint nrec)
-{
-    for (uint i = 0; i < nrec; i++) {
-#define Y(u0, c, j0, k)                                                       \
-        DL_CAT(DL_MOVE, k)(aos + i * DL_RW + (u0) + (j0),                     \
-                           cm + (u0) * nrec + i * (c) + (j0));
-        DL_PIECES
-#undef Y
-    }
+#define DL_PIECE_TO_CM(u0, c, j0, k)                                          \
+    DL_CAT(DL_MOVE, k)(aos + i * DL_RW + (u0) + (j0),                         \
+                       cm + (u0) * nrec + i * (c) + (j0));
+#define DL_PIECE_TO_AOS(u0, c, j0, k)                                         \
+    DL_CAT(DL_MOVE, k)(cm + (u0) * nrec + i * (c) + (j0),                     \
+                       aos + i * DL_RW + (u0) + (j0));
+
+#define DL_DEFINE_AOS_TO_CHUNKS(name, SQ, DQ)                                 \
+DL_INLINE void name(SQ const DL_WORD *aos,                                    \
+                    DQ DL_WORD *cm, const uint nrec)                          \
+{                                                                             \
+    for (uint i = 0; i < nrec; i++) {                                         \
+        DL_PIECES(DL_PIECE_TO_CM)                                             \
+    }                                                                         \
 }
 
-DL_INLINE void dl_chunks_to_aos(const DL_WORD *restrict cm,
-                                DL_WORD *restrict aos, const uint nrec)
-{
-    for (uint i = 0; i < nrec; i++) {
-#define Y(u0, c, j0, k)                                                       \
-        DL_CAT(DL_MOVE, k)(cm + (u0) * nrec + i * (c) + (j0),                 \
-                           aos + i * DL_RW + (u0) + (j0));
-        DL_PIECES
-#undef Y
-    }
+#define DL_DEFINE_CHUNKS_TO_AOS(name, SQ, DQ)                                 \
+DL_INLINE void name(SQ const DL_WORD *cm,                                     \
+                    DQ DL_WORD *aos, const uint nrec)                         \
+{                                                                             \
+    for (uint i = 0; i < nrec; i++) {                                         \
+        DL_PIECES(DL_PIECE_TO_AOS)                                            \
+    }                                                                         \
 }
-#endif
 
 /* ntiles tiles: chunk-major records <-> ASTA rows.  The t loop is the one
  * the vectoriser widens; the j loop is unrolled into its body. */
-DL_INLINE void dl_chunks_to_rows(const DL_WORD *restrict cm,
-                                 DL_WORD *restrict asta, const uint ntiles)
-{
-    const uint nrec = ntiles * DL_T;
-#define X(u0, c)                                                              \
+#define DL_CHUNK_TO_ROWS(u0, c)                                               \
     for (uint g = 0; g < ntiles; g++)                                         \
         for (uint t = 0; t < DL_T; t++) {                                     \
             DL_ROW_UNROLL                                                     \
@@ -94,15 +96,7 @@ DL_INLINE void dl_chunks_to_rows(const DL_WORD *restrict cm,
                 asta[g * DL_N + ((u0) + j) * DL_T + t] =                      \
                     cm[(u0) * nrec + (g * DL_T + t) * (c) + j];               \
         }
-    DL_CHUNKS
-#undef X
-}
-
-DL_INLINE void dl_rows_to_chunks(const DL_WORD *restrict asta,
-                                 DL_WORD *restrict cm, const uint ntiles)
-{
-    const uint nrec = ntiles * DL_T;
-#define X(u0, c)                                                              \
+#define DL_ROWS_TO_CHUNK(u0, c)                                               \
     for (uint g = 0; g < ntiles; g++)                                         \
         for (uint t = 0; t < DL_T; t++) {                                     \
             DL_ROW_UNROLL                                                     \
@@ -110,75 +104,123 @@ DL_INLINE void dl_rows_to_chunks(const DL_WORD *restrict asta,
                 cm[(u0) * nrec + (g * DL_T + t) * (c) + j] =                  \
                     asta[g * DL_N + ((u0) + j) * DL_T + t];                   \
         }
-    DL_CHUNKS
-#undef X
+
+#define DL_DEFINE_CHUNKS_TO_ROWS(name, SQ, DQ)                                \
+DL_INLINE void name(SQ const DL_WORD *cm,                                     \
+                    DQ DL_WORD *asta, const uint ntiles)                      \
+{                                                                             \
+    const uint nrec = ntiles * DL_T;                                          \
+    DL_CHUNKS(DL_CHUNK_TO_ROWS)                                               \
+}
+
+#define DL_DEFINE_ROWS_TO_CHUNKS(name, SQ, DQ)                                \
+DL_INLINE void name(SQ const DL_WORD *asta,                                   \
+                    DQ DL_WORD *cm, const uint ntiles)                        \
+{                                                                             \
+    const uint nrec = ntiles * DL_T;                                          \
+    DL_CHUNKS(DL_ROWS_TO_CHUNK)                                               \
 }
 
 /* Narrow tiles (DL_BS_COLS, T <= 8), AoS -> ASTA: a rows loop would be at
  * most 8 iterations long, so vectorise along the record instead: the loop
  * runs over its words and the tile's T records are unrolled into the
  * body, which gives T contiguous loads and one T-way interleaved store. */
-DL_INLINE void dl_aos_to_cols(const DL_WORD *restrict aos,
-                              DL_WORD *restrict asta, const uint ntiles)
-{
-    for (uint g = 0; g < ntiles; g++)
-        for (uint u = 0; u < DL_RW; u++) {
-            _Pragma("unroll")
-            for (uint t = 0; t < DL_T; t++)
-                asta[g * DL_N + u * DL_T + t] = aos[g * DL_N + t * DL_RW + u];
-        }
+#define DL_DEFINE_AOS_TO_COLS(name, SQ, DQ)                                   \
+DL_INLINE void name(SQ const DL_WORD *aos,                                    \
+                    DQ DL_WORD *asta, const uint ntiles)                      \
+{                                                                             \
+    for (uint g = 0; g < ntiles; g++)                                         \
+        for (uint u = 0; u < DL_RW; u++) {                                    \
+            _Pragma("unroll")                                                 \
+            for (uint t = 0; t < DL_T; t++)                                   \
+                asta[g * DL_N + u * DL_T + t] =                               \
+                    aos[g * DL_N + t * DL_RW + u];                            \
+        }                                                                     \
 }
 
-/* Transposes ntiles staged tiles from `a`; returns the array (a or b)
- * that holds the result. */
-DL_INLINE DL_WORD *dl_transpose(DL_WORD *restrict a, DL_WORD *restrict b,
-                                const uint ntiles)
-{
-#if DL_INVERSE && DL_CHUNKED
-    dl_rows_to_chunks(a, b, ntiles);
-    dl_chunks_to_aos(b, a, ntiles * DL_T);
-    return a;
-#elif DL_INVERSE
-    dl_rows_to_chunks(a, b, ntiles);
-    return b;
-#elif DL_BS_COLS
-    dl_aos_to_cols(a, b, ntiles);
-    return b;
-#elif DL_CHUNKED
-    dl_aos_to_chunks(a, b, ntiles * DL_T);
-    dl_chunks_to_rows(b, a, ntiles);
-    return a;
-#else
-    dl_chunks_to_rows(a, b, ntiles);
-    return b;
-#endif
-}
-
-#else /* !DL_BS_ROWS: mixed records, or wider than the chunk lists go */
-
-DL_INLINE DL_WORD *dl_transpose(DL_WORD *restrict a, DL_WORD *restrict b,
-                                const uint ntiles)
-{
-    for (uint g = 0; g < ntiles; g++)
-        for (uint p = 0; p < DL_N; p++)
-            b[g * DL_N + p] = a[g * DL_N + DL_SOURCE(p, DL_T)];
-    return b;
-}
-#endif
+#define DL_PRIVATE /* no qualifier: private */
 
 /* Converts ntiles consecutive full tiles at base (a constant at every
- * call site, so the loops above get constant bounds).  Global memory is
- * only read and written by plain streaming copies: with the shuffles in
- * the same loops the conversion ran at 0.65-0.75 of a copy out of DRAM,
- * with them apart at ~1.0. */
+ * call site, so the loops get constant bounds).  The first step reads the
+ * whole batch into private memory, and only the last one writes it back.
+ * Keeping the plain copies apart from the shuffles mattered out of DRAM:
+ * with them fused into one loop the forward conversion ran at ~0.7 of a
+ * copy. */
+#if DL_INVERSE
+DL_DEFINE_ROWS_TO_CHUNKS(dl_rows_to_chunks, __global, DL_PRIVATE)
+#if DL_CHUNKED
+DL_DEFINE_CHUNKS_TO_AOS(dl_chunks_to_aos, DL_PRIVATE, __global)
+#endif
 DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
                                 DL_WORD *b, const uint ntiles)
 {
+    (void)a;
+    dl_rows_to_chunks(base, b, ntiles);
+#if DL_CHUNKED
+    dl_chunks_to_aos(b, base, ntiles * DL_T);
+#else
+    for (uint i = 0; i < ntiles * DL_N; i++)
+        base[i] = b[i];
+#endif
+}
+#else /* AoS -> ASTA */
+#if DL_BS_COLS
+DL_DEFINE_AOS_TO_COLS(dl_aos_to_cols, __global, DL_PRIVATE)
+#elif DL_CHUNKED
+DL_DEFINE_AOS_TO_CHUNKS(dl_aos_to_chunks, __global, DL_PRIVATE)
+DL_DEFINE_CHUNKS_TO_ROWS(dl_chunks_to_rows, DL_PRIVATE, __global)
+#else
+DL_DEFINE_CHUNKS_TO_ROWS(dl_chunks_to_rows, __global, DL_PRIVATE)
+#endif
+DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
+                                DL_WORD *b, const uint ntiles)
+{
+#if DL_BS_COLS
+    dl_aos_to_cols(base, b, ntiles);
+#elif DL_CHUNKED
+    (void)b;
+    dl_aos_to_chunks(base, a, ntiles * DL_T);
+    dl_chunks_to_rows(a, base, ntiles);
+    return;
+#else
+    (void)a;
+    dl_chunks_to_rows(base, b, ntiles);
+#endif
+    for (uint i = 0; i < ntiles * DL_N; i++)
+        base[i] = b[i];
+}
+#endif
+
+#else /* !DL_BS_ROWS: mixed records, or wider than the chunk lists go */
+
+DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
+                                DL_WORD *b, const uint ntiles)
+{
+    (void)b;
     for (uint i = 0; i < ntiles * DL_N; i++)
         a[i] = base[i];
-    const DL_WORD *out = dl_transpose(a, b, ntiles);
-    for (uint i = 0; i < ntiles * DL_N; i++)
-        base[i] = out[i];
+    for (uint g = 0; g < ntiles; g++)
+        for (uint p = 0; p < DL_N; p++)
+            base[g * DL_N + p] = a[g * DL_N + DL_SOURCE(p, DL_T)];
+}
+#endif
+
+/* Asks for the batch at `batch` ahead of time.  The streaming copies of a
+ * batch start and end with the data it needs, so without help a core
+ * waits for DRAM at every batch: prefetching DL_PREFETCH batches (~16
+ * KiB) ahead lifted DRAM-sized conversions from ~0.7 to ~1.0 of a copy. */
+DL_INLINE void dl_prefetch_batch(const __global DL_WORD *buf, ulong batch)
+{
+    const __global uchar *p =
+        (const __global uchar *)(buf + batch * (DL_G * DL_N));
+    for (uint o = 0; o < DL_G * DL_N * DL_W; o += 64) {
+#if defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__))
+        __builtin_prefetch(p + o, 1, 3); /* for writing: it is updated */
+#else
+        prefetch(p + o, 64); /* a no-op on POCL; SPIR (oclgrind) lacks the
+                              * builtin above */
+#endif
+    }
 }
 
 /* Whole batches: work-item w converts batches [w*per_item, (w+1)*per_item)
@@ -189,15 +231,13 @@ void dl_bs_batch(__global DL_WORD *buf, ulong batches, uint per_item)
 {
     DL_WORD a[DL_G * DL_N], b[DL_G * DL_N];
     const ulong first = (ulong)get_global_id(0) * per_item;
-    for (uint k = 0; k < per_item && first + k < batches; k++) {
-#ifdef DLX_PREFETCH
-        if (first + k + DLX_PREFETCH < batches) {
-            const __global char *nx = (const __global char *)(buf + (first + k + DLX_PREFETCH) * (DL_G * DL_N));
-            for (uint o = 0; o < DL_G * DL_N * DL_W; o += 64)
-                __builtin_prefetch(nx + o, 1, 3);
-        }
-#endif
-        dl_convert_tiles(buf + (first + k) * (DL_G * DL_N), a, b, DL_G);
+    const ulong end = min(first + per_item, batches);
+    for (ulong k = first; k < first + DL_PREFETCH && k < end; k++)
+        dl_prefetch_batch(buf, k);
+    for (ulong k = first; k < end; k++) {
+        if (k + DL_PREFETCH < end)
+            dl_prefetch_batch(buf, k + DL_PREFETCH);
+        dl_convert_tiles(buf + k * (DL_G * DL_N), a, b, DL_G);
     }
 }
 

@@ -14,24 +14,25 @@
  * work-group touches a piece only after it set that piece's done bit
  * itself with atomic_or, so within one launch every data word is read and
  * written by one work-group only:
- *  - a group claims a start s and reads it, then claims the successors,
- *    up to DL_D ahead, and swaps its carried piece with each (the claims
- *    come first so that the D loads can be in flight together: on a CPU
- *    a step is a DRAM latency, and x86 atomics wait for earlier loads);
+ *  - a group claims a start s and reads it, then claims the successors
+ *    and swaps its carried piece with each.  It claims up to DL_D moves
+ *    before making them, so that their loads are in flight together (on a
+ *    CPU a move is otherwise a DRAM latency, and x86 atomics wait for
+ *    earlier loads);
  *  - if a successor n is already claimed, it is another walk's start (a
  *    step claim comes from the predecessor, which this walk owns): the
  *    carried piece, which belongs at n, is parked in s and the link s -> n
  *    recorded; dl_pttwac_resolve (one work-group, next launch) then rotates
  *    the parked pieces along the link cycles.
  * Every walk that may end in a link first reserves a slot of the bounded
- * link table; when none is left the group stops and marks its batch for
+ * link table; when none is left the group stops and marks its span for
  * rescanning, and the next round (walk + resolve) continues.  After a
  * round every cycle is either complete or untouched, so a final round with
  * a single work-group never collides and never needs a link.
  *
  * Specialisation: DL_T, DL_INVERSE (0: DA -> ASTA), DL_L work-items,
  * DL_C words per piece, DL_P pieces per chunk, DL_K = ceil(DL_C / DL_L),
- * DL_D successors claimed ahead.
+ * DL_D moves claimed ahead, DL_SPAN done words per counter increment.
  * tmp = [ 4 control words | link table: cap x (start+1, target) ulongs |
  *         done bits, one per piece ].
  */
@@ -79,6 +80,24 @@ inline uint dl_piece_len(ulong v)
 {
     uint first = (uint)(v % DL_P) * DL_C;
     return min((uint)DL_C, DL_T - first);
+}
+
+/* A CPU hint: piece v's done word (and data) will be written soon.  The
+ * claims are serialising atomics, and on a done word last written by
+ * another core each waits for a transfer; prefetching the next claims'
+ * lines lets the transfers overlap.  Harmless on another group's piece: it
+ * reads nothing.  Oclgrind's SPIR has no prefetch. */
+inline void dl_prefetch(__global const uint *done,
+                        __global const DL_WORD *buf, ulong v)
+{
+#if defined(__x86_64__) && __has_builtin(__builtin_prefetch)
+    __builtin_prefetch((const __global void *)(done + v / 32), 1);
+    __builtin_prefetch((const __global void *)(buf + dl_piece_base(v)), 1);
+#else
+    (void)done;
+    (void)buf;
+    (void)v;
+#endif
 }
 
 /* Sets done bit v; nonzero if it was already set. */
@@ -143,29 +162,37 @@ inline void dl_apply(__global DL_WORD *buf, __local const dl_op *op,
 
 /* Work-item 0's state in dl_pttwac_walk. */
 typedef struct dl_walker {
+    __global const DL_WORD *buf;
     __global uint *ctl, *done;
     __global ulong *links;
     ulong n, q_tiles;
-    uint batches, cap;
-    uint batch, bit, seen; /* current batch; bit 32: take a new one */
-    uint res;              /* reserved link slot, cap if none       */
+    uint words, spans, cap;
+    uint word, span_end; /* done word being scanned, end of its span  */
+    uint bit, seen;      /* next bit of it (32: next word), its value */
+    uint res;            /* reserved link slot, cap if none           */
     uint walking, finished;
     ulong start, next;
 } dl_walker;
 
-/* The next start: a piece of the current or a new batch nobody claimed.
- * Returns 0 when the group is done. */
+/* The next start: a piece nobody claimed, scanning spans of DL_SPAN done
+ * words taken from a shared counter (one atomic per span: on a CPU a
+ * counter line that moves between cores costs microseconds).  Returns 0
+ * when the group is done. */
 inline uint dl_walk_start(dl_walker *w)
 {
     while (!w->finished) {
         if (w->bit == 32) {
-            w->batch = atomic_inc(&w->ctl[CTL_NEXT]);
-            if (w->batch >= w->batches)
-                break;
-            w->seen = atomic_or(&w->done[w->batch], 0u);
+            if (++w->word >= w->span_end) {
+                uint span = atomic_inc(&w->ctl[CTL_NEXT]);
+                if (span >= w->spans)
+                    break;
+                w->word = span * DL_SPAN;
+                w->span_end = min(w->word + DL_SPAN, w->words);
+            }
+            w->seen = atomic_or(&w->done[w->word], 0u);
             w->bit = 0;
         }
-        ulong v = (ulong)w->batch * 32 + w->bit;
+        ulong v = (ulong)w->word * 32 + w->bit;
         if (v >= w->n) {
             w->bit = 32;
             continue;
@@ -177,7 +204,7 @@ inline uint dl_walk_start(dl_walker *w)
         if (w->res == w->cap) { /* a walk may end in a link: reserve */
             uint r = atomic_inc(&w->ctl[CTL_RESERVED]);
             if (r >= w->cap) { /* table full: leave the rest to a round */
-                atomic_max(&w->ctl[CTL_RESCAN], w->batches - w->batch);
+                atomic_max(&w->ctl[CTL_RESCAN], w->spans - w->word / DL_SPAN);
                 break;
             }
             w->res = r;
@@ -227,10 +254,15 @@ inline void dl_walk_step(dl_walker *w, __local dl_op *op)
     }
     op->count = n;
     op->exit = n == 0;
+    ulong ahead = w->next; /* the claims of the next step */
+    for (uint j = 0; w->walking && j < DL_D / 2 && ahead != w->start; j++) {
+        dl_prefetch(w->done, w->buf, ahead);
+        ahead = dl_chunk_next(ahead, w->q_tiles);
+    }
 }
 
-/* Persistent work-groups take batches of 32 pieces (one done word) from a
- * shared counter and start a walk at every piece nobody has claimed. */
+/* Persistent work-groups take spans of done words from a shared counter
+ * and start a walk at every piece nobody has claimed. */
 __kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
 void dl_pttwac_walk(__global DL_WORD *buf, __global uint *tmp, ulong q_tiles,
                     uint cap)
@@ -238,13 +270,16 @@ void dl_pttwac_walk(__global DL_WORD *buf, __global uint *tmp, ulong q_tiles,
     const uint lid = get_local_id(0);
     __local dl_op ops[2];
     dl_walker w;
+    w.buf = buf;
     w.ctl = tmp;
     w.links = (__global ulong *)(tmp + CTL_WORDS);
     w.done = tmp + CTL_WORDS + 4 * cap;
     w.n = q_tiles * DL_RW * DL_P;
     w.q_tiles = q_tiles;
-    w.batches = (uint)((w.n + 31) / 32);
+    w.words = (uint)((w.n + 31) / 32);
+    w.spans = (w.words + DL_SPAN - 1) / DL_SPAN;
     w.cap = w.res = cap;
+    w.word = w.span_end = 0;
     w.bit = 32;
     w.walking = w.finished = 0;
     DL_WORD carry[DL_K];
@@ -267,9 +302,9 @@ typedef struct dl_resolver {
 } dl_resolver;
 
 /* The piece parked at s belongs at link(s): rotate each link cycle once,
- * zeroing its entries; at the end reset the table and rewind the batch
- * counter to the first batch a group gave up. */
-inline void dl_resolve_step(dl_resolver *r, ulong batches, __local dl_op *op)
+ * zeroing its entries; at the end reset the table and rewind the span
+ * counter to the first span a group gave up. */
+inline void dl_resolve_step(dl_resolver *r, uint spans, __local dl_op *op)
 {
     uint n = 0;
     while (n < DL_D) {
@@ -301,7 +336,7 @@ inline void dl_resolve_step(dl_resolver *r, ulong batches, __local dl_op *op)
     if (n == 0) {
         uint rescan = r->ctl[CTL_RESCAN];
         if (rescan)
-            r->ctl[CTL_NEXT] = min(r->ctl[CTL_NEXT], (uint)batches - rescan);
+            r->ctl[CTL_NEXT] = min(r->ctl[CTL_NEXT], spans - rescan);
         r->ctl[CTL_RESCAN] = 0;
         r->ctl[CTL_RESERVED] = 0;
     }
@@ -313,7 +348,8 @@ void dl_pttwac_resolve(__global DL_WORD *buf, __global uint *tmp,
                        ulong q_tiles, uint cap)
 {
     const uint lid = get_local_id(0);
-    const ulong batches = (q_tiles * DL_RW * DL_P + 31) / 32;
+    const uint words = (uint)((q_tiles * DL_RW * DL_P + 31) / 32);
+    const uint spans = (words + DL_SPAN - 1) / DL_SPAN;
     __local dl_op ops[2];
     dl_resolver r;
     r.ctl = tmp;
@@ -324,7 +360,7 @@ void dl_pttwac_resolve(__global DL_WORD *buf, __global uint *tmp,
     DL_WORD carry[DL_K];
     for (uint i = 0;; i ^= 1) {
         if (lid == 0)
-            dl_resolve_step(&r, batches, &ops[i]);
+            dl_resolve_step(&r, spans, &ops[i]);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (ops[i].exit)
             break;

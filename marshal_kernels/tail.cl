@@ -7,14 +7,14 @@
  *   [ F_0 F_1 ... F_last | t_0 t_1 ... t_last ]
  * whose first Q*T*RW words are ready for the chunk transpose and whose last
  * R*RW words are exactly DA(R), the partial last tile of ASTA(T).  The merge
- * (DL_INVERSE 1) undoes it.  F_s moves by o_s = R*us words (at most
- * DL_HALO_MAX = R*us_last), the tails move far.
+ * (DL_INVERSE 1) undoes it.  F_s moves by o_s = R*us words, at most
+ * H = R*us_last (the halo), the tails move far.
  *
  * Two launches, race-free because no buffer word is read in a launch by a
  * work-group other than the one that writes it:
- *  1. dl_tail_gather copies every tail word and, for each group, the
- *     DL_HALO_MAX words just beyond its range on the side its sources come
- *     from into `temp` (it writes nothing in the buffer).
+ *  1. dl_tail_gather copies every tail word and, for each group, the H
+ *     words just beyond its range on the side its sources come from into
+ *     `temp` (it writes nothing in the buffer).
  *  2. dl_tail_shift: group g owns destination words [a, b) of the buffer.
  *     A shifted word's source lies on one side of its destination (right
  *     for the split, left for the merge), so walking the range from that

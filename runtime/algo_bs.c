@@ -4,29 +4,31 @@
 #include "internal.h"
 
 #include <stdio.h>
-#include <stdlib.h> /* TMPTUNE */
 
 /* GPU schedule: registers of one work-group. */
 #define BS_GPU_MAX_WORDS_PER_ITEM 16u
 #define BS_GPU_MAX_LOCAL 256u
 #define BS_GPU_TARGET_WORDS 1024u /* words per group: several small tiles */
 
-/* CPU schedule: a private array on the worker thread's stack.  64 KiB is
- * far below the 8 MiB default thread stack and holds the widest ELL tile
- * of the paper (T=64, K=215 floats). */
+/* CPU schedule: two private arrays of a batch on the worker thread's
+ * stack.  Tiles of up to 64 KiB (2 x 64 KiB of stack, far below the 8 MiB
+ * default) hold the widest ELL tile of the paper (T=64, K=215 floats). */
 #define BS_CPU_MAX_BYTES 65536u
 /* Tiles per batch: ~4 KiB keeps the staging array in L1 (larger batches
  * measured no faster) while amortising the loop set-up of small tiles. */
 #define BS_CPU_BATCH_BYTES 4096u
 /* Bytes per work-item: POCL hands out work-groups one at a time, so each
- * should carry ~100 KiB; but keep >= 8 work-items per core for balance. */
-#define BS_CPU_ITEM_BYTES (128u * 1024u)
+ * should carry a few hundred KiB (256 KiB measured better than 64 KiB);
+ * but keep >= 8 work-items per core for balance. */
+#define BS_CPU_ITEM_BYTES (256u * 1024u)
 #define BS_CPU_ITEMS_PER_CORE 8u
+/* How far ahead a work-item prefetches its batches (bs.cl). */
+#define BS_CPU_PREFETCH_BYTES (16u * 1024u)
 /* Records wider than this (W < 16) take the plain gather path: the chunk
  * list, one loop nest per 8 words, would make the program huge. */
 #define BS_CPU_MAX_CHUNKED_WORDS 256u
 /* AoS -> ASTA with tiles up to this wide vectorises along the record
- * (bs.cl, dl_cols_to_asta): 1.3-2x faster than rows at T = 4. */
+ * (bs.cl, dl_aos_to_cols): 1.3-2x faster than rows at T = 4. */
 #define BS_CPU_MAX_COLS_TILE 8u
 
 enum { P_CPU, P_GROUP_TILES, P_LOCAL, P_WORDS_PER_ITEM, P_BATCHES_PER_ITEM };
@@ -108,10 +110,10 @@ static void chunk_lists(uint32_t words, char *chunks, char *pieces,
     size_t nc = 0, np = 0;
     for (uint32_t u = 0; u < words; u += 8) {
         uint32_t c = words - u < 8 ? words - u : 8;
-        nc += (size_t)snprintf(chunks + nc, room - nc, "X(%uu,%u) ", u, c);
+        nc += (size_t)snprintf(chunks + nc, room - nc, "X(%uu,%u)", u, c);
         for (uint32_t j = 0; j < c;) {
             uint32_t k = c - j >= 8 ? 8 : c - j >= 4 ? 4 : c - j;
-            np += (size_t)snprintf(pieces + np, room - np, "Y(%uu,%u,%u,%u) ",
+            np += (size_t)snprintf(pieces + np, room - np, "Y(%uu,%u,%u,%u)",
                                    u, c, j, k);
             j += k;
         }
@@ -125,13 +127,11 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
     const dl_step_desc *d = &s->desc;
     const dl_record *r = d->rec;
     size_t tile_bytes = d->tile * r->rec_words * r->word;
-    size_t batch_bytes = getenv("DLX_BATCH") ? (size_t)atoi(getenv("DLX_BATCH")) : BS_CPU_BATCH_BYTES; /* TMPTUNE */
-    size_t group_tiles = batch_bytes / tile_bytes;
+    size_t group_tiles = BS_CPU_BATCH_BYTES / tile_bytes;
     if (group_tiles < 1)
         group_tiles = 1;
     size_t batches = d->count / d->tile / group_tiles;
-    size_t item_bytes = getenv("DLX_ITEM") ? (size_t)atoi(getenv("DLX_ITEM")) : BS_CPU_ITEM_BYTES; /* TMPTUNE */
-    size_t per_item = item_bytes / (group_tiles * tile_bytes);
+    size_t per_item = BS_CPU_ITEM_BYTES / (group_tiles * tile_bytes);
     size_t balance = dl_div_up(batches, BS_CPU_ITEMS_PER_CORE *
                                             (size_t)e->compute_units);
     if (per_item > balance)
@@ -146,18 +146,19 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
     int rows = r->uniform &&
                (!chunked || r->rec_words <= BS_CPU_MAX_CHUNKED_WORDS);
     dl_spec_define(spec, "DL_G", "%zuu", group_tiles);
+    dl_spec_define(spec, "DL_PREFETCH", "%zuu",
+                   dl_div_up(BS_CPU_PREFETCH_BYTES, group_tiles * tile_bytes));
     dl_spec_define(spec, "DL_BS_ROWS", "%d", rows);
-    if (getenv("DLX_PREFETCH")) dl_spec_define(spec, "DLX_PREFETCH", "%s", getenv("DLX_PREFETCH")); /* TMPTUNE */
     dl_spec_define(spec, "DL_BS_COLS", "%d",
                    rows && !d->inverse && d->tile <= BS_CPU_MAX_COLS_TILE);
     dl_spec_define(spec, "DL_CHUNKED", "%d", rows && chunked);
     if (rows && chunked) {
         char chunks[BS_CPU_MAX_CHUNKED_WORDS * 3], pieces[sizeof chunks];
         chunk_lists(r->rec_words, chunks, pieces, sizeof chunks);
-        dl_spec_define(spec, "DL_CHUNKS", "%s", chunks);
-        dl_spec_define(spec, "DL_PIECES", "%s", pieces);
+        dl_spec_define(spec, "DL_CHUNKS(X)", "%s", chunks);
+        dl_spec_define(spec, "DL_PIECES(Y)", "%s", pieces);
     } else {
-        dl_spec_define(spec, "DL_CHUNKS", "X(0u,%uu)", r->rec_words);
+        dl_spec_define(spec, "DL_CHUNKS(X)", "X(0u,%uu)", r->rec_words);
     }
     /* Unrolling the word loop is what lets the vectoriser see the c-way
      * interleave; only a W = 16 record can leave a chunk wider than 8. */

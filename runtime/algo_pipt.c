@@ -1,6 +1,7 @@
 /* algo_pipt.c - P-IPT, the DA <-> ASTA(T) chunk transpose with one
  * work-group per cycle (marshal_kernels/pipt.cl): a baseline for dl-bench.
  * The tail split is tail.c's; its temporary is the only extra memory. */
+#include "clapi.h"
 #include "tail.h"
 
 #define PIPT_GROUPS_PER_CU 64u /* many groups: cycles differ in length */
@@ -43,7 +44,7 @@ static dl_status pipt_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
     cl_mem tmp = NULL;
     if (s->extra_bytes) {
         cl_int err;
-        tmp = clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE,
+        tmp = dl_cl.clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE,
                              s->extra_bytes, NULL, &err);
         DL_RETURN_ON_CL(err, "clCreateBuffer (tail split)");
     }
@@ -62,7 +63,7 @@ static dl_status pipt_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
     if (st == DL_SUCCESS && s->desc.inverse)
         st = dl_tail_enqueue(s, c, buf, tmp);
     if (tmp)
-        clReleaseMemObject(tmp); /* freed once the queued commands finish */
+        dl_cl.clReleaseMemObject(tmp); /* freed once the queued commands finish */
     return st;
 }
 

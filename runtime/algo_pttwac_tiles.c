@@ -5,9 +5,8 @@
  * Temporary per enqueue: 4 control words, a link table of `cap` entries
  * (16 bytes) and one done bit per piece, i.e. about 1/(8*T*W) of the
  * buffer plus 16*(cap+1) bytes; the tail split reuses the same buffer. */
+#include "clapi.h"
 #include "tail.h"
-
-#include <stdlib.h>
 
 #define PTTWAC_GROUPS_PER_CU 2u
 #define PTTWAC_MAX_GROUPS 4096u
@@ -31,8 +30,6 @@ static int pttwac_fits(const dl_engine *e, const dl_step_desc *d)
 static size_t groups_of(const dl_engine *e)
 {
     size_t g = (size_t)e->compute_units * PTTWAC_GROUPS_PER_CU;
-    if (getenv("DL_PTTWAC_GROUPS")) /* FIXME experiment */
-        g = (size_t)atoi(getenv("DL_PTTWAC_GROUPS"));
     return g < PTTWAC_MAX_GROUPS ? g : PTTWAC_MAX_GROUPS;
 }
 
@@ -87,8 +84,7 @@ static dl_status enqueue_rounds(dl_step *s, dl_chain *c, cl_mem tmp)
     const size_t local = s->params[P_LOCAL];
     const size_t rounds[] = {s->params[P_GROUPS], s->params[P_GROUPS], 1};
     DL_RETURN_IF_FAIL(dl_chain_fill(c, tmp, control_bytes(s)));
-    size_t nr = getenv("DL_ROUNDS") ? (size_t)atoi(getenv("DL_ROUNDS")) : 3; /* FIXME */
-    for (size_t r = 0; r < nr; r++) {
+    for (size_t r = 0; r < sizeof rounds / sizeof *rounds; r++) {
         size_t global = rounds[r] * local;
         DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
                                           &local));
@@ -103,7 +99,7 @@ static dl_status pttwac_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
     if (!s->kernels[0])
         return DL_SUCCESS;
     cl_int err;
-    cl_mem tmp = clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE,
+    cl_mem tmp = dl_cl.clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE,
                                 s->extra_bytes, NULL, &err);
     DL_RETURN_ON_CL(err, "clCreateBuffer (PTTWAC done bits)");
     cl_ulong q = s->desc.count / s->desc.tile;
@@ -117,7 +113,7 @@ static dl_status pttwac_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
         st = enqueue_rounds(s, c, tmp);
     if (st == DL_SUCCESS && s->desc.inverse)
         st = dl_tail_enqueue(s, c, buf, tmp);
-    clReleaseMemObject(tmp); /* freed once the queued commands finish */
+    dl_cl.clReleaseMemObject(tmp); /* freed once the queued commands finish */
     return st;
 }
 

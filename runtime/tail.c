@@ -4,31 +4,30 @@
  * full-tile parts by work-groups that each own a range. */
 #include "tail.h"
 
-#include <stdlib.h>
-
+/* GPUs: a work-group moves a piece together, each item a few words
+ * (coalesced).  CPUs (POCL): a work-group is one thread, and a single
+ * work-item moving whole pieces with vector loops was fastest. */
 #define CHUNK_LOCAL 64u
 #define CHUNK_MAX_PER_ITEM 16u
-#define CHUNK_AHEAD 16u /* PTTWAC claims ahead: loads in flight together */
-
-#define TAIL_LOCAL 64u
-#define TAIL_WORDS_PER_ITEM 8u
-#define TAIL_CPU_WORDS_PER_ITEM 1024u
-#define TAIL_GROUPS_PER_CU 4u
-#define TAIL_MIN_RANGE 65536u       /* words: fewer groups on small buffers */
-#define TAIL_HALO_BUDGET (64u << 10) /* bytes of halo copies, at least    */
+#define CHUNK_CPU_PIECE_BYTES 4096u
+/* PTTWAC claims ahead: this many loads in flight together per group. */
+#define CHUNK_AHEAD 64u
+/* PTTWAC start search: done words (of 32 pieces) per shared-counter step. */
+#define CHUNK_SPAN 32u
 
 dl_chunk_geometry dl_chunk_geometry_of(const dl_engine *e,
                                        const dl_step_desc *d)
 {
     dl_chunk_geometry g;
-    g.local = e->max_wg < CHUNK_LOCAL ? e->max_wg : CHUNK_LOCAL;
-    const char *env = getenv("DL_CHUNK_LOCAL"); /* FIXME experiment */
-    if (env)
-        g.local = (size_t)atoi(env);
-    size_t per_item = CHUNK_MAX_PER_ITEM;
-    if (getenv("DL_CHUNK_PER_ITEM")) /* FIXME experiment */
-        per_item = (size_t)atoi(getenv("DL_CHUNK_PER_ITEM"));
-    g.pieces = dl_div_up(d->tile, g.local * per_item);
+    size_t most; /* words of a piece */
+    if (e->local_is_global) {
+        g.local = 1;
+        most = CHUNK_CPU_PIECE_BYTES / d->rec->word;
+    } else {
+        g.local = e->max_wg < CHUNK_LOCAL ? e->max_wg : CHUNK_LOCAL;
+        most = g.local * CHUNK_MAX_PER_ITEM;
+    }
+    g.pieces = dl_div_up(d->tile, most);
     g.piece = dl_div_up(d->tile, g.pieces);
     if (g.local > g.piece)
         g.local = g.piece;
@@ -51,8 +50,16 @@ void dl_chunk_spec(dl_spec *spec, const dl_step_desc *d,
     dl_spec_define(spec, "DL_C", "%zuu", g->piece);
     dl_spec_define(spec, "DL_P", "%zuu", g->pieces);
     dl_spec_define(spec, "DL_K", "%zuu", g->per_item);
-    dl_spec_define(spec, "DL_D", "%uu", getenv("DL_AHEAD") ? (unsigned)atoi(getenv("DL_AHEAD")) : CHUNK_AHEAD); /* FIXME */
+    dl_spec_define(spec, "DL_D", "%uu", CHUNK_AHEAD);
+    dl_spec_define(spec, "DL_SPAN", "%uu", CHUNK_SPAN);
 }
+
+#define TAIL_LOCAL 64u
+#define TAIL_WORDS_PER_ITEM 8u
+#define TAIL_CPU_WORDS_PER_ITEM 1024u
+#define TAIL_GROUPS_PER_CU 4u
+#define TAIL_MIN_RANGE 65536u        /* words: fewer groups on small buffers */
+#define TAIL_HALO_BUDGET (64u << 10) /* bytes of halo copies, at least       */
 
 static size_t tail_rest(const dl_step_desc *d) { return d->count % d->tile; }
 
