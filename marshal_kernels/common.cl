@@ -70,3 +70,40 @@ inline void dl_word_decode(ulong d, ulong tile, ulong count, ulong *i,
     *u = us + (uint)(rem % k);
 #endif
 }
+
+/* First word and length (in words) of the part that word u belongs to. */
+#if DL_UNIFORM
+#define DL_PART_START(u) (u)
+#define DL_PART_LEN(u) 1u
+#else
+#define DL_PART_START(u) dl_unit_start[u]
+#define DL_PART_LEN(u) dl_unit_len[u]
+#endif
+
+/* 32-bit division when it suffices: several times faster on CPUs. */
+inline ulong dl_div(ulong a, ulong b)
+{
+    return (a | b) >> 32 ? a / b : (ulong)((uint)a / (uint)b);
+}
+
+#ifdef DL_P
+/* Chunk kernels (pttwac_tiles.cl, pipt.cl): where the piece at chunk
+ * position v (of Q*RW*DL_P) belongs.  DA chunk d = us*Q + q*k + j holds
+ * the chunk that belongs at ASTA chunk a = q*RW + us + j. */
+inline ulong dl_chunk_next(ulong v, ulong q_tiles)
+{
+    ulong c = v / DL_P, piece = v % DL_P, to;
+#if !DL_INVERSE /* DA d -> ASTA a */
+    uint u = (uint)dl_div(c, q_tiles); /* part (us, k): us <= u < us+k */
+    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+    ulong rem = c - us * q_tiles;
+    to = (rem / k) * DL_RW + us + rem % k;
+#else /* ASTA a -> DA d */
+    ulong q = c / DL_RW;
+    uint u = (uint)(c % DL_RW);
+    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+    to = us * q_tiles + q * k + (u - us);
+#endif
+    return to * DL_P + piece;
+}
+#endif

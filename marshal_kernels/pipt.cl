@@ -13,38 +13,6 @@
  * Specialisation: DL_T, DL_INVERSE (0: DA -> ASTA), DL_L work-items,
  * DL_C words per piece, DL_P pieces per chunk, DL_K = ceil(DL_C / DL_L).
  */
-#if DL_UNIFORM
-#define DL_PART_START(u) (u)
-#define DL_PART_LEN(u) 1u
-#else
-#define DL_PART_START(u) dl_unit_start[u]
-#define DL_PART_LEN(u) dl_unit_len[u]
-#endif
-
-/* 32-bit division when it suffices: several times faster on CPUs. */
-inline ulong dl_div(ulong a, ulong b)
-{
-    return (a | b) >> 32 ? a / b : (ulong)((uint)a / (uint)b);
-}
-
-/* Where the piece at chunk position v (of Q*RW*DL_P) belongs; the same map
- * as in pttwac_tiles.cl. */
-inline ulong dl_chunk_next(ulong v, ulong q_tiles)
-{
-    ulong c = v / DL_P, piece = v % DL_P, to;
-#if !DL_INVERSE /* DA d -> ASTA a */
-    uint u = (uint)dl_div(c, q_tiles);
-    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
-    ulong rem = c - us * q_tiles;
-    to = (rem / k) * DL_RW + us + rem % k;
-#else /* ASTA a -> DA d */
-    ulong q = c / DL_RW;
-    uint u = (uint)(c % DL_RW);
-    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
-    to = us * q_tiles + q * k + (u - us);
-#endif
-    return to * DL_P + piece;
-}
 
 __kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
 void dl_pipt(__global DL_WORD *buf, ulong q_tiles)

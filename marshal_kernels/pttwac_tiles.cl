@@ -36,39 +36,8 @@
  * tmp = [ 4 control words | link table: cap x (start+1, target) ulongs |
  *         done bits, one per piece ].
  */
-#if DL_UNIFORM
-#define DL_PART_START(u) (u)
-#define DL_PART_LEN(u) 1u
-#else
-#define DL_PART_START(u) dl_unit_start[u]
-#define DL_PART_LEN(u) dl_unit_len[u]
-#endif
 
 enum { CTL_NEXT, CTL_RESERVED, CTL_RESCAN, CTL_WORDS = 4 };
-
-/* 32-bit division when it suffices: several times faster on CPUs. */
-inline ulong dl_div(ulong a, ulong b)
-{
-    return (a | b) >> 32 ? a / b : (ulong)((uint)a / (uint)b);
-}
-
-/* Where the piece at chunk position v (of Q*RW*DL_P) belongs. */
-inline ulong dl_chunk_next(ulong v, ulong q_tiles)
-{
-    ulong c = v / DL_P, piece = v % DL_P, to;
-#if !DL_INVERSE /* DA d -> ASTA a */
-    uint u = (uint)dl_div(c, q_tiles); /* part (us, k): us <= u < us+k */
-    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
-    ulong rem = c - us * q_tiles;
-    to = (rem / k) * DL_RW + us + rem % k;
-#else /* ASTA a -> DA d */
-    ulong q = c / DL_RW;
-    uint u = (uint)(c % DL_RW);
-    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
-    to = us * q_tiles + q * k + (u - us);
-#endif
-    return to * DL_P + piece;
-}
 
 /* Piece v covers words [base, base + len) of the buffer. */
 inline ulong dl_piece_base(ulong v)

@@ -26,13 +26,6 @@
  * work-item per block, DL_US_LAST (first word of the record's last part).
  * temp = [ R*RW tail words, in DA(R) order | one halo slot per group ].
  */
-#if DL_UNIFORM
-#define DL_PART_START(u) (u)
-#define DL_PART_LEN(u) 1u
-#else
-#define DL_PART_START(u) dl_unit_start[u]
-#define DL_PART_LEN(u) dl_unit_len[u]
-#endif
 
 #define DL_B (DL_L * DL_BK) /* words per block */
 
