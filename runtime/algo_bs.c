@@ -4,7 +4,6 @@
 #include "internal.h"
 
 #include <stdio.h>
-#include <stdlib.h> /* TMPTUNE */
 
 /* GPU schedule: registers of one work-group. */
 #define BS_GPU_MAX_WORDS_PER_ITEM 16u
@@ -107,6 +106,17 @@ static dl_status enqueue_gpu(dl_step *s, dl_chain *c, cl_mem buf)
  * are avoided: they cost as much as a vector move and made the inverse
  * ~10% slower.  So a remainder of 1 turns the last 8 + 1 into 5 + 4, and a
  * chunk of 5 is staged as 3 + 2. */
+/* snprintf at *len into buf, never past room (the buffers below are sized
+ * for BS_CPU_MAX_CHUNKED_WORDS; this only guards against mistakes). */
+static void append(char *buf, size_t room, size_t *len, const char *fmt,
+                   uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    if (*len >= room)
+        return;
+    int n = snprintf(buf + *len, room - *len, fmt, a, b, c, d);
+    *len += n > 0 ? (size_t)n : 0;
+}
+
 static void chunk_lists(uint32_t words, char *chunks, char *pieces,
                         size_t room)
 {
@@ -114,16 +124,15 @@ static void chunk_lists(uint32_t words, char *chunks, char *pieces,
                                          {4, 0}, {3, 2}, {4, 2}, {4, 3},
                                          {8, 0}};
     size_t nc = 0, np = 0;
-    for (uint32_t u = 0; u < words && nc < room && np < room;) {
+    for (uint32_t u = 0; u < words;) {
         uint32_t c = words - u < 8 ? words - u : 8;
-        if (getenv("DLX_OLDCHUNK") == NULL && words - u == 9) c = 5; /* TMPTUNE */
-        nc += (size_t)snprintf(chunks + nc, room - nc, "X(%uu,%u)", u, c);
+        if (words - u == 9)
+            c = 5;
+        append(chunks, room, &nc, "X(%uu,%u)", u, c, 0, 0);
         for (uint32_t i = 0, j = 0; i < 2 && split[c][i]; i++) {
-            uint32_t k = split[c][i];
-            if (getenv("DLX_OLDCHUNK") && c == 5) k = i == 0 ? 4 : 1; /* TMPTUNE */
-            np += (size_t)snprintf(pieces + np, room - np, "Y(%uu,%u,%u,%u)",
-                                   u, c, j, k);
-            j += k;
+            append(pieces, room, &np, "Y(%uu,%u,%u,%u)", u, c, j,
+                   split[c][i]);
+            j += split[c][i];
         }
         u += c;
     }
