@@ -80,7 +80,7 @@ static dl_status prepare_gpu(dl_engine *e, dl_step *s, dl_spec *spec)
 static dl_status enqueue_gpu(dl_step *s, dl_chain *c, cl_mem buf)
 {
     const dl_step_desc *d = &s->desc;
-    cl_ulong full = d->count / d->tile, count = d->count;
+    cl_ulong full = d->count / d->tile;
     size_t local = s->params[P_LOCAL];
     if (full) {
         size_t global = dl_div_up(full, s->params[P_GROUP_TILES]) * local;
@@ -89,13 +89,7 @@ static dl_status enqueue_gpu(dl_step *s, dl_chain *c, cl_mem buf)
         DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
                                           &local));
     }
-    if (d->count % d->tile > 1) { /* a 1-record tail is already in place */
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 0, sizeof buf, &buf));
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 1, sizeof count, &count));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[1], 1, &local,
-                                          &local));
-    }
-    return DL_SUCCESS;
+    return dl_chain_tail_tile(c, s, s->kernels[1], buf, local);
 }
 
 /* ------------------------------------------------------------------ CPU */

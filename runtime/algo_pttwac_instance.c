@@ -60,20 +60,13 @@ static dl_status pi_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
     const dl_step_desc *d = &s->desc;
     size_t local = s->params[P_LOCAL];
     size_t full = d->count / d->tile;
-    cl_ulong count = d->count;
     if (full) {
         size_t global = full * local;
         DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 0, sizeof buf, &buf));
         DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
                                           &local));
     }
-    if (d->count % d->tile > 1) { /* a 1-record tail is already in place */
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 0, sizeof buf, &buf));
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 1, sizeof count, &count));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[1], 1, &local,
-                                          &local));
-    }
-    return DL_SUCCESS;
+    return dl_chain_tail_tile(c, s, s->kernels[1], buf, local);
 }
 
 const dl_algo_ops dl_algo_pttwac_instance = {

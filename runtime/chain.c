@@ -99,3 +99,14 @@ dl_status dl_set_arg(cl_kernel k, cl_uint index, size_t size,
                        index, (int)err);
     return DL_SUCCESS;
 }
+
+dl_status dl_chain_tail_tile(dl_chain *c, const struct dl_step *s,
+                             cl_kernel tail, cl_mem buf, size_t local)
+{
+    cl_ulong count = s->desc.count;
+    if (count % s->desc.tile <= 1)
+        return DL_SUCCESS;
+    DL_RETURN_IF_FAIL(dl_set_arg(tail, 0, sizeof buf, &buf));
+    DL_RETURN_IF_FAIL(dl_set_arg(tail, 1, sizeof count, &count));
+    return dl_chain_kernel(c, tail, 1, &local, &local);
+}

@@ -77,6 +77,13 @@ dl_status dl_chain_copy(dl_chain *c, cl_mem src, cl_mem dst, size_t bytes);
 /* Hands the last event to *event (or a marker if nothing was enqueued). */
 dl_status dl_chain_end(dl_chain *c, cl_event *event);
 
+/* Tile steps: runs `tail` (arguments: buffer, count) as one work-group of
+ * `local` items when the last, partial tile holds two or more records (a
+ * one-record tile is the same in every layout). */
+struct dl_step;
+dl_status dl_chain_tail_tile(dl_chain *c, const struct dl_step *s,
+                             cl_kernel tail, cl_mem buf, size_t local);
+
 /* Sets kernel argument `index`; returns DL_OPENCL_ERROR with a message. */
 dl_status dl_set_arg(cl_kernel k, cl_uint index, size_t size,
                      const void *value);

@@ -228,3 +228,26 @@ void dl_test_read(const dl_test_cl *cl, cl_mem buf, void *out, size_t bytes)
         abort();
     }
 }
+
+int dl_test_fixture_setup(void **state, const char *seed_name)
+{
+    static dl_test_fixture fx;
+    if (dl_test_cl_open(&fx.cl) != 0)
+        return -1;
+    if (dl_engine_create(fx.cl.context, fx.cl.device, &fx.engine) !=
+        DL_SUCCESS) {
+        fprintf(stderr, "dl_engine_create: %s\n", dl_last_error());
+        return -1;
+    }
+    dl_test_seed(seed_name);
+    *state = &fx;
+    return 0;
+}
+
+int dl_test_fixture_teardown(void **state)
+{
+    dl_test_fixture *fx = *state;
+    dl_engine_release(fx->engine);
+    dl_test_cl_close(&fx->cl);
+    return 0;
+}

@@ -82,4 +82,13 @@ cl_mem dl_test_buffer(const dl_test_cl *cl, const void *data, size_t bytes);
 /* Blocking read of the whole `bytes`. */
 void dl_test_read(const dl_test_cl *cl, cl_mem buf, void *out, size_t bytes);
 
+/* cmocka group fixture: an OpenCL device and a dlayout engine on it. */
+typedef struct dl_test_fixture {
+    dl_test_cl cl;
+    dl_engine *engine;
+} dl_test_fixture;
+
+int dl_test_fixture_setup(void **state, const char *seed_name);
+int dl_test_fixture_teardown(void **state);
+
 #endif

@@ -17,33 +17,14 @@
 
 #define GUARD 64 /* bytes after the layout that no conversion may touch */
 
-typedef struct fixture {
-    dl_test_cl cl;
-    dl_engine *engine;
-} fixture;
+typedef dl_test_fixture fixture;
 
 static int setup(void **state)
 {
-    static fixture fx;
-    if (dl_test_cl_open(&fx.cl) != 0)
-        return -1;
-    if (dl_engine_create(fx.cl.context, fx.cl.device, &fx.engine) !=
-        DL_SUCCESS) {
-        fprintf(stderr, "dl_engine_create: %s\n", dl_last_error());
-        return -1;
-    }
-    dl_test_seed("test_device");
-    *state = &fx;
-    return 0;
+    return dl_test_fixture_setup(state, "test_device");
 }
 
-static int teardown(void **state)
-{
-    fixture *fx = *state;
-    dl_engine_release(fx->engine);
-    dl_test_cl_close(&fx->cl);
-    return 0;
-}
+static int teardown(void **state) { return dl_test_fixture_teardown(state); }
 
 #define NRECS dl_test_nrecs
 

@@ -14,33 +14,14 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct fixture {
-    dl_test_cl cl;
-    dl_engine *engine;
-} fixture;
+typedef dl_test_fixture fixture;
 
 static int setup(void **state)
 {
-    static fixture fx;
-    if (dl_test_cl_open(&fx.cl) != 0)
-        return -1;
-    if (dl_engine_create(fx.cl.context, fx.cl.device, &fx.engine) !=
-        DL_SUCCESS) {
-        fprintf(stderr, "dl_engine_create: %s\n", dl_last_error());
-        return -1;
-    }
-    dl_test_seed("test_queue");
-    *state = &fx;
-    return 0;
+    return dl_test_fixture_setup(state, "test_queue");
 }
 
-static int teardown(void **state)
-{
-    fixture *fx = *state;
-    dl_engine_release(fx->engine);
-    dl_test_cl_close(&fx->cl);
-    return 0;
-}
+static int teardown(void **state) { return dl_test_fixture_teardown(state); }
 
 /* ----------------------------------------------------------------- events */
 
