@@ -223,14 +223,41 @@ DL_INLINE void dl_prefetch_batch(const __global DL_WORD *buf, ulong batch)
     }
 }
 
-/* Whole batches: work-item w converts batches [w*per_item, (w+1)*per_item)
- * of DL_G tiles each (per_item depends on the count, so it is an argument
- * to keep one program per record and tile). */
+/* The partial last tile (R = count % DL_T records, stored as ASTA(R)),
+ * through the private array a. */
+DL_INLINE void dl_convert_tail(__global DL_WORD *buf, ulong count,
+                               DL_WORD *a)
+{
+    const uint w = (uint)(count % DL_T);
+    __global DL_WORD *base = buf + (count / DL_T) * DL_N;
+    for (uint i = 0; i < w * DL_RW; i++)
+        a[i] = base[i];
+    for (uint i = 0; i < w * DL_RW; i++)
+        base[i] = a[DL_SOURCE(i, w)];
+}
+
+/* One launch does everything (on POCL each launch costs tens of
+ * microseconds, a fifth of a 2 MiB conversion): work-item w < items
+ * converts whole batches [w*per_item, (w+1)*per_item) of DL_G tiles; work-
+ * item `items`, if launched, converts the full tiles after the last whole
+ * batch one by one and then the partial last tile.  per_item and items
+ * depend on the count, so they are arguments: one program serves every
+ * count. */
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void dl_bs_batch(__global DL_WORD *buf, ulong batches, uint per_item)
+void dl_bs_batch(__global DL_WORD *buf, ulong count, uint per_item,
+                 uint items)
 {
     DL_WORD a[DL_G * DL_N], b[DL_G * DL_N];
-    const ulong first = (ulong)get_global_id(0) * per_item;
+    const ulong full = count / DL_T, batches = full / DL_G;
+    const uint id = get_global_id(0);
+    if (id == items) {
+        for (ulong q = batches * DL_G; q < full; q++)
+            dl_convert_tiles(buf + q * DL_N, a, b, 1);
+        if (count % DL_T > 1) /* one record is already in place */
+            dl_convert_tail(buf, count, a);
+        return;
+    }
+    const ulong first = (ulong)id * per_item;
     const ulong end = min(first + per_item, batches);
     for (ulong k = first; k < first + DL_PREFETCH && k < end; k++)
         dl_prefetch_batch(buf, k);
@@ -239,27 +266,6 @@ void dl_bs_batch(__global DL_WORD *buf, ulong batches, uint per_item)
             dl_prefetch_batch(buf, k + DL_PREFETCH);
         dl_convert_tiles(buf + k * (DL_G * DL_N), a, b, DL_G);
     }
-}
-
-/* The full tiles after the last whole batch, one per work-item. */
-__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void dl_bs_single(__global DL_WORD *buf, ulong first_tile)
-{
-    DL_WORD a[DL_N], b[DL_N];
-    dl_convert_tiles(buf + (first_tile + get_global_id(0)) * DL_N, a, b, 1);
-}
-
-/* The partial last tile: R = count % DL_T records, stored as ASTA(R). */
-__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void dl_bs_tail(__global DL_WORD *buf, ulong count)
-{
-    const uint w = (uint)(count % DL_T);
-    __global DL_WORD *base = buf + (count / DL_T) * DL_N;
-    DL_WORD tmp[DL_N];
-    for (uint a = 0; a < w * DL_RW; a++)
-        tmp[a] = base[a];
-    for (uint a = 0; a < w * DL_RW; a++)
-        base[a] = tmp[DL_SOURCE(a, w)];
 }
 
 #else /* GPU schedule */

@@ -3,7 +3,7 @@
  * tile's permutation, with one done bit per word in __local memory.
  *
  * Specialisation (besides the record): DL_T, DL_N = DL_T*DL_RW, DL_L
- * work-items, DL_P starts per work-item and round, DL_DONE_WORDS =
+ * work-items, DL_STARTS starts per work-item and round, DL_DONE_WORDS =
  * ceil(DL_N/32), DL_INVERSE (0: AoS -> ASTA, 1: ASTA -> AoS).
  *
  * Why it is race-free (each global word is read and written by a single
@@ -19,9 +19,9 @@
  *    The walker keeps (value, d) in private memory and stores it after the
  *    round's barrier.  d was claimed, hence read by its owner, before that
  *    barrier; nothing touches d afterwards.
- *  - Rounds: in round r every work-item tries DL_P starts of its stripe;
- *    the trip count is the same for the whole group, so every item meets
- *    every barrier.
+ *  - Rounds: in round r every work-item tries DL_STARTS starts of its
+ *    stripe; the trip count is the same for the whole group, so every
+ *    item meets every barrier.
  * Fixed points (d == s) are left alone.  Every word is claimed by the end:
  * position s is tried as a start by item s % DL_L in its round.
  */
@@ -55,13 +55,13 @@ inline void dl_cycles(__global DL_WORD *tile, __local uint *done,
         done[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    const uint rounds = (n + DL_P * DL_L - 1) / (DL_P * DL_L);
+    const uint rounds = (n + DL_STARTS * DL_L - 1) / (DL_STARTS * DL_L);
     for (uint r = 0; r < rounds; r++) {
-        DL_WORD held[DL_P];
-        uint at[DL_P];
+        DL_WORD held[DL_STARTS];
+        uint at[DL_STARTS];
         uint nheld = 0;
-        for (uint q = 0; q < DL_P; q++) {
-            const uint s = (r * DL_P + q) * DL_L + lid;
+        for (uint q = 0; q < DL_STARTS; q++) {
+            const uint s = (r * DL_STARTS + q) * DL_L + lid;
             if (s >= n)
                 break;
             uint d = DL_DEST(s, w);

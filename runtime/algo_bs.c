@@ -55,7 +55,8 @@ static dl_status prepare_gpu(dl_engine *e, dl_step *s, dl_spec *spec)
 {
     const dl_step_desc *d = &s->desc;
     size_t n = d->tile * d->rec->rec_words;
-    size_t group_tiles = n >= BS_GPU_TARGET_WORDS ? 1 : BS_GPU_TARGET_WORDS / n;
+    size_t group_tiles =
+        n >= BS_GPU_TARGET_WORDS ? 1 : BS_GPU_TARGET_WORDS / n;
     size_t local = gpu_local_size(e);
     if (local > group_tiles * n)
         local = group_tiles * n;
@@ -94,12 +95,6 @@ static dl_status enqueue_gpu(dl_step *s, dl_chain *c, cl_mem buf)
 
 /* ------------------------------------------------------------------ CPU */
 
-/* Splits rec_words (> 8) into chunks of at most 8 words (the rows loops
- * handle any width up to 8), and the staging of each chunk into pieces of
- * 8, 4, 3 or 2 words (the sizes vloadN exists for).  Single-word pieces
- * are avoided: they cost as much as a vector move and made the inverse
- * ~10% slower.  So a remainder of 1 turns the last 8 + 1 into 5 + 4, and a
- * chunk of 5 is staged as 3 + 2. */
 /* snprintf at *len into buf, never past room (the buffers below are sized
  * for BS_CPU_MAX_CHUNKED_WORDS; this only guards against mistakes). */
 static void append(char *buf, size_t room, size_t *len, const char *fmt,
@@ -111,6 +106,11 @@ static void append(char *buf, size_t room, size_t *len, const char *fmt,
     *len += n > 0 ? (size_t)n : 0;
 }
 
+/* Splits rec_words (> 8) into chunks of 8 and one of the rest (the rows
+ * loops handle any width up to 8), and the staging of each chunk into
+ * pieces of 8, 4, 3, 2 or 1 words (the sizes vloadN exists for, and a
+ * plain word).  A rest of 5 moves as 3 + 2 rather than 4 + 1.  (Splitting
+ * 9 words as 5 + 4 instead of 8 + 1 measured 5-10% slower.) */
 static void chunk_lists(uint32_t words, char *chunks, char *pieces,
                         size_t room)
 {
@@ -120,8 +120,6 @@ static void chunk_lists(uint32_t words, char *chunks, char *pieces,
     size_t nc = 0, np = 0;
     for (uint32_t u = 0; u < words;) {
         uint32_t c = words - u < 8 ? words - u : 8;
-        if (words - u == 9)
-            c = 5;
         append(chunks, room, &nc, "X(%uu,%u)", u, c, 0, 0);
         for (uint32_t i = 0, j = 0; i < 2 && split[c][i]; i++) {
             append(pieces, room, &np, "Y(%uu,%u,%u,%u)", u, c, j,
@@ -175,44 +173,26 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
     dl_spec_define(spec, "DL_ROW_UNROLL", "%s",
                    r->rec_words <= 8 || chunked ? "_Pragma(\"unroll\")" : "");
 
-    static const char *const names[3] = {"dl_bs_batch", "dl_bs_single",
-                                         "dl_bs_tail"};
-    dl_status st = DL_SUCCESS;
-    for (int i = 0; i < 3 && st == DL_SUCCESS; i++)
-        st = dl_engine_kernel(e, "bs.cl", spec, names[i], &s->kernels[i]);
-    return st;
+    return dl_engine_kernel(e, "bs.cl", spec, "dl_bs_batch", &s->kernels[0]);
 }
 
 static dl_status enqueue_cpu(dl_step *s, dl_chain *c, cl_mem buf)
 {
     const dl_step_desc *d = &s->desc;
     size_t g = s->params[P_GROUP_TILES], one = 1;
-    cl_ulong full = d->count / d->tile, count = d->count;
-    cl_ulong batches = full / g, done = batches * g;
+    cl_ulong count = d->count, full = count / d->tile;
+    cl_ulong batches = full / g;
     cl_uint per_item = (cl_uint)s->params[P_BATCHES_PER_ITEM];
-    if (batches) {
-        size_t global = dl_div_up(batches, s->params[P_BATCHES_PER_ITEM]);
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 0, sizeof buf, &buf));
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 1, sizeof batches,
-                                     &batches));
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 2, sizeof per_item,
-                                     &per_item));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
-                                          &one));
-    }
-    if (full > done) {
-        size_t global = full - done;
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 0, sizeof buf, &buf));
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[1], 1, sizeof done, &done));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[1], 1, &global,
-                                          &one));
-    }
-    if (d->count % d->tile > 1) { /* a 1-record tail is already in place */
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[2], 0, sizeof buf, &buf));
-        DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[2], 1, sizeof count, &count));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[2], 1, &one, &one));
-    }
-    return DL_SUCCESS;
+    cl_uint items = (cl_uint)dl_div_up(batches, per_item);
+    /* One more work-item for the leftover full tiles and the tail. */
+    int rest = full > batches * g || count % d->tile > 1;
+    size_t global = items + (size_t)rest;
+    DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 0, sizeof buf, &buf));
+    DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 1, sizeof count, &count));
+    DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 2, sizeof per_item,
+                                 &per_item));
+    DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 3, sizeof items, &items));
+    return dl_chain_kernel(c, s->kernels[0], 1, &global, &one);
 }
 
 /* ---------------------------------------------------------------- both */

@@ -42,7 +42,7 @@ static dl_status pi_prepare(dl_engine *e, dl_step *s)
     dl_spec_define(&spec, "DL_T", "%zuu", d->tile);
     dl_spec_define(&spec, "DL_N", "%zuu", d->tile * d->rec->rec_words);
     dl_spec_define(&spec, "DL_L", "%zuu", local);
-    dl_spec_define(&spec, "DL_P", "%uu", PI_STARTS);
+    dl_spec_define(&spec, "DL_STARTS", "%uu", PI_STARTS);
     dl_spec_define(&spec, "DL_DONE_WORDS", "%zuu",
                    done_bytes(d) / sizeof(cl_uint));
     dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
