@@ -13,6 +13,11 @@ extern cl_icd_dispatch dl_cl;
  * table already.  Called by dl_engine_create; idempotent, thread-safe. */
 void dl_cl_init_default(void);
 
+/* Fills `table` with the entry points of the linked libOpenCL
+ * (clapi_linked.c), or does nothing in builds without one
+ * (clapi_unlinked.c, the shim). */
+void dl_cl_fill_linked(cl_icd_dispatch *table);
+
 /* Used by the shim: from now on libdlayout calls `real`. */
 void dl_cl_install(const cl_icd_dispatch *real);
 

@@ -1,0 +1,35 @@
+/* clapi_linked.c - the entry points of the libOpenCL that libdlayout links
+ * (the standalone library).  The shim is built without this file, so it
+ * does not link libOpenCL: it installs the real entry points instead. */
+#include "clapi.h"
+
+/* The entry points libdlayout uses (keep in sync with its sources: a
+ * missing one is a NULL call, caught by the tests at once). */
+#define DL_CL_USED(X)                                                          \
+    X(clGetDeviceInfo)                                                         \
+    X(clRetainContext)                                                         \
+    X(clReleaseContext)                                                        \
+    X(clGetCommandQueueInfo)                                                   \
+    X(clGetMemObjectInfo)                                                      \
+    X(clCreateBuffer)                                                          \
+    X(clReleaseMemObject)                                                      \
+    X(clCreateProgramWithSource)                                               \
+    X(clBuildProgram)                                                          \
+    X(clGetProgramBuildInfo)                                                   \
+    X(clReleaseProgram)                                                        \
+    X(clCreateKernel)                                                          \
+    X(clReleaseKernel)                                                         \
+    X(clSetKernelArg)                                                          \
+    X(clEnqueueNDRangeKernel)                                                  \
+    X(clEnqueueFillBuffer)                                                     \
+    X(clEnqueueCopyBuffer)                                                     \
+    X(clEnqueueMarkerWithWaitList)                                             \
+    X(clWaitForEvents)                                                         \
+    X(clReleaseEvent)
+
+void dl_cl_fill_linked(cl_icd_dispatch *table)
+{
+#define DL_CL_SET(name) table->name = name;
+    DL_CL_USED(DL_CL_SET)
+#undef DL_CL_SET
+}
