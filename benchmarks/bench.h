@@ -45,6 +45,8 @@ double bench_median(double *values, size_t n);
 int bench_marshal_main(int argc, char **argv);
 void bench_marshal_usage(FILE *out);
 int bench_devices_main(int argc, char **argv);
+int bench_suite_main(int argc, char **argv);
+void bench_suite_usage(FILE *out);
 void bench_devices_usage(FILE *out);
 
 #endif

@@ -31,6 +31,7 @@ typedef struct bench_marshal_result {
     char algo[256];       /* dl_plan_describe, ',' turned into ';'     */
     size_t bytes;         /* count * nfields * elem                    */
     double seconds;       /* median conversion time                    */
+    double seconds_min, seconds_max; /* spread over the repetitions     */
     double gbps;          /* 2 * bytes / seconds / 1e9                 */
     double copy_buffer_gbps, copy_kernel_gbps;
     double copy_gbps;     /* the better of the two                     */

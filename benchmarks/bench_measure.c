@@ -257,7 +257,9 @@ static int measure(run *r, bench_marshal_result *res)
     for (long rep = -1; rep < (long)reps; rep++)
         if (!one_rep(r, rep, &res->verified))
             return BENCH_EXIT_FAIL;
-    res->seconds = bench_median(r->conv_s, reps);
+    res->seconds = bench_median(r->conv_s, reps); /* sorts conv_s */
+    res->seconds_min = r->conv_s[0];
+    res->seconds_max = r->conv_s[reps - 1];
     res->gbps = twice / res->seconds / 1e9;
     res->copy_buffer_gbps = twice / bench_median(r->cbuf_s, reps) / 1e9;
     res->copy_kernel_gbps = twice / bench_median(r->ckern_s, reps) / 1e9;

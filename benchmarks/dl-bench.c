@@ -15,6 +15,8 @@ typedef struct command {
 static const command commands[] = {
     {"marshal", "time one in-place layout conversion (CSV row)",
      bench_marshal_main, bench_marshal_usage},
+    {"suite", "run the benchmark suite: CSV, plots and report.md",
+     bench_suite_main, bench_suite_usage},
     {"devices", "list the OpenCL devices --device indexes",
      bench_devices_main, bench_devices_usage},
 };

@@ -7,6 +7,9 @@
  * missing one is a NULL call, caught by the tests at once). */
 #define DL_CL_USED(X)                                                          \
     X(clGetDeviceInfo)                                                         \
+    X(clGetPlatformInfo)                                                       \
+    X(clGetEventProfilingInfo)                                                 \
+    X(clSetEventCallback)                                                      \
     X(clRetainContext)                                                         \
     X(clReleaseContext)                                                        \
     X(clGetCommandQueueInfo)                                                   \
@@ -25,7 +28,24 @@
     X(clEnqueueCopyBuffer)                                                     \
     X(clEnqueueMarkerWithWaitList)                                             \
     X(clWaitForEvents)                                                         \
-    X(clReleaseEvent)
+    X(clReleaseEvent)                                                          \
+    X(clRetainEvent)                                                           \
+    X(clRetainCommandQueue)                                                    \
+    X(clReleaseCommandQueue)                                                   \
+    X(clCreateSubBuffer)                                                       \
+    X(clGetProgramInfo)                                                        \
+    X(clCreateKernelsInProgram)                                                \
+    X(clGetKernelInfo)                                                         \
+    X(clEnqueueTask)                                                           \
+    X(clEnqueueNativeKernel)                                                   \
+    X(clEnqueueReadBuffer)                                                     \
+    X(clEnqueueReadBufferRect)                                                 \
+    X(clEnqueueWriteBuffer)                                                    \
+    X(clEnqueueWriteBufferRect)                                                \
+    X(clEnqueueCopyBufferRect)                                                 \
+    X(clEnqueueCopyBufferToImage)                                              \
+    X(clEnqueueMapBuffer)                                                      \
+    X(clSetMemObjectDestructorCallback)
 
 void dl_cl_fill_linked(cl_icd_dispatch *table)
 {

@@ -94,13 +94,18 @@ dl_status dl_set_arg(cl_kernel k, cl_uint index, size_t size,
  *   DL_STEP_TILES:  AoS <-> ASTA(T) inside every tile (and the tail tile);
  *   DL_STEP_CHUNKS: DA  <-> ASTA(T): T-record chunks move across the buffer.
  * `inverse` selects ASTA(T) -> AoS or ASTA(T) -> DA. */
-typedef enum dl_step_kind { DL_STEP_TILES, DL_STEP_CHUNKS } dl_step_kind;
+typedef enum dl_step_kind {
+    DL_STEP_TILES,
+    DL_STEP_CHUNKS,
+    DL_STEP_REGROUP /* DA(T1) <-> ASTA(T) inside every ASTA(T1) tile */
+} dl_step_kind;
 
 typedef struct dl_step_desc {
     const dl_record *rec;
     size_t count; /* M */
     size_t tile;  /* T, 1 < T < M */
     int inverse;
+    size_t block; /* DL_STEP_REGROUP: T1, a multiple of T (or M); else 0 */
 } dl_step_desc;
 
 typedef struct dl_step dl_step;
@@ -136,6 +141,25 @@ extern const dl_algo_ops dl_algo_pttwac_tiles;    /* algo_pttwac_tiles.c */
 extern const dl_algo_ops dl_algo_pipt;            /* algo_pipt.c     */
 extern const dl_algo_ops dl_algo_oop_tiles;       /* algo_oop.c      */
 extern const dl_algo_ops dl_algo_oop_chunks;      /* algo_oop.c      */
+extern const dl_algo_ops dl_algo_staged_regroup;  /* algo_staged.c   */
+extern const dl_algo_ops dl_algo_staged_cycles;   /* algo_staged_cycles.c */
+
+/* DA <-> ASTA(tile) on CPUs (algo_staged_cycles.c, algo_staged.c):
+ * chunks of at least DL_CYCLES_MIN_CHUNK_BYTES are moved by
+ * dl_algo_staged_cycles directly (its leader bitmap, one bit per chunk, is
+ * then at most 0.1% of the buffer); dl_staged_block gives T1 for the
+ * staged route of shorter chunks, cycles(T1) plus a regroup, or 0.  T1 =
+ * count: the regroup alone does it. */
+#define DL_CYCLES_MIN_CHUNK_BYTES 128u
+int dl_cycles_suits(const dl_engine *engine, const dl_record *rec,
+                    size_t count, size_t tile);
+size_t dl_staged_block(const dl_engine *engine, const dl_record *rec,
+                       size_t count, size_t tile);
+/* The ASTA(t) that automatic AoS <-> DA plans pass through on CPUs: tiles
+ * of up to 64 KiB (bs's largest), so that the chunk step moves long runs;
+ * 0: use the default. */
+size_t dl_staged_aos_tile(const dl_engine *engine, const dl_record *rec,
+                          size_t count);
 
 /* Round-up division. */
 static inline size_t dl_div_up(size_t a, size_t b) { return (a + b - 1) / b; }

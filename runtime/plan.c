@@ -73,8 +73,16 @@ static const dl_algo_ops *choose(const dl_engine *e, const dl_step_desc *d,
 /* The AoS -> ASTA(T) tile the planner passes through on the way to or from
  * DA: wide enough that a chunk spans a couple of cache lines, small enough
  * for one work-group. */
-static size_t staging_tile(const dl_record *rec, size_t count)
+static size_t staging_tile(const dl_plan *p)
 {
+    const dl_record *rec = p->record;
+    size_t count = p->count;
+    /* Automatic plans on CPUs: much longer chunks (see algo_staged.c). */
+    size_t staged = p->algo == DL_ALGO_AUTO
+                        ? dl_staged_aos_tile(p->engine, rec, count)
+                        : 0;
+    if (staged)
+        return staged;
     size_t t = 128 / rec->word;
     if (t < 16)
         t = 16;
@@ -88,7 +96,7 @@ static dl_status add_step(dl_plan *p, dl_step_kind kind, size_t tile,
 {
     dl_step *s = &p->steps[p->nsteps];
     memset(s, 0, sizeof *s);
-    s->desc = (dl_step_desc){p->record, p->count, tile, inverse};
+    s->desc = (dl_step_desc){p->record, p->count, tile, inverse, 0};
     s->ops = choose(p->engine, &s->desc, kind, p->algo);
     if (!s->ops && p->algo != DL_ALGO_AUTO)
         s->ops = choose(p->engine, &s->desc, kind, DL_ALGO_AUTO);
@@ -104,21 +112,69 @@ static dl_status add_step(dl_plan *p, dl_step_kind kind, size_t tile,
     return DL_SUCCESS;
 }
 
+/* A step of the CPU routes (algo_staged*.c) with the given algorithm;
+ * `block` is the regroup's T1 (0 for the others). */
+static dl_status add_staged(dl_plan *p, const dl_algo_ops *ops,
+                            size_t tile, size_t block, int inverse)
+{
+    dl_step *s = &p->steps[p->nsteps];
+    memset(s, 0, sizeof *s);
+    s->desc = (dl_step_desc){p->record, p->count, tile, inverse, block};
+    s->ops = ops;
+    DL_RETURN_ERROR_ON(!s->ops->fits(p->engine, &s->desc), DL_UNSUPPORTED,
+                       "%s step with T=%zu does not fit this device",
+                       ops->name, tile);
+    DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
+    p->nsteps++;
+    if (s->extra_bytes > p->extra_bytes)
+        p->extra_bytes = s->extra_bytes;
+    return DL_SUCCESS;
+}
+
+/* A DA <-> ASTA(tile) chunk step: automatic plans on CPUs take
+ * staged-cycles when the chunks are long enough. */
+static dl_status add_chunks(dl_plan *p, size_t tile, int inverse)
+{
+    if (p->algo == DL_ALGO_AUTO &&
+        dl_cycles_suits(p->engine, p->record, p->count, tile))
+        return add_staged(p, &dl_algo_staged_cycles, tile, 0, inverse);
+    return add_step(p, DL_STEP_CHUNKS, tile, inverse);
+}
+
+/* DA <-> ASTA(tile).  Short chunks on CPUs take the staged route: the
+ * chunk step moves blocks of T1 records, then a regroup splits each into
+ * ASTA(tile) (or the reverse). */
+static dl_status plan_da_asta(dl_plan *p, size_t tile, int inverse)
+{
+    size_t t1 = p->algo == DL_ALGO_AUTO
+                    ? dl_staged_block(p->engine, p->record, p->count, tile)
+                    : 0;
+    if (!t1)
+        return add_chunks(p, tile, inverse);
+    if (!inverse && t1 < p->count)
+        DL_RETURN_IF_FAIL(add_chunks(p, t1, 0));
+    DL_RETURN_IF_FAIL(add_staged(p, &dl_algo_staged_regroup, tile, t1,
+                                 inverse));
+    if (inverse && t1 < p->count)
+        return add_chunks(p, t1, 1);
+    return DL_SUCCESS;
+}
+
 /* AoS <-> DA goes through ASTA(t*) unless one tile holds everything. */
 static dl_status plan_aos_da(dl_plan *p, int to_da)
 {
-    dl_step_desc whole = {p->record, p->count, p->count, !to_da};
+    dl_step_desc whole = {p->record, p->count, p->count, !to_da, 0};
     int whole_ok = p->algo == DL_ALGO_AUTO || p->algo == DL_ALGO_BS;
     if (whole_ok && choose(p->engine, &whole, DL_STEP_TILES, DL_ALGO_BS))
         return add_step(p, DL_STEP_TILES, p->count, !to_da);
-    size_t t = staging_tile(p->record, p->count);
+    size_t t = staging_tile(p);
     if (t >= p->count)
         return add_step(p, DL_STEP_TILES, p->count, !to_da);
     if (to_da) {
         DL_RETURN_IF_FAIL(add_step(p, DL_STEP_TILES, t, 0));
-        return add_step(p, DL_STEP_CHUNKS, t, 1);
+        return add_chunks(p, t, 1);
     }
-    DL_RETURN_IF_FAIL(add_step(p, DL_STEP_CHUNKS, t, 0));
+    DL_RETURN_IF_FAIL(add_chunks(p, t, 0));
     return add_step(p, DL_STEP_TILES, t, 1);
 }
 
@@ -137,9 +193,9 @@ static dl_status plan_steps(dl_plan *p)
     if (b_aos)
         return add_step(p, DL_STEP_TILES, a, 1);
     if (a_da)
-        return add_step(p, DL_STEP_CHUNKS, b, 0);
+        return plan_da_asta(p, b, 0);
     if (b_da)
-        return add_step(p, DL_STEP_CHUNKS, a, 1);
+        return plan_da_asta(p, a, 1);
     DL_RETURN_IF_FAIL(add_step(p, DL_STEP_TILES, a, 1));
     return add_step(p, DL_STEP_TILES, b, 0);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dlayout.sh - set up a Debian 12 machine, build, and run the demo or tests.
 #
-#   ./scripts/dlayout.sh demo    packages, build, a short dl-bench run
+#   ./scripts/dlayout.sh demo    packages, build, the annotate + dl-run demo
+#                                and a short dl-bench run
 #   ./scripts/dlayout.sh test    packages, build (--werror), every test
 #   ./scripts/dlayout.sh deps    only check / install the packages
 #   ./scripts/dlayout.sh build   packages and build
@@ -20,7 +21,7 @@ case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
 # without the X11/Qt front ends; any installed gnuplot variant will do.
 PACKAGES=(gcc libc6-dev python3 pkg-config meson ninja-build
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclang-dev
-          libcmocka-dev oclgrind gnuplot-nox)
+          libcmocka-dev oclgrind gnuplot-nox valgrind llvm-14)
 
 say() { printf '==> %s\n' "$*"; }
 
@@ -118,6 +119,8 @@ bench_row() {
 demo() {
     build
     pocl_cache
+    say "dl-annotate + dl-run on an unmodified OpenCL program (scripts/demo.sh)"
+    "$ROOT/scripts/demo.sh" "$BUILD"
     say "dl-bench marshal: 1M records of 3 x 4-byte fields, in place"
     ROW_LINES=1,2
     bench_row --from aos --to asta --tile 32
@@ -133,7 +136,7 @@ run_tests() {
 }
 
 usage() {
-    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 case ${1:-} in

@@ -55,6 +55,18 @@ static const struct {
               {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
               {2, 50, DA, 4, DL_ALGO_AUTO, ""},
               {0, 6007, 1, DA, DL_ALGO_AUTO, " -> "}}},
+    /* Staged DA <-> ASTA (CPU devices): blocks dividing Q; a partial last
+     * block; a single block (the regroup alone). */
+    {"staged", {{0, 5600, DA, 8, DL_ALGO_AUTO, "cycles(T=2800"},
+                {1, 3001, DA, 4, DL_ALGO_AUTO, "regroup"},
+                {2, 11000, DA, 64, DL_ALGO_AUTO, "regroup"},
+                {1, 300, DA, 4, DL_ALGO_AUTO, "regroup"}}},
+    /* Cycle following without atomics (CPU devices): full tiles, a tail,
+     * 16-byte words, and AoS <-> DA through ASTA(1000). */
+    {"cycles", {{0, 3001, DA, 32, DL_ALGO_AUTO, "cycles(T=32"},
+                {1, 2000, DA, 64, DL_ALGO_AUTO, "cycles(T=64"},
+                {3, 999, DA, 8, DL_ALGO_AUTO, "cycles(T=8"},
+                {3, 3000, 1, DA, DL_ALGO_AUTO, "cycles(T=1000"}}},
     {"oop", {{0, 45, 1, 8, DL_ALGO_OOP, "oop"},
              {1, 40, DA, 8, DL_ALGO_OOP, "oop"},
              {2, 37, 4, 8, DL_ALGO_OOP, "oop"}}},

@@ -102,13 +102,11 @@ static outcome convert_check(fixture *fx, cl_command_queue q, cl_mem buf,
 
 /* Round trip ASTA(from) -> ASTA(to) -> ASTA(from) on the device, each way
  * checked against dl_convert_host.  `must`: DL_UNSUPPORTED is a failure. */
-static outcome round_trip(fixture *fx, cl_command_queue q, size_t rec_index,
-                          size_t m, size_t from, size_t to, dl_algo algo,
-                          int must)
+static outcome round_trip_rec(fixture *fx, cl_command_queue q,
+                              dl_record *rec, const char *name, size_t m,
+                              size_t from, size_t to, dl_algo algo, int must)
 {
-    const dl_test_rec *d = &dl_test_recs[rec_index];
-    announce_case(d->name, m, from, to, algo);
-    dl_record *rec = dl_test_record(rec_index);
+    announce_case(name, m, from, to, algo);
     size_t bytes = m * dl_record_size(rec);
     unsigned char *in = malloc(bytes + GUARD), *out = malloc(bytes + 1);
     unsigned char *guard = malloc(GUARD);
@@ -120,10 +118,10 @@ static outcome round_trip(fixture *fx, cl_command_queue q, size_t rec_index,
     assert_int_equal(dl_convert_host(out, bytes, &a, &b), DL_SUCCESS);
 
     cl_mem buf = dl_test_buffer(&fx->cl, in, bytes + GUARD);
-    outcome o = convert_check(fx, q, buf, rec, d->name, m, from, to, algo,
+    outcome o = convert_check(fx, q, buf, rec, name, m, from, to, algo,
                               must, out, guard);
     if (o == CONVERTED)
-        o = convert_check(fx, q, buf, rec, d->name, m, to, from, algo, must,
+        o = convert_check(fx, q, buf, rec, name, m, to, from, algo, must,
                           in, guard);
     if (o == UNSUPPORTED) { /* refused: not a byte may have moved */
         unsigned char *now = malloc(bytes + GUARD);
@@ -136,6 +134,16 @@ static outcome round_trip(fixture *fx, cl_command_queue q, size_t rec_index,
     free(in);
     free(out);
     free(guard);
+    return o;
+}
+
+static outcome round_trip(fixture *fx, cl_command_queue q, size_t rec_index,
+                          size_t m, size_t from, size_t to, dl_algo algo,
+                          int must)
+{
+    dl_record *rec = dl_test_record(rec_index);
+    outcome o = round_trip_rec(fx, q, rec, dl_test_recs[rec_index].name, m,
+                               from, to, algo, must);
     dl_record_release(rec);
     return o;
 }
@@ -247,6 +255,68 @@ static void test_large(void **state)
                1);
 }
 
+/* Whether the automatic plan for DA -> ASTA(tile) has a step named
+ * `step` ("regroup": the staged route; "cycles": cycle following). */
+static int plans_step(fixture *fx, dl_record *rec, size_t m, size_t tile,
+                      const char *step)
+{
+    dl_layout a = dl_layout_asta(rec, m, DL_TILE_DA);
+    dl_layout b = dl_layout_asta(rec, m, tile);
+    dl_plan *p;
+    assert_int_equal(dl_plan_create(fx->engine, &a, &b, DL_ALGO_AUTO, &p),
+                     DL_SUCCESS);
+    int has = strstr(dl_plan_describe(p), step) != NULL;
+    dl_plan_release(p);
+    return has;
+}
+
+/* The CPU routes of DA <-> ASTA: cycle following for long chunks, the
+ * staged route (blocks that divide Q, blocks with a partial last one, one
+ * block holding everything) for short ones; primes; records of 1 to 64
+ * parts.  On a CPU both routes must be taken. */
+static void test_staged(void **state)
+{
+    fixture *fx = *state;
+    static const size_t counts[] = {20011, 4096, 30000, 65537, 997, 6007};
+    static const size_t tiles[] = {16, 2, 3, 32, 7, 100, 4};
+    int staged = 0, cycles = 0;
+    for (size_t r = 0; r < NRECS; r++)
+        for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+            size_t m = counts[i], t = tiles[(i + r) % (sizeof tiles /
+                                                       sizeof *tiles)];
+            dl_record *rec = dl_test_record(r);
+            staged += plans_step(fx, rec, m, t, "regroup");
+            cycles += plans_step(fx, rec, m, t, "cycles");
+            round_trip_rec(fx, fx->cl.queue, rec, dl_test_recs[r].name, m,
+                           DL_TILE_DA, t, DL_ALGO_AUTO, 1);
+            dl_record_release(rec);
+        }
+    /* Wide records (64 one-byte fields, 20 floats); 3 floats where one
+     * block nearly holds everything. */
+    static const struct { uint32_t n, elem; size_t m, t; } wide[] = {
+        {64, 1, 40009, 8}, {20, 4, 20000, 32}, {64, 1, 300, 4},
+        {3, 4, 5463, 8}}; /* Q = the most blocks, and a tail beyond */
+    for (size_t w = 0; w < sizeof wide / sizeof *wide; w++) {
+        dl_field f[64];
+        for (uint32_t k = 0; k < wide[w].n; k++)
+            f[k] = (dl_field){k * wide[w].elem, wide[w].elem};
+        dl_record *rec;
+        assert_int_equal(dl_record_create(f, wide[w].n, 0, &rec), DL_SUCCESS);
+        staged += plans_step(fx, rec, wide[w].m, wide[w].t, "regroup");
+        cycles += plans_step(fx, rec, wide[w].m, wide[w].t, "cycles");
+        round_trip_rec(fx, fx->cl.queue, rec, "wide", wide[w].m, DL_TILE_DA,
+                       wide[w].t, DL_ALGO_AUTO, 1);
+        dl_record_release(rec);
+    }
+    cl_device_type type = 0;
+    assert_int_equal(clGetDeviceInfo(fx->cl.device, CL_DEVICE_TYPE,
+                                     sizeof type, &type, NULL),
+                     CL_SUCCESS);
+    printf("staged route in %d cases, cycles in %d\n", staged, cycles);
+    if (type & CL_DEVICE_TYPE_CPU)
+        assert_true(staged >= 10 && cycles >= 20);
+}
+
 /* An ELL-style tall matrix: rows x cols scalars, row-major (AoS) <->
  * ASTA(T), checked element by element against the tiled transpose. */
 static void check_tall(fixture *fx, uint32_t elem, size_t rows, uint32_t cols,
@@ -321,6 +391,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_matrix_oop),
         cmocka_unit_test(test_small_counts),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_staged),
         cmocka_unit_test(test_tall_ell),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

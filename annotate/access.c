@@ -1,0 +1,367 @@
+/* access.c - the uses of a record argument.  Each use must have one of
+ * the forms dl-annotate can rewrite (p[E].f, (p + E)->f, p->f,
+ * T *q = &p[E] then q->f, whole records, scalar elements g[E]); any
+ * other use declines the argument with a reason. */
+#include "analyze.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* `top` is a member expression on a record whose index is known: follows
+ * the member chain outwards, fills acc with the part and the leaf. */
+static int field_chain(ctx *c, dla_arg *a, int member, dla_access *acc)
+{
+    dla_tree *t = &c->tree;
+    int top = member;
+    long long inner = 0;
+    int depth = 0;
+    CXCursor leaf = clang_getNullCursor();
+    for (;;) {
+        CXCursor field = clang_getCursorReferenced(t->nodes[top].cur);
+        if (clang_getCursorKind(field) != CXCursor_FieldDecl)
+            return decline(a, "a member access that is not a plain field");
+        char *fname = dla_spelling(field);
+        int anon = !fname || !*fname;
+        free(fname);
+        if (anon || clang_Cursor_isBitField(field))
+            return decline(a, "an anonymous member or bit-field is accessed");
+        long long bits = clang_Cursor_getOffsetOfField(field);
+        if (bits < 0 || bits % 8)
+            return decline(a, "a field offset is unknown");
+        if (depth == 0) {
+            acc->part_off = (unsigned)(bits / 8);
+            acc->part_size =
+                (unsigned)clang_Type_getSizeOf(clang_getCursorType(field));
+        } else {
+            inner += bits / 8;
+        }
+        leaf = field;
+        depth++;
+        int from;
+        int up = dla_up(t, top, &from);
+        if (up < 0 || t->nodes[up].kind != CXCursor_MemberRefExpr ||
+            dla_child(t, up, 0) != from)
+            break;
+        /* a dot member of this field (a nested struct) */
+        int base = dla_strip(t, dla_child(t, up, 0));
+        if (clang_getCursorType(t->nodes[base].cur).kind == CXType_Pointer)
+            break;
+        top = up;
+    }
+    acc->inner_off = (unsigned)inner;
+    CXType lt = clang_getCursorType(leaf);
+    if (lt.kind == CXType_ConstantArray) {
+        CXType et = clang_getArrayElementType(lt);
+        if (clang_getCanonicalType(et).kind == CXType_ConstantArray)
+            return decline(a, "a multi-dimensional array field is accessed");
+        acc->kind = DLA_FIELD_ARRAY;
+        acc->leaf_type = dla_type_spelling(et);
+    } else {
+        acc->kind = DLA_FIELD;
+        acc->whole_part = depth == 1;
+        acc->leaf_type = dla_type_spelling(lt);
+    }
+    if (!acc->leaf_type || strchr(acc->leaf_type, '('))
+        return decline(a, "a field's type has no name that code can use");
+    int from;
+    int up = dla_up(t, top, &from);
+    if (up >= 0 && t->nodes[up].kind == CXCursor_UnaryOperator &&
+        strcmp(dla_unop(t, up), "&") == 0) {
+        int call = dla_up(t, up, NULL);
+        if (is_call_to(c, call, "atom"))
+            return decline(a, "an atomic function works on a field");
+        return decline(a, "the address of a field is taken");
+    }
+    if (!node_range(c, top, &acc->whole))
+        return decline(a, "an access is inside a macro expansion");
+    return 0;
+}
+
+/* Index node -> acc->index (a range), checked. */
+static int set_index(ctx *c, dla_arg *a, dla_access *acc, int index)
+{
+    acc->index_node = index;
+    if (index < 0 ||
+        !dla_cursor_range_loose(c->tree.nodes[index].cur, &acc->index))
+        return decline(a, "an index is not in the source text");
+    return check_index(c, a, index, acc->index);
+}
+
+/* Whether node is a statement of its own (its value is not used). */
+static int is_statement(const dla_tree *t, int node)
+{
+    int p = t->nodes[node].parent, nth = t->nodes[node].nth;
+    if (p < 0)
+        return 0;
+    switch (t->nodes[p].kind) {
+    case CXCursor_CompoundStmt:
+        return 1;
+    case CXCursor_IfStmt:
+    case CXCursor_WhileStmt:
+        return nth >= 1;
+    case CXCursor_DoStmt:
+        return nth == 0;
+    case CXCursor_ForStmt:
+        return t->nodes[p].last == node;
+    default:
+        return 0;
+    }
+}
+
+/* The whole record p[E] (node rec, index node idx) is used: as a field
+ * base, as a value, or as the target of an assignment. */
+static int record_use(ctx *c, dla_arg *a, int rec, int idx)
+{
+    dla_tree *t = &c->tree;
+    int from;
+    int up = dla_up(t, rec, &from);
+    dla_access *acc = new_access(a);
+    if (!acc)
+        return decline(a, "out of memory");
+    if (set_index(c, a, acc, idx))
+        return -1;
+    if (up >= 0 && t->nodes[up].kind == CXCursor_MemberRefExpr &&
+        dla_child(t, up, 0) == from)
+        return field_chain(c, a, up, acc);
+    if (up >= 0 && t->nodes[up].kind == CXCursor_UnaryOperator)
+        return decline(a, "the address of a record is taken other than "
+                          "as `T *q = &p[E]`");
+    if (!a->record_type)
+        return decline(a, "a whole record of an unnamed struct type is "
+                          "copied");
+    if (up >= 0 && t->nodes[up].kind == CXCursor_BinaryOperator &&
+        dla_child(t, up, 0) == from && strcmp(dla_binop(t, up), "=") == 0) {
+        if (!is_statement(t, up))
+            return decline(a, "a record assignment is used as a value");
+        acc->kind = DLA_STORE;
+        if (!node_range(c, up, &acc->whole) ||
+            !node_range(c, dla_child(t, up, 1), &acc->value))
+            return decline(a, "an access is inside a macro expansion");
+        return 0;
+    }
+    int raw = t->nodes[rec].parent;
+    if (raw >= 0 && (t->nodes[raw].kind == CXCursor_UnexposedExpr ||
+                     t->nodes[raw].kind == CXCursor_VarDecl)) {
+        acc->kind = DLA_LOAD;
+        if (!node_range(c, rec, &acc->whole))
+            return decline(a, "an access is inside a macro expansion");
+        return 0;
+    }
+    return decline(a, "a record is used in an unsupported way");
+}
+
+/* `T *q = &p[E]` or `T *q = p + E`: q becomes an index variable; all of
+ * q's uses must be `q->f`.  Returns 0, or -1 (declined). */
+static int alias(ctx *c, dla_arg *a, int var, int idx)
+{
+    dla_tree *t = &c->tree;
+    int stmt = t->nodes[var].parent;
+    if (stmt < 0 || t->nodes[stmt].kind != CXCursor_DeclStmt ||
+        t->nodes[stmt].first != var || t->nodes[var].next >= 0)
+        return decline(a, "a record pointer is declared with others");
+    dla_access *acc = new_access(a);
+    if (!acc)
+        return decline(a, "out of memory");
+    acc->kind = DLA_ALIAS_DECL;
+    char *qname = dla_spelling(t->nodes[var].cur);
+    acc->alias_name = dla_printf("dla_i_%s", qname);
+    free(qname);
+    if (!node_range(c, var, &acc->whole))
+        return decline(a, "an access is inside a macro expansion");
+    if (set_index(c, a, acc, idx))
+        return -1;
+    const char *iname = acc->alias_name;
+    CXCursor vdecl = t->nodes[var].cur;
+    for (int i = 0; i < t->n; i++) {
+        if (!refers_to(c, i, vdecl))
+            continue;
+        int from;
+        int up = dla_up(t, i, &from);
+        if (up < 0 || t->nodes[up].kind != CXCursor_MemberRefExpr ||
+            dla_child(t, up, 0) != from)
+            return decline(a, "a pointer into the records is used other "
+                              "than as q->f");
+        dla_access *f = new_access(a);
+        if (!f)
+            return decline(a, "out of memory");
+        f->index_name = iname;
+        if (field_chain(c, a, up, f))
+            return -1;
+    }
+    return 0;
+}
+
+/* One use of a struct pointer argument (DeclRefExpr node d). */
+int struct_use(ctx *c, dla_arg *a, int d)
+{
+    dla_tree *t = &c->tree;
+    int from;
+    int up = dla_up(t, d, &from);
+    if (up < 0)
+        return decline(a, "unsupported use");
+    enum CXCursorKind k = t->nodes[up].kind;
+    if (k == CXCursor_ArraySubscriptExpr && dla_child(t, up, 0) == from) {
+        int idx = dla_child(t, up, 1);
+        int from2;
+        int up2 = dla_up(t, up, &from2);
+        if (up2 >= 0 && t->nodes[up2].kind == CXCursor_UnaryOperator &&
+            strcmp(dla_unop(t, up2), "&") == 0) {
+            int var = dla_up(t, up2, NULL);
+            if (var >= 0 && t->nodes[var].kind == CXCursor_VarDecl)
+                return alias(c, a, var, idx);
+            if (is_call_to(c, var, "atom"))
+                return decline(a, "an atomic function works on a record");
+            return decline(a, "the address of a record escapes");
+        }
+        return record_use(c, a, up, idx);
+    }
+    if (k == CXCursor_BinaryOperator && dla_child(t, up, 0) == from &&
+        strcmp(dla_binop(t, up), "+") == 0) {
+        int idx = dla_child(t, up, 1);
+        int from2;
+        int up2 = dla_up(t, up, &from2);
+        if (up2 >= 0 && t->nodes[up2].kind == CXCursor_VarDecl)
+            return alias(c, a, up2, idx);
+        if (up2 >= 0 && t->nodes[up2].kind == CXCursor_MemberRefExpr &&
+            dla_child(t, up2, 0) == from2) {
+            dla_access *acc = new_access(a);
+            if (!acc)
+                return decline(a, "out of memory");
+            if (set_index(c, a, acc, idx))
+                return -1;
+            return field_chain(c, a, up2, acc);
+        }
+        return decline(a, "pointer arithmetic other than (p + E)->f");
+    }
+    if (k == CXCursor_MemberRefExpr && dla_child(t, up, 0) == from) {
+        dla_access *acc = new_access(a);
+        if (!acc)
+            return decline(a, "out of memory");
+        acc->index_name = "0";
+        return field_chain(c, a, up, acc);
+    }
+    if (k == CXCursor_CallExpr) {
+        char *fn = dla_spelling(t->nodes[up].cur);
+        char *why = dla_printf("the pointer escapes: passed to function "
+                               "'%s'", fn ? fn : "?");
+        free(fn);
+        decline(a, why);
+        free(why);
+        return -1;
+    }
+    if (k == CXCursor_CStyleCastExpr)
+        return decline(a, "the pointer is cast to another type (accessed "
+                          "as raw words)");
+    if (k == CXCursor_VarDecl || k == CXCursor_BinaryOperator ||
+        k == CXCursor_CompoundAssignOperator)
+        return decline(a, "the pointer escapes: stored or modified");
+    if (k == CXCursor_UnaryOperator)
+        return decline(a, "the pointer is dereferenced or modified directly");
+    return decline(a, "the pointer is used in an unsupported way");
+}
+
+/* node names the variable of `for (int k = C0; k < C; k++)` with
+ * 0 <= C0 and C <= limit, which nothing else changes: 0 <= k < limit
+ * wherever it is in scope. */
+static int loop_bounded(ctx *c, int node, unsigned limit)
+{
+    dla_tree *t = &c->tree;
+    node = dla_strip(t, node);
+    if (node < 0 || t->nodes[node].kind != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor var = clang_getCursorReferenced(t->nodes[node].cur);
+    int vnode = -1;
+    for (int i = 0; i < t->n && vnode < 0; i++)
+        if (t->nodes[i].kind == CXCursor_VarDecl &&
+            clang_equalCursors(t->nodes[i].cur, var))
+            vnode = i;
+    if (vnode < 0)
+        return 0;
+    int decl = t->nodes[vnode].parent;
+    int loop = decl >= 0 ? t->nodes[decl].parent : -1;
+    if (loop < 0 || t->nodes[decl].kind != CXCursor_DeclStmt ||
+        t->nodes[decl].first != vnode || t->nodes[vnode].next >= 0 ||
+        t->nodes[loop].kind != CXCursor_ForStmt ||
+        t->nodes[loop].first != decl || dla_child(t, loop, 3) < 0 ||
+        dla_child(t, loop, 4) >= 0)
+        return 0;
+    long long from, to;
+    int cond = dla_child(t, loop, 1), inc = dla_child(t, loop, 2);
+    if (!dla_const_int(t->nodes[t->nodes[vnode].last].cur, &from) ||
+        from < 0 || t->nodes[cond].kind != CXCursor_BinaryOperator ||
+        strcmp(dla_binop(t, cond), "<") != 0 ||
+        !refers_to(c, dla_strip(t, dla_child(t, cond, 0)), var) ||
+        !dla_const_int(t->nodes[dla_child(t, cond, 1)].cur, &to) ||
+        to > (long long)limit || t->nodes[inc].kind != CXCursor_UnaryOperator ||
+        strcmp(dla_unop(t, inc), "++") != 0)
+        return 0;
+    for (int i = 0; i < t->n; i++)
+        if (refers_to(c, i, var)) {
+            int raw = t->nodes[i].parent;
+            if (raw != inc && t->nodes[raw].kind != CXCursor_UnexposedExpr)
+                return 0; /* assigned or its address taken */
+        }
+    return 1;
+}
+
+/* One use of an annotated scalar array (DeclRefExpr node d). */
+int scalar_use(ctx *c, dla_arg *a, int d)
+{
+    dla_tree *t = &c->tree;
+    int from;
+    int up = dla_up(t, d, &from);
+    if (up < 0 || t->nodes[up].kind != CXCursor_ArraySubscriptExpr ||
+        dla_child(t, up, 0) != from) {
+        if (up >= 0 && t->nodes[up].kind == CXCursor_CallExpr)
+            return decline(a, "the pointer escapes: passed to a function");
+        if (up >= 0 && t->nodes[up].kind == CXCursor_CStyleCastExpr)
+            return decline(a, "the pointer is cast to another type (accessed "
+                              "as raw words)");
+        return decline(a, "the array is used other than as a[E]");
+    }
+    int up2 = dla_up(t, up, NULL);
+    if (up2 >= 0 && t->nodes[up2].kind == CXCursor_UnaryOperator &&
+        strcmp(dla_unop(t, up2), "&") == 0)
+        return decline(a, "the address of an element is taken");
+    dla_access *acc = new_access(a);
+    if (!acc)
+        return decline(a, "out of memory");
+    acc->kind = DLA_ELEMENT;
+    int idx = dla_child(t, up, 1);
+    if (!node_range(c, up, &acc->whole))
+        return decline(a, "an access is inside a macro expansion");
+    if (set_index(c, a, acc, idx))
+        return -1;
+    /* record*K + k with k in [0, K): a constant or a loop variable */
+    int sum = dla_strip(t, idx);
+    if (t->nodes[sum].kind != CXCursor_BinaryOperator ||
+        strcmp(dla_binop(t, sum), "+") != 0)
+        return 0;
+    int mul = dla_strip(t, dla_child(t, sum, 0));
+    int kon = dla_child(t, sum, 1);
+    long long kval = -1, stride;
+    if (t->nodes[mul].kind != CXCursor_BinaryOperator ||
+        strcmp(dla_binop(t, mul), "*") != 0 ||
+        !dla_const_int(t->nodes[dla_child(t, mul, 1)].cur, &stride) ||
+        stride != (long long)a->per_record)
+        return 0;
+    dla_range rec, el;
+    if (!node_range(c, dla_child(t, mul, 0), &rec) ||
+        rec.begin < acc->index.begin || rec.end >= acc->index.end)
+        return 0;
+    if (dla_const_int(t->nodes[kon].cur, &kval)) {
+        if (kval < 0 || kval >= (long long)a->per_record)
+            return 0;
+        acc->element_const = (long)kval;
+    } else if (loop_bounded(c, kon, a->per_record) &&
+               node_range(c, kon, &el) && el.begin > rec.end &&
+               el.end <= acc->index.end) {
+        acc->element = el;
+        acc->element_var = 1;
+    } else {
+        return 0;
+    }
+    acc->record = rec;
+    return 0;
+}

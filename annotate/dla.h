@@ -1,0 +1,146 @@
+/* dla.h - the shared model of dl-annotate: the options, the source text,
+ * and what the analysis found in each kernel (which arguments hold
+ * records, how they are accessed, why others are declined).  Analysis
+ * (analyze.c) fills it from libclang's AST; emit.c turns it into text. */
+#ifndef DLA_H
+#define DLA_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+#include "annotations.h"
+
+typedef enum dla_target { DLA_TARGET_DA, DLA_TARGET_ASTA } dla_target;
+
+typedef struct dla_options {
+    const char *input;
+    const char *output; /* NULL: stdout */
+    int in_place;
+    int check;
+    int explain;
+    dla_target layout;
+    size_t tile; /* 0: auto */
+    int nclang;
+    const char **clang_args;
+} dla_options;
+
+/* The input file as bytes; libclang's offsets index it. */
+typedef struct dla_source {
+    const char *name;
+    char *text;
+    size_t len;
+} dla_source;
+
+/* A byte range [begin, end) of the input. */
+typedef struct dla_range {
+    unsigned begin, end;
+} dla_range;
+
+typedef enum dla_access_kind {
+    DLA_FIELD,       /* a field (or a part of one) as an lvalue        */
+    DLA_FIELD_ARRAY, /* an array field, as a pointer to its elements   */
+    DLA_LOAD,        /* a whole record read                            */
+    DLA_STORE,       /* `p[E] = r` as a statement                      */
+    DLA_ALIAS_DECL,  /* `T *q = &p[E]` becomes `size_t dla_i_q = E`     */
+    DLA_ELEMENT      /* scalar array element `grid[E]`                 */
+} dla_access_kind;
+
+/* One rewrite: the text of `whole` is replaced.  The record index is the
+ * text of `index` (itself rendered with the rewrites inside it), or the
+ * name `index_name` (an alias variable). */
+typedef struct dla_access {
+    dla_access_kind kind;
+    dla_range whole;
+    dla_range index;
+    const char *index_name; /* alias: "dla_i_q"; else NULL */
+    int index_node;         /* the index's AST node (analysis only)  */
+    dla_range value;        /* DLA_STORE: the stored record        */
+    unsigned part_off, part_size, inner_off;
+    char *leaf_type; /* DLA_FIELD: lvalue type; FIELD_ARRAY: element */
+    /* DLA_ELEMENT split as record*K + element when both are in the text
+     * and the element is a constant or a loop variable in [0, K); else
+     * element_const < 0, !element_var and the index is divided by K. */
+    dla_range record;
+    long element_const;
+    dla_range element; /* the element as text (a bounded loop variable),
+                          when element_var */
+    int element_var;
+    char *alias_name; /* DLA_ALIAS_DECL: the variable's name */
+    int whole_part;   /* DLA_FIELD: the lvalue is a whole top-level field */
+} dla_access;
+
+typedef struct dla_part {
+    unsigned off, size;
+    int gap;
+} dla_part;
+
+typedef struct dla_arg {
+    unsigned index; /* parameter position */
+    char *name;
+    int candidate;    /* a struct pointer or an annotated scalar array */
+    int transformed;
+    char *reason;     /* why not, when not transformed */
+    int scalar;       /* scalar array: elements per record = per_record */
+    unsigned per_record, elem_size;
+    char *record_type; /* spelling for whole-record copies, or NULL  */
+    unsigned record_size;
+    unsigned nparts;
+    dla_part *parts;   /* fields and gaps, sorted (struct records)   */
+    unsigned nfields;  /* the fields among parts                      */
+    const dl_annot_arg *user; /* the user's annotation, or NULL       */
+    char *count;       /* annotation count dims, e.g. "[n]" or "[N][20]" */
+    dla_target target;
+    size_t tile;       /* asta: 0 = auto */
+    char *annotation;  /* canonical full form written before the kernel */
+    char *m_code;      /* the record count as OpenCL C (long)       */
+    char *neutral;     /* a user annotation asking for a conversion of
+                          an argument that cannot be rewritten, without
+                          its target: what replaces it in the output  */
+    unsigned naccesses;
+    dla_access *accesses;
+} dla_arg;
+
+typedef struct dla_kernel {
+    char *name;
+    unsigned line;
+    dla_range decl;     /* the whole definition                      */
+    dla_range body;     /* the braces of the body, included          */
+    unsigned line_start; /* where annotations go: the start of the line
+                            of `decl`, or decl.begin if code precedes
+                            it on that line (mid_line)                */
+    int mid_line;
+    char *signature;    /* text from decl.begin to the body's '{'     */
+    const dl_annot_kernel *annot; /* user annotations, or NULL        */
+    int already;        /* already rewritten (uses DL_ACTIVE_)        */
+    unsigned nargs;
+    dla_arg *args;
+} dla_kernel;
+
+typedef struct dla_program {
+    dla_source src;
+    dl_annot_program *annots;
+    unsigned nkernels;
+    dla_kernel *kernels;
+} dla_program;
+
+/* analyze.c: finds kernels and classifies their record arguments. */
+int dla_analyze(CXTranslationUnit tu, dla_program *prog,
+                const dla_options *opt);
+
+/* annot.c: the runtime's view of annotations. */
+/* Writes the canonical annotation of `arg` by parsing the short form with
+ * the runtime's parser against the kernel's signature.  Returns 0, or -1
+ * with a reason in arg->reason. */
+int dla_annot_canonical(const dla_kernel *k, dla_arg *arg);
+/* The record count of an annotated argument as OpenCL C code. */
+char *dla_count_code(const dl_dims_expr *count);
+
+/* emit.c: the output text. */
+char *dla_emit(const dla_program *prog, size_t *len);
+
+/* util */
+char *dla_strdup(const char *s);
+char *dla_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *dla_substr(const dla_source *src, dla_range r);
+
+#endif

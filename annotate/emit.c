@@ -1,0 +1,468 @@
+/* emit.c - writes the output: the input text with, for every kernel that
+ * has transformed arguments, the canonical annotations before it and its
+ * body duplicated under `#ifdef DL_ACTIVE_<kernel>` (rewritten indexing)
+ * / `#else` (the original code).  Without dlayout the original branch is
+ * compiled, so the program runs exactly as written.
+ *
+ * The index code follows docs/layouts.md: field o (size z) of record i
+ *   DA:      byte o*M + i*z            (per-field arrays: `((T *)(p + o*M))[i]`)
+ *   ASTA(T): byte q*T*S + o*w + t*z, q = i/T, t = i%T, w = T or, in the
+ *            tail tile (q == M/T), R = M%T. */
+#define _GNU_SOURCE /* vasprintf */
+#include "dla.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct buf {
+    char *s;
+    size_t len, cap;
+    int failed;
+} buf;
+
+static void put(buf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (b->len + n + 1 > cap)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->failed = 1;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+static void puts_(buf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+static void putf(buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void putf(buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    if (!s) {
+        b->failed = 1;
+        return;
+    }
+    puts_(b, s);
+    free(s);
+}
+
+/* An access of one argument, for sorting all of a kernel's. */
+typedef struct edit {
+    const dla_kernel *k;
+    const dla_arg *arg;
+    const dla_access *acc;
+} edit;
+
+typedef struct emitter {
+    const dla_source *src;
+    edit *edits;
+    size_t nedits;
+} emitter;
+
+static void render(emitter *e, buf *b, dla_range r);
+
+static void index_text(emitter *e, buf *b, const dla_access *acc)
+{
+    if (acc->index_name) {
+        putf(b, "(size_t)(%s)", acc->index_name);
+        return;
+    }
+    puts_(b, "(size_t)(");
+    render(e, b, acc->index);
+    puts_(b, ")");
+}
+
+/* Byte (struct) or element (scalar array) offset of part o (size z) of
+ * record index `ix` (already emitted as text). */
+static void part_offset(buf *b, const dla_kernel *k, const dla_arg *a,
+                        const char *ix, unsigned o, unsigned z, unsigned s)
+{
+    if (a->target == DLA_TARGET_DA)
+        putf(b, "%uu * dla_M_%s + %s * %uu", o, a->name, ix, z);
+    else
+        putf(b, "DLA_ASTA_OFF(%s, DL_TILE_%s_%s, dla_M_%s, %uu, %uu, %uu)",
+             ix, k->name, a->name, a->name, s, o, z);
+}
+
+static void field_access(emitter *e, buf *b, const edit *ed)
+{
+    const dla_kernel *k = ed->k;
+    const dla_arg *a = ed->arg;
+    const dla_access *acc = ed->acc;
+    char *pname = a->name;
+    if (acc->kind == DLA_FIELD && acc->whole_part &&
+        a->target == DLA_TARGET_DA) {
+        /* the form the device compiler vectorises: a per-field array */
+        putf(b, "((__global %s *)((__global char *)(%s) + %uu * dla_M_%s))[",
+             acc->leaf_type, pname, acc->part_off, a->name);
+        index_text(e, b, acc);
+        puts_(b, "]");
+        return;
+    }
+    buf ix = {0};
+    index_text(e, &ix, acc);
+    if (acc->kind == DLA_FIELD)
+        putf(b, "(*(__global %s *)((__global char *)(%s) + ", acc->leaf_type,
+             pname);
+    else
+        putf(b, "((__global %s *)((__global char *)(%s) + ", acc->leaf_type,
+             pname);
+    part_offset(b, k, a, ix.s ? ix.s : "0", acc->part_off, acc->part_size,
+                a->record_size);
+    if (acc->inner_off)
+        putf(b, " + %uu", acc->inner_off);
+    puts_(b, "))");
+    free(ix.s);
+}
+
+static void element_access(emitter *e, buf *b, const edit *ed)
+{
+    const dla_kernel *k = ed->k;
+    const dla_arg *a = ed->arg;
+    const dla_access *acc = ed->acc;
+    buf rec = {0}, el = {0};
+    if (acc->element_const >= 0 || acc->element_var) {
+        puts_(&rec, "(size_t)(");
+        render(e, &rec, acc->record);
+        puts_(&rec, ")");
+        if (acc->element_var) {
+            puts_(&el, "(size_t)(");
+            render(e, &el, acc->element);
+            puts_(&el, ")");
+        } else {
+            putf(&el, "%ldu", acc->element_const);
+        }
+    } else {
+        buf ix = {0};
+        index_text(e, &ix, acc);
+        putf(&rec, "(%s / %uu)", ix.s ? ix.s : "0", a->per_record);
+        putf(&el, "(%s %% %uu)", ix.s ? ix.s : "0", a->per_record);
+        free(ix.s);
+    }
+    const char *r = rec.s ? rec.s : "0", *f = el.s ? el.s : "0";
+    if (a->target == DLA_TARGET_DA)
+        putf(b, "(%s)[%s * dla_M_%s + %s]", a->name, f, a->name, r);
+    else
+        putf(b, "(%s)[DLA_ASTA_OFF(%s, DL_TILE_%s_%s, dla_M_%s, %uu, %s, 1u)]",
+             a->name, r, k->name, a->name, a->name, a->per_record, f);
+    free(rec.s);
+    free(el.s);
+}
+
+static void replacement(emitter *e, buf *b, const edit *ed)
+{
+    const dla_kernel *k = ed->k;
+    const dla_arg *a = ed->arg;
+    const dla_access *acc = ed->acc;
+    switch (acc->kind) {
+    case DLA_FIELD:
+    case DLA_FIELD_ARRAY:
+        field_access(e, b, ed);
+        break;
+    case DLA_ELEMENT:
+        element_access(e, b, ed);
+        break;
+    case DLA_LOAD:
+        putf(b, "dla_load_%s_%s((__global char *)(%s), ", k->name, a->name,
+             a->name);
+        index_text(e, b, acc);
+        putf(b, ", dla_M_%s)", a->name);
+        break;
+    case DLA_STORE:
+        putf(b, "dla_store_%s_%s((__global char *)(%s), ", k->name, a->name,
+             a->name);
+        index_text(e, b, acc);
+        putf(b, ", dla_M_%s, (", a->name);
+        render(e, b, acc->value);
+        puts_(b, "))");
+        break;
+    case DLA_ALIAS_DECL:
+        putf(b, "const size_t %s = ", acc->alias_name);
+        index_text(e, b, acc);
+        break;
+    }
+}
+
+/* Copies r with every edit inside it applied (edits are sorted by begin,
+ * outer ones first, and nest like the AST they come from). */
+static void render(emitter *e, buf *b, dla_range r)
+{
+    unsigned at = r.begin;
+    size_t lo = 0, hi = e->nedits; /* the first edit beginning in r */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (e->edits[mid].acc->whole.begin < r.begin)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < e->nedits; i++) {
+        const dla_access *acc = e->edits[i].acc;
+        if (acc->whole.begin >= r.end)
+            break;
+        if (acc->whole.begin < at || acc->whole.end > r.end)
+            continue;
+        put(b, e->src->text + at, acc->whole.begin - at);
+        replacement(e, b, &e->edits[i]);
+        at = acc->whole.end;
+    }
+    put(b, e->src->text + at, r.end - at);
+}
+
+static int cmp_edit(const void *x, const void *y)
+{
+    const dla_access *a = ((const edit *)x)->acc, *b = ((const edit *)y)->acc;
+    if (a->whole.begin != b->whole.begin)
+        return a->whole.begin < b->whole.begin ? -1 : 1;
+    return (a->whole.end < b->whole.end) - (a->whole.end > b->whole.end);
+}
+
+static int transformed_args(const dla_kernel *k)
+{
+    int n = 0;
+    for (unsigned i = 0; i < k->nargs; i++)
+        n += k->args[i].transformed;
+    return n;
+}
+
+static int uses(const dla_arg *a, dla_access_kind kind)
+{
+    for (unsigned i = 0; i < a->naccesses; i++)
+        if (a->accesses[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+/* Whole-record copies part by part, gaps included (bit-exact). */
+static void copy_helpers(buf *b, const dla_kernel *k, const dla_arg *a)
+{
+    const char *kn = k->name, *an = a->name;
+    for (int store = 0; store < 2; store++) {
+        if (!uses(a, store ? DLA_STORE : DLA_LOAD))
+            continue;
+        if (store)
+            putf(b, "static void dla_store_%s_%s(__global char *p, size_t i, "
+                    "size_t M, %s r)\n{\n", kn, an, a->record_type);
+        else
+            putf(b, "static %s dla_load_%s_%s(__global char *p, size_t i, "
+                    "size_t M)\n{\n    %s r;\n", a->record_type, kn, an,
+                 a->record_type);
+        puts_(b, "    (void)M;\n");
+        for (unsigned j = 0; j < a->nparts; j++) {
+            unsigned o = a->parts[j].off, z = a->parts[j].size;
+            unsigned w = 4;
+            while (w > 1 && (o % w || z % w || a->record_size % w))
+                w /= 2;
+            const char *wt = w == 4 ? "uint" : w == 2 ? "ushort" : "uchar";
+            putf(b, "    for (uint b = 0; b < %uu; b++)\n        ", z / w);
+            if (store)
+                putf(b, "((__global %s *)(p + ", wt);
+            else
+                putf(b, "((__private %s *)&r)[%uu + b] = ((__global %s *)(p + ",
+                     wt, o / w, wt);
+            if (a->target == DLA_TARGET_DA)
+                putf(b, "%uu * M + i * %uu", o, z);
+            else
+                putf(b, "DLA_ASTA_OFF(i, DL_TILE_%s_%s, M, %uu, %uu, %uu)", kn,
+                     an, a->record_size, o, z);
+            if (store)
+                putf(b, "))[b] = ((__private %s *)&r)[%uu + b];\n", wt, o / w);
+            else
+                puts_(b, "))[b];\n");
+        }
+        puts_(b, store ? "}\n" : "    return r;\n}\n");
+    }
+}
+
+static void before_kernel(buf *b, const dla_kernel *k)
+{
+    if (k->mid_line)
+        puts_(b, "\n"); /* directives start a line */
+    int asta = 0;
+    for (unsigned i = 0; i < k->nargs; i++)
+        asta |= k->args[i].transformed && k->args[i].target == DLA_TARGET_ASTA;
+    if (asta)
+        puts_(b, "#ifndef DLA_ASTA_OFF\n"
+             "/* dl-annotate: offset of part o (size z) of record i in "
+             "ASTA(T) of M records\n"
+             " * of S units; the tail tile of M%T records has width M%T "
+             "(docs/layouts.md). */\n"
+             "#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + "
+             "(o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + "
+             "(i) % (T) * (z))\n"
+             "#endif\n");
+    for (unsigned i = 0; i < k->nargs; i++) {
+        const dla_arg *a = &k->args[i];
+        if (!a->transformed || a->target != DLA_TARGET_ASTA)
+            continue;
+        putf(b, "#ifndef DL_TILE_%s_%s\n#define DL_TILE_%s_%s %zu\n#endif\n",
+             k->name, a->name, k->name, a->name, a->tile ? a->tile : 32);
+    }
+    int helpers = 0;
+    for (unsigned i = 0; i < k->nargs; i++) {
+        const dla_arg *a = &k->args[i];
+        if (a->transformed && (uses(a, DLA_LOAD) || uses(a, DLA_STORE))) {
+            if (!helpers++)
+                putf(b, "#ifdef DL_ACTIVE_%s\n", k->name);
+            copy_helpers(b, k, a);
+        }
+    }
+    if (helpers)
+        puts_(b, "#endif\n");
+    for (unsigned i = 0; i < k->nargs; i++)
+        if (k->args[i].transformed)
+            putf(b, "%s\n", k->args[i].annotation);
+}
+
+static int kernel_body(buf *b, const dla_source *src, const dla_kernel *k)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < k->nargs; i++)
+        if (k->args[i].transformed)
+            n += k->args[i].naccesses;
+    edit *edits = calloc(n ? n : 1, sizeof *edits);
+    if (!edits)
+        return -1;
+    n = 0;
+    for (unsigned i = 0; i < k->nargs; i++)
+        if (k->args[i].transformed)
+            for (unsigned j = 0; j < k->args[i].naccesses; j++)
+                edits[n++] = (edit){k, &k->args[i], &k->args[i].accesses[j]};
+    qsort(edits, n, sizeof *edits, cmp_edit);
+    emitter e = {src, edits, n};
+    dla_range inner = {k->body.begin + 1, k->body.end - 1};
+    putf(b, "{\n#ifdef DL_ACTIVE_%s\n", k->name);
+    /* the record counts, first, where no local name can shadow an
+     * argument that the count expression names */
+    for (unsigned i = 0; i < k->nargs; i++)
+        if (k->args[i].transformed)
+            putf(b, "const size_t dla_M_%s = (size_t)%s;\n", k->args[i].name,
+                 k->args[i].m_code);
+    render(&e, b, inner);
+    puts_(b, "\n#else\n");
+    put(b, src->text + inner.begin, inner.end - inner.begin);
+    puts_(b, "\n#endif\n}");
+    free(edits);
+    return 0;
+}
+
+/* The span of a user annotation comment on `line` ("//" to the end of
+ * the line), or 0. */
+static int annotation_span(const dla_source *src, unsigned line,
+                           dla_range *r)
+{
+    size_t at = 0;
+    for (unsigned l = 1; l < line && at < src->len; at++)
+        if (src->text[at] == '\n')
+            l++;
+    for (size_t p = at; p + 1 < src->len && src->text[p] != '\n'; p++) {
+        if (src->text[p] != '/' || src->text[p + 1] != '/')
+            continue;
+        size_t q = p + 2;
+        while (q < src->len && (src->text[q] == ' ' || src->text[q] == '\t'))
+            q++;
+        if (q + 3 > src->len || memcmp(src->text + q, "DL:", 3) != 0)
+            continue;
+        size_t end = q;
+        while (end < src->len && src->text[end] != '\n')
+            end++;
+        r->begin = (unsigned)p;
+        r->end = (unsigned)end;
+        return 1;
+    }
+    return 0;
+}
+
+/* A top-level change of the input: replace `r` by what `kernel` (body)
+ * or nothing (a deleted user annotation) says; an empty range at a
+ * kernel's line start is where its annotations go. */
+typedef struct change {
+    dla_range r;
+    const dla_kernel *k;
+    int what; /* 0 delete, 1 insert before kernel, 2 body, 3 text */
+    const char *text;
+} change;
+
+static int cmp_change(const void *x, const void *y)
+{
+    const change *a = x, *b = y;
+    if (a->r.begin != b->r.begin)
+        return a->r.begin < b->r.begin ? -1 : 1;
+    return (a->what > b->what) - (a->what < b->what);
+}
+
+char *dla_emit(const dla_program *prog, size_t *len)
+{
+    size_t cap = 1, n = 0;
+    for (unsigned i = 0; i < prog->nkernels; i++)
+        cap += 2 + 2 * prog->kernels[i].nargs;
+    change *ch = calloc(cap, sizeof *ch);
+    if (!ch)
+        return NULL;
+    for (unsigned i = 0; i < prog->nkernels; i++) {
+        const dla_kernel *k = &prog->kernels[i];
+        for (unsigned j = 0; j < k->nargs; j++) {
+            dla_range r;
+            if (k->args[j].neutral && k->args[j].user &&
+                annotation_span(&prog->src, k->args[j].user->line, &r))
+                ch[n++] = (change){r, k, 3, k->args[j].neutral};
+        }
+        if (!transformed_args(k))
+            continue;
+        ch[n++] = (change){{k->line_start, k->line_start}, k, 1, NULL};
+        ch[n++] = (change){k->body, k, 2, NULL};
+        for (unsigned j = 0; j < k->nargs; j++) {
+            dla_range r;
+            if (k->args[j].transformed && k->args[j].user &&
+                annotation_span(&prog->src, k->args[j].user->line, &r))
+                ch[n++] = (change){r, k, 0, NULL};
+        }
+    }
+    qsort(ch, n, sizeof *ch, cmp_change);
+    buf b = {0};
+    unsigned at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ch[i].r.begin < at)
+            continue; /* cannot happen for well-formed input */
+        put(&b, prog->src.text + at, ch[i].r.begin - at);
+        if (ch[i].what == 1)
+            before_kernel(&b, ch[i].k);
+        else if (ch[i].what == 2 && kernel_body(&b, &prog->src, ch[i].k))
+            b.failed = 1;
+        else if (ch[i].what == 3)
+            puts_(&b, ch[i].text);
+        at = ch[i].r.end;
+    }
+    put(&b, prog->src.text + at, prog->src.len - at);
+    free(ch);
+    if (b.failed || !b.s) {
+        free(b.s);
+        if (!b.failed && prog->src.len == 0) {
+            *len = 0;
+            return calloc(1, 1);
+        }
+        return NULL;
+    }
+    *len = b.len;
+    return b.s;
+}

@@ -1,0 +1,432 @@
+/* main.c - dl-annotate: the command line, reading the input, parsing it
+ * with libclang, reporting input errors as file:line:col, and writing the
+ * output (stdout, -o FILE, or -i in place keeping INPUT.orig). */
+#include "dla.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static const char usage_text[] =
+    "usage: dl-annotate [options] INPUT.cl\n"
+    "\n"
+    "Finds array-of-structures accesses in OpenCL C kernels, writes `//DL:`\n"
+    "annotations for the dlayout runtime and rewrites each kernel so that it\n"
+    "indexes the transformed layout under `#ifdef DL_ACTIVE_<kernel>`; the\n"
+    "`#else` branch keeps the original code, so the output runs as written\n"
+    "without dlayout.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE          write the output to FILE (default: stdout)\n"
+    "  -i               edit INPUT.cl in place, keeping INPUT.cl.orig\n"
+    "  -I DIR, -D N[=V] include directories and macros for the parse; other\n"
+    "                   options starting with '-' (OpenCL build options)\n"
+    "                   are passed to the parse as well\n"
+    "  --layout da|asta target layout (default: da)\n"
+    "  --tile T|auto    ASTA tile (default: auto, the runtime chooses)\n"
+    "  --check          validate the annotations against the code; write\n"
+    "                   nothing\n"
+    "  --explain        say for every pointer argument why it was or was\n"
+    "                   not transformed (on stderr)\n"
+    "  --help           this text\n"
+    "\n"
+    "exit status: 0 success (also when nothing was transformable), 1 input\n"
+    "errors (file:line:col: error: ...), 2 usage errors\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "dl-annotate: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'dl-annotate --help'.\n");
+    return 2;
+}
+
+/* Returns 0, or the exit status for a usage error / --help (-1). */
+static int parse_args(int argc, char **argv, dla_options *o)
+{
+    o->clang_args = calloc((size_t)argc * 2 + 8, sizeof *o->clang_args);
+    if (!o->clang_args)
+        return 1;
+    o->layout = DLA_TARGET_DA;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return -1;
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--layout") == 0 ||
+            strcmp(a, "--tile") == 0 || strcmp(a, "-I") == 0 ||
+            strcmp(a, "-D") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("option '%s' needs a value", a);
+            val = argv[++i];
+        } else if (strncmp(a, "--layout=", 9) == 0 ||
+                   strncmp(a, "--tile=", 7) == 0) {
+            val = strchr(a, '=') + 1;
+        }
+        if (strcmp(a, "-o") == 0) {
+            o->output = val;
+        } else if (strcmp(a, "-i") == 0) {
+            o->in_place = 1;
+        } else if (strcmp(a, "--check") == 0) {
+            o->check = 1;
+        } else if (strcmp(a, "--explain") == 0) {
+            o->explain = 1;
+        } else if (strncmp(a, "--layout", 8) == 0) {
+            if (strcmp(val, "da") == 0)
+                o->layout = DLA_TARGET_DA;
+            else if (strcmp(val, "asta") == 0)
+                o->layout = DLA_TARGET_ASTA;
+            else
+                return usage_error("--layout must be da or asta, not '%s'",
+                                   val);
+        } else if (strncmp(a, "--tile", 6) == 0) {
+            char *end;
+            errno = 0;
+            unsigned long long t = strtoull(val, &end, 10);
+            if (strcmp(val, "auto") == 0)
+                o->tile = 0;
+            else if (*val < '0' || *val > '9' || *end || errno || t < 1 ||
+                     t > DL_ANNOT_MAX_TILE)
+                return usage_error("--tile must be auto or 1..2^31, not '%s'",
+                                   val);
+            else
+                o->tile = (size_t)t;
+        } else if (strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0) {
+            o->clang_args[o->nclang++] = a;
+            o->clang_args[o->nclang++] = val;
+        } else if (strncmp(a, "--", 2) == 0) {
+            return usage_error("unknown option '%s'", a);
+        } else if (a[0] == '-' && a[1]) {
+            o->clang_args[o->nclang++] = a; /* an OpenCL build option */
+        } else if (!o->input) {
+            o->input = a;
+        } else {
+            return usage_error("more than one input ('%s')", a);
+        }
+    }
+    if (!o->input)
+        return usage_error("%s", "no input file");
+    if (o->in_place && o->output)
+        return usage_error("%s", "-i and -o exclude each other");
+    return 0;
+}
+
+static int read_file(const char *path, dla_source *src)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap + 1);
+    for (size_t n; text && (n = fread(text + len, 1, cap - len, f)) > 0;) {
+        len += n;
+        if (len == cap) {
+            char *t = realloc(text, 2 * cap + 1);
+            if (!t) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = t;
+            cap *= 2;
+        }
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (!text || err) {
+        free(text);
+        return -1;
+    }
+    text[len] = 0;
+    src->name = path;
+    src->text = text;
+    src->len = len;
+    return 0;
+}
+
+static int write_file(const char *path, const char *s, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t n = fwrite(s, 1, len, f);
+    int bad = fclose(f) != 0 || n != len;
+    return bad ? -1 : 0;
+}
+
+/* Clang's errors as file:line:col: error: message (fatal ones too), at
+ * most 20 of them.  Returns how many there were. */
+static int report_clang_errors(CXTranslationUnit tu, const char *input)
+{
+    int errors = 0;
+    for (unsigned i = 0; i < clang_getNumDiagnostics(tu); i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
+            ++errors <= 20) {
+            CXFile file = NULL;
+            unsigned line = 0, col = 0;
+            clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file,
+                                       &line, &col, NULL);
+            CXString name = clang_getFileName(file);
+            CXString msg = clang_getDiagnosticSpelling(d);
+            const char *fname = clang_getCString(name);
+            fprintf(stderr, "%s:%u:%u: error: %s\n",
+                    fname && *fname ? fname : input, line ? line : 1,
+                    col ? col : 1, clang_getCString(msg));
+            clang_disposeString(name);
+            clang_disposeString(msg);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    if (errors > 20)
+        fprintf(stderr, "%s:1:1: error: %d more errors not shown\n", input,
+                errors - 20);
+    return errors;
+}
+
+/* Clang's parser recurses on nesting, so garbage such as a million '{'
+ * would exhaust any stack: refuse sources nested deeper than any real
+ * program.  Comments, strings and character literals are skipped. */
+static int too_deep(const dla_source *src, unsigned *line, unsigned *col)
+{
+    const char *s = src->text;
+    size_t n = src->len;
+    long depth = 0;
+    unsigned ln = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\n') {
+            ln++;
+            line_start = i + 1;
+        } else if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i + 1 < n && s[i + 1] != '\n')
+                i++;
+        } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            for (i += 2; i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'); i++)
+                if (s[i] == '\n') {
+                    ln++;
+                    line_start = i + 1;
+                }
+            i++;
+        } else if (c == '"' || c == '\'') {
+            while (i + 1 < n && s[i + 1] != c && s[i + 1] != '\n')
+                i += s[i + 1] == '\\' ? 2 : 1;
+            i++;
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (++depth > 1000) {
+                *line = ln;
+                *col = (unsigned)(i - line_start + 1);
+                return 1;
+            }
+        } else if (c == ')' || c == ']' || c == '}') {
+            depth -= depth > 0;
+        }
+    }
+    return 0;
+}
+
+static void explain(const dla_program *p)
+{
+    for (unsigned i = 0; i < p->nkernels; i++) {
+        const dla_kernel *k = &p->kernels[i];
+        for (unsigned j = 0; j < k->nargs; j++) {
+            const dla_arg *a = &k->args[j];
+            if (a->transformed)
+                fprintf(stderr, "%s:%u: kernel '%s' argument '%s': "
+                        "transformed (%u accesses): %s\n", p->src.name,
+                        k->line, k->name, a->name, a->naccesses,
+                        a->annotation);
+            else if (a->reason)
+                fprintf(stderr, "%s:%u: kernel '%s' argument '%s': not "
+                        "transformed: %s\n", p->src.name, k->line, k->name,
+                        a->name, a->reason);
+
+        }
+    }
+}
+
+/* --check: the runtime accepts every annotation, a conversion is asked
+ * only of rewritten kernels, and a record(...) matches the struct. */
+static int check(const dla_program *p)
+{
+    int errors = 0;
+    for (unsigned i = 0; p->annots && i < p->annots->nkernels; i++) {
+        const dl_annot_kernel *ak = &p->annots->kernels[i];
+        const dla_kernel *k = NULL;
+        for (unsigned j = 0; j < p->nkernels; j++)
+            if (strcmp(p->kernels[j].name, ak->name) == 0)
+                k = &p->kernels[j];
+        for (uint32_t j = 0; j < ak->nargs; j++) {
+            const dl_annot_arg *a = &ak->args[j];
+            int converts = a->to.kind != a->from.kind ||
+                           a->to.tile != a->from.tile;
+            if (converts && (!k || !k->already)) {
+                fprintf(stderr, "%s:%u:1: error: the annotation of '%s' asks "
+                        "for a conversion but kernel '%s' does not select "
+                        "the transformed indexing (#ifdef DL_ACTIVE_%s)\n",
+                        p->src.name, a->line, a->name, ak->name, ak->name);
+                errors++;
+            }
+            const dla_arg *da = k && a->index < k->nargs ? &k->args[a->index]
+                                                         : NULL;
+            if (!da || !a->explicit_record || !da->nparts)
+                continue;
+            int match = a->record_size == da->record_size;
+            for (uint32_t f = 0; f < a->nfields && match; f++) {
+                int found = 0;
+                for (unsigned q = 0; q < da->nparts; q++)
+                    found |= !da->parts[q].gap &&
+                             da->parts[q].off == a->fields[f].offset &&
+                             da->parts[q].size == a->fields[f].size;
+                match = found;
+            }
+            if (!match) {
+                fprintf(stderr, "%s:%u:1: error: record(...) of '%s' does not "
+                        "match its struct (%u bytes)\n", p->src.name, a->line,
+                        a->name, da->record_size);
+                errors++;
+            }
+        }
+    }
+    return errors;
+}
+
+static int annotate(const dla_options *optp)
+{
+    dla_options opt = *optp;
+    dl_log_set_level(DL_LOG_LEVEL_ERROR); /* diagnostics are ours to print */
+    dla_program prog = {0};
+    if (read_file(opt.input, &prog.src)) {
+        fprintf(stderr, "%s:1:1: error: cannot read: %s\n", opt.input,
+                strerror(errno));
+        return 1;
+    }
+    if (prog.src.len == 0) {
+        fprintf(stderr, "%s:1:1: error: empty input\n", opt.input);
+        return 1;
+    }
+    unsigned dline, dcol;
+    if (too_deep(&prog.src, &dline, &dcol)) {
+        fprintf(stderr, "%s:%u:%u: error: brackets nested more than 1000 "
+                "levels deep\n", opt.input, dline, dcol);
+        return 1;
+    }
+    if (dl_annot_parse(prog.src.text, prog.src.len, opt.input,
+                       &prog.annots) != DL_SUCCESS) {
+        fprintf(stderr, "%s:1:1: error: %s\n", opt.input, dl_last_error());
+        return 1;
+    }
+    int errors = 0;
+    for (uint32_t i = 0; i < prog.annots->ndiags; i++, errors++)
+        fprintf(stderr, "%s:%u:1: error: %s\n", opt.input,
+                prog.annots->diags[i].line ? prog.annots->diags[i].line : 1,
+                prog.annots->diags[i].message);
+    const char *base[] = {"-x", "cl", "-cl-std=CL1.2", "-Xclang",
+                          "-finclude-default-header"};
+    int nargs = 0;
+    const char **args = calloc((size_t)opt.nclang + 8, sizeof *args);
+    for (size_t i = 0; args && i < sizeof base / sizeof *base; i++)
+        args[nargs++] = base[i];
+    for (int i = 0; args && i < opt.nclang; i++)
+        args[nargs++] = opt.clang_args[i];
+    CXIndex index = clang_createIndex(0, 0);
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode ec = args ? clang_parseTranslationUnit2(
+                                     index, opt.input, args, nargs, NULL, 0,
+                                     CXTranslationUnit_None, &tu)
+                               : CXError_Failure;
+    if (ec != CXError_Success || !tu) {
+        fprintf(stderr, "%s:1:1: error: libclang could not parse the input "
+                "(code %d)\n", opt.input, (int)ec);
+        return 1;
+    }
+    errors += report_clang_errors(tu, opt.input);
+    if (errors)
+        return 1;
+    if (dla_analyze(tu, &prog, &opt)) {
+        fprintf(stderr, "%s:1:1: error: out of memory\n", opt.input);
+        return 1;
+    }
+    if (opt.explain)
+        explain(&prog);
+    for (unsigned i = 0; i < prog.nkernels; i++)
+        for (unsigned j = 0; j < prog.kernels[i].nargs; j++) {
+            const dla_arg *a = &prog.kernels[i].args[j];
+            if (a->neutral)
+                fprintf(stderr, "%s:%u:1: warning: argument '%s' of "
+                        "kernel '%s' cannot be rewritten for the conversion "
+                        "its annotation asks for; it becomes: %s\n",
+                        opt.input, a->user->line, a->name,
+                        prog.kernels[i].name, a->neutral);
+        }
+    if (opt.check)
+        return check(&prog) ? 1 : 0;
+    size_t len = 0;
+    char *out = dla_emit(&prog, &len);
+    if (!out) {
+        fprintf(stderr, "%s:1:1: error: out of memory\n", opt.input);
+        return 1;
+    }
+    if (opt.in_place) {
+        char *orig = dla_printf("%s.orig", opt.input);
+        if (!orig || write_file(orig, prog.src.text, prog.src.len) ||
+            write_file(opt.input, out, len)) {
+            fprintf(stderr, "dl-annotate: cannot write %s: %s\n", opt.input,
+                    strerror(errno));
+            return 1;
+        }
+        free(orig);
+    } else if (opt.output) {
+        if (write_file(opt.output, out, len)) {
+            fprintf(stderr, "dl-annotate: cannot write %s: %s\n", opt.output,
+                    strerror(errno));
+            return 1;
+        }
+    } else if (fwrite(out, 1, len, stdout) != len) {
+        return 1;
+    }
+    free(out);
+    clang_disposeTranslationUnit(tu);
+    clang_disposeIndex(index);
+    return 0;
+}
+
+typedef struct job {
+    const dla_options *opt;
+    int rc;
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    j->rc = annotate(j->opt);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    dla_options opt = {0};
+    int rc = parse_args(argc, argv, &opt);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    /* Clang's parser recurses on nesting: garbage such as a million '{'
+     * needs a deep stack, which a thread of our own can have. */
+    job j = {&opt, 1};
+    setenv("LIBCLANG_NOTHREADS", "1", 1); /* parse on our deep stack */
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) == 0 &&
+        pthread_attr_setstacksize(&attr, (size_t)1 << 30) == 0 &&
+        pthread_create(&thread, &attr, run_job, &j) == 0)
+        pthread_join(thread, NULL);
+    else
+        j.rc = annotate(&opt);
+    return j.rc;
+}

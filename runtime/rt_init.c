@@ -1,0 +1,58 @@
+/* rt_init.c - starting the interposition runtime once per process: the
+ * real entry points, the DL_* controls, the log and the exit stats. */
+#include "rt_hg.h"
+#include "rt_internal.h"
+
+#include <stdlib.h>
+
+rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static const cl_icd_dispatch *init_real;
+
+static void init_runtime(void)
+{
+    /* Atomics, read by the lock-free fast paths (rt_hg.h). */
+    RT_HG_UNTRACKED(&dl_rt.annotated, sizeof dl_rt.annotated);
+    RT_HG_UNTRACKED(&dl_rt.transformed, sizeof dl_rt.transformed);
+    RT_HG_UNTRACKED(&dl_rt.stats, sizeof dl_rt.stats);
+    RT_HG_UNTRACKED(&dl_rt.programs, sizeof dl_rt.programs);
+    RT_HG_UNTRACKED(&dl_rt.kernels, sizeof dl_rt.kernels);
+    RT_HG_UNTRACKED(&dl_rt.buffers, sizeof dl_rt.buffers);
+    RT_HG_UNTRACKED(&dl_rt.destroyed, sizeof dl_rt.destroyed);
+    if (init_real)
+        dl_cl_install(init_real);
+    else
+        dl_cl_init_default(); /* standalone: the linked libOpenCL */
+    /* Invalid values are reported by dl_controls_load; the defaults are
+     * then used, so the status needs no handling here. */
+    (void)dl_controls_load(&dl_rt.controls);
+    if (dl_rt.controls.stats)
+        atexit(dl_rt_print_stats);
+    if (dl_rt.controls.disable || !dl_cl.clEnqueueNDRangeKernel ||
+        !dl_cl.clCreateProgramWithSource) {
+        if (!dl_rt.controls.disable)
+            DL_LOG_ERROR("the real OpenCL entry points are missing; "
+                         "dlayout stays a pass-through");
+        dl_rt.mode = DL_RT_PASSTHROUGH;
+        return;
+    }
+    dl_rt.mode = DL_RT_ACTIVE;
+    DL_LOG_INFO("runtime active (policy %d)", (int)dl_rt.controls.policy);
+}
+
+dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
+{
+    init_real = real; /* read only by the one init_runtime() call */
+    pthread_once(&init_once, init_runtime);
+    return dl_rt.mode;
+}
+
+dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
+
+void rt_lock(void)
+{
+    pthread_mutex_lock(&dl_rt.lock);
+    rt_buffers_drain();
+}
+void rt_unlock(void) { pthread_mutex_unlock(&dl_rt.lock); }

@@ -1,0 +1,231 @@
+/* rt_internal.h - what the interposition runtime's files (rt_*.c) share:
+ * the process-wide state, the object tables and the stats counters.
+ *
+ * Concurrency: one mutex (dl_rt.lock) guards every table and every entry.
+ * It is never held across a call that can block on the device (blocking
+ * reads, waits, program builds) nor across an application callback, and
+ * no OpenCL callback of ours takes it, so it cannot deadlock with the
+ * OpenCL implementation.  Fast paths test two atomics first and skip the
+ * lock: `annotated` (some program with annotations exists) and
+ * `transformed` (some buffer is not in its original layout). */
+#ifndef DL_RT_INTERNAL_H
+#define DL_RT_INTERNAL_H
+
+#include "annotations.h"
+#include "clapi.h"
+#include "controls.h"
+#include "error.h"
+#include "intercept.h"
+#include "log.h"
+
+#include <pthread.h>
+
+/* ------------------------------------------------------------ hash maps */
+
+/* Open addressing keyed by a pointer (never NULL), linear probing.
+ * Changes need dl_rt.lock; rt_map_get also works without it (fast paths),
+ * returning NULL or a value that was in the table during the call. */
+typedef struct rt_map_table rt_map_table;
+typedef struct rt_map {
+    rt_map_table *table;
+    size_t used; /* slots not empty (live + tombstones) */
+    size_t live; /* entries; read without the lock by fast paths */
+} rt_map;
+
+void *rt_map_get(const rt_map *map, const void *key);
+/* Returns DL_OUT_OF_MEMORY if the table cannot grow. */
+dl_status rt_map_put(rt_map *map, const void *key, void *val);
+void *rt_map_del(rt_map *map, const void *key);
+void rt_map_free(rt_map *map);
+/* Iteration (locked): for (i = 0; i < rt_map_cap(&m); i++) if
+ * ((v = rt_map_at(&m, i))) ... */
+size_t rt_map_cap(const rt_map *map);
+void *rt_map_at(const rt_map *map, size_t i);
+
+/* ------------------------------------------------------------- layouts */
+
+/* A layout of one buffer: record, count, tile (1 AoS, DL_TILE_DA DA). */
+typedef struct rt_layout {
+    dl_record *rec; /* retained; NULL: the original layout, unknown */
+    size_t count;
+    size_t tile;
+} rt_layout;
+
+int rt_layout_equal(const rt_layout *a, const rt_layout *b);
+void rt_layout_set(rt_layout *dst, const rt_layout *src); /* retains */
+void rt_layout_clear(rt_layout *l);
+dl_layout rt_layout_dl(const rt_layout *l);
+
+/* -------------------------------------------------------------- programs */
+
+typedef struct rt_program {
+    cl_program program;
+    cl_context context;
+    unsigned refs; /* the application's handle + one per rt_kernel */
+    char *source;  /* the text really built (injected or original) */
+    size_t source_len;
+    char *name; /* "<hash>.cl" or the injected file, for messages */
+    dl_annot_program *annot;
+    /* Set by the last clBuildProgram: */
+    int activated;  /* built with DLAYOUT_ACTIVE */
+    int *active;    /* per annot kernel: built with DL_ACTIVE_<name> */
+    size_t **tiles; /* per annot kernel, per annot arg: the target tile */
+    char *options;  /* the application's options ("" if none) */
+    cl_uint ndevices;
+    cl_device_id *devices; /* NULL: all of the context's */
+    /* The program as written, built on demand for plain launches. */
+    pthread_mutex_t plain_lock;
+    cl_program plain;
+    int plain_failed;
+} rt_program;
+
+/* ------------------------------------------------------------- kernels */
+
+typedef struct rt_arg {
+    int set;
+    size_t size;
+    unsigned char inline_value[16];
+    void *value; /* inline_value, heap copy, or NULL (__local) */
+} rt_arg;
+
+/* Causes of a plain launch, each warned once per kernel. */
+enum {
+    RT_CAUSE_DIMS = 1u << 0,
+    RT_CAUSE_SIZE = 1u << 1,
+    RT_CAUSE_ALIAS = 1u << 2,
+    RT_CAUSE_SUBBUF = 1u << 3,
+    RT_CAUSE_ENGINE = 1u << 4,
+    RT_CAUSE_NOTMEM = 1u << 5
+};
+
+typedef struct rt_kernel {
+    cl_kernel kernel;
+    char *name;
+    rt_program *prog;             /* NULL: not an annotated program */
+    const dl_annot_kernel *annot; /* NULL: no annotation            */
+    size_t annot_index;           /* into prog->active / tiles      */
+    int transformed;              /* built with DL_ACTIVE_<name>    */
+    cl_uint nargs;
+    rt_arg *args;
+    cl_kernel plain; /* lazily made plain variant      */
+    unsigned warned; /* RT_CAUSE_ bits already logged  */
+} rt_kernel;
+
+/* ------------------------------------------------------------- buffers */
+
+#define RT_MAX_USES 8
+
+typedef struct rt_buffer {
+    cl_mem mem;
+    cl_context context;
+    size_t size;
+    cl_mem parent;   /* sub-buffers: the buffer they view, else NULL */
+    unsigned nsubs;  /* live sub-buffers we know of                  */
+    int transformed; /* cur differs from orig                        */
+    rt_layout orig;  /* the host's layout (valid while transformed)  */
+    rt_layout cur;
+    cl_command_queue queue;     /* retained while transformed: where to
+                                   restore it if the app releases it      */
+    cl_event uses[RT_MAX_USES]; /* commands since the last conversion */
+    unsigned nuses;
+    cl_kernel bound_kernel; /* the last kernel argument it was bound to */
+    cl_uint bound_index;
+} rt_buffer;
+
+/* ----------------------------------------------------------- the state */
+
+typedef struct rt_destroyed rt_destroyed;
+
+typedef struct rt_stats {
+    uint64_t programs_annotated, kernels_transformed, launches, marshals,
+        unmarshals, bytes_marshaled, marshal_ns, declined, plain_launches;
+} rt_stats;
+
+typedef struct rt_state {
+    dl_controls controls;
+    dl_rt_mode mode;
+    int annotated;   /* atomic: some annotated program was created     */
+    int transformed; /* atomic: buffers not in their original layout   */
+    pthread_mutex_t lock;
+    rt_map programs, kernels, buffers;
+    rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
+    rt_stats stats;          /* atomic adds */
+} rt_state;
+
+extern rt_state dl_rt;
+
+#define RT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define RT_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_RELAXED)
+
+/* Takes the lock, then forgets the buffers OpenCL destroyed meanwhile. */
+void rt_lock(void);
+void rt_unlock(void);
+
+/* Test support: while positive, each device conversion fails (and
+ * decrements it), to exercise the fallbacks. */
+extern int rt_fault_conversions;
+
+/* Test support: the live controls (change them before creating the
+ * objects they should affect) and a snapshot of the counters. */
+dl_controls *dl_rt_controls(void);
+void dl_rt_get_stats(rt_stats *out);
+/* The stats line, without newline. */
+int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
+
+/* ------------------------------------------------ between the rt_ files */
+
+/* rt_programs.c */
+rt_program *rt_program_find(cl_program program); /* locked */
+void rt_program_unref(rt_program *p);            /* locked */
+/* Builds (once) the program as written; returns NULL after logging. */
+cl_program rt_program_plain(rt_program *p); /* unlocked */
+
+/* rt_kernels.c */
+rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */
+
+/* A growing list of retained events (rt_buffers.c). */
+typedef struct rt_events {
+    cl_event *ev;
+    cl_uint n, cap;
+    int failed; /* out of memory: some event could not be kept */
+} rt_events;
+void rt_events_push(rt_events *e, cl_event ev); /* retains */
+void rt_events_free(rt_events *e);              /* releases */
+/* The caller's wait list followed by `extra` (a new array, or the
+ * caller's own when extra is empty). */
+const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
+                               const cl_event *wait, const rt_events *extra,
+                               cl_uint *n);
+
+/* rt_buffers.c (all locked) */
+rt_buffer *rt_buffer_find(cl_mem mem);
+/* Finds or creates the entry (queries size, context and parent). */
+rt_buffer *rt_buffer_get(cl_mem mem);
+/* Converts buf (in its original layout) from `from` to `to` on queue,
+ * after `nwait` events and the buffer's earlier uses; the conversion's
+ * event goes to `done`.  On failure logs and leaves the data and the state
+ * as they were. */
+dl_status rt_buffer_marshal(rt_buffer *buf, cl_command_queue queue,
+                            const rt_layout *from, const rt_layout *to,
+                            cl_uint nwait, const cl_event *wait,
+                            rt_events *done);
+/* Brings buf (and, for a sub-buffer, its parent) back to the original
+ * layout if needed. */
+dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
+                            cl_uint nwait, const cl_event *wait,
+                            rt_events *done);
+/* The buffer is overwritten entirely: original layout, no conversion. */
+void rt_buffer_reset(rt_buffer *buf);
+/* Records a command that used the buffer (the event is retained). */
+void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
+/* Drops the entries of destroyed buffers (locked; called by rt_lock). */
+void rt_buffers_drain(void);
+/* Restores every transformed buffer of the queue's context. */
+void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
+                           const cl_event *wait, rt_events *done);
+/* Restores before a use of `mem` that needs the original layout; creates
+ * no entry for buffers that were never involved. */
+void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
+                           const cl_event *wait, rt_events *done);
+
+#endif

@@ -1,0 +1,419 @@
+/* rt_launch.c - the buffer state machine at clEnqueueNDRangeKernel and
+ * clEnqueueTask (DL paper section 5.2).  For each buffer argument:
+ *   in the layout the kernel wants        -> nothing moves;
+ *   original, a transformed one wanted    -> marshal it first;
+ *   transformed, another layout wanted    -> convert it back (and on).
+ * A kernel built transformed cannot read untransformed data, so a launch
+ * that cannot be transformed (dimensions, aliasing, a sub-buffer, an
+ * engine failure) runs the plain variant: the same kernel from the
+ * program built as written, with the same argument values. */
+#include "rt_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What one buffer argument must be in for this launch. */
+typedef struct want {
+    cl_mem mem;
+    int transformed;    /* else: the original layout */
+    rt_layout from, to; /* records borrowed from the annotation */
+} want;
+
+static cl_mem arg_mem(const rt_kernel *k, cl_uint i)
+{
+    const rt_arg *a = &k->args[i];
+    if (!a->set || a->size != sizeof(cl_mem) || !a->value)
+        return NULL;
+    return *(const cl_mem *)a->value;
+}
+
+/* Whether some buffer argument is in the buffer table (its uses must be
+ * recorded). */
+static int tracks_any_arg(const rt_kernel *k)
+{
+    if (!__atomic_load_n(&dl_rt.buffers.live, __ATOMIC_RELAXED))
+        return 0;
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        cl_mem mem = arg_mem(k, i);
+        if (mem && rt_buffer_find(mem))
+            return 1;
+    }
+    return 0;
+}
+
+static const char *cause_text(unsigned cause)
+{
+    switch (cause) {
+    case RT_CAUSE_DIMS:
+        return "its record count cannot be evaluated";
+    case RT_CAUSE_SIZE:
+        return "its record count does not fit the buffer";
+    case RT_CAUSE_ALIAS:
+        return "one buffer (or a sub-buffer of it) is bound to arguments "
+               "that want different layouts";
+    case RT_CAUSE_SUBBUF:
+        return "an annotated argument is a sub-buffer";
+    case RT_CAUSE_NOTMEM:
+        return "an annotated argument is not a buffer";
+    default:
+        return "the conversion could not be prepared";
+    }
+}
+
+/* Fills wants[] for the transformed variant; returns 0 or a cause. */
+static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
+                                 want *wants, const dl_annot_arg **detail)
+{
+    const dl_annot_kernel *ak = k->annot;
+    size_t *tiles = k->prog->tiles ? k->prog->tiles[k->annot_index] : NULL;
+    if (!tiles) {
+        dl_fail(DL_INVALID_ARGUMENT, "the program's build state is missing");
+        return RT_CAUSE_ENGINE;
+    }
+    for (uint32_t j = 0; j < ak->nargs; j++) {
+        const dl_annot_arg *arg = &ak->args[j];
+        if (!arg->record || arg->index >= k->nargs)
+            continue; /* no conversion asked for: original layout */
+        cl_mem mem = arg_mem(k, arg->index);
+        rt_buffer *b = mem ? rt_buffer_get(mem) : NULL;
+        *detail = arg;
+        if (!b)
+            return RT_CAUSE_NOTMEM;
+        size_t count = 0;
+        if (dl_dims_eval_count(arg->count, env, &count) != DL_SUCCESS)
+            return RT_CAUSE_DIMS;
+        rt_layout from = {arg->record, count,
+                          arg->from.kind == DL_KIND_AOS  ? 1
+                          : arg->from.kind == DL_KIND_DA ? DL_TILE_DA
+                                                         : arg->from.tile};
+        rt_layout to = {arg->record, count, tiles[j]};
+        if (count == 0 || rt_layout_equal(&from, &to))
+            continue; /* nothing to convert for this launch */
+        if (b->parent)
+            return RT_CAUSE_SUBBUF;
+        uint64_t bytes = (uint64_t)count * dl_record_size(arg->record);
+        if (count > bytes || bytes > b->size)
+            return RT_CAUSE_SIZE;
+        want *w = &wants[arg->index];
+        w->transformed = 1;
+        w->from = from;
+        w->to = to;
+    }
+    /* The same buffer twice must be wanted in the same layout, and a
+     * sub-buffer (wanted in the original layout) must not view a buffer
+     * wanted transformed. */
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        rt_buffer *b = wants[i].mem && !wants[i].transformed
+                           ? rt_buffer_find(wants[i].mem)
+                           : NULL;
+        for (cl_uint j = 0; b && b->parent && j < k->nargs; j++)
+            if (wants[j].transformed && wants[j].mem == b->parent) {
+                const dl_annot_arg *arg = dl_annot_find_arg(ak, j);
+                *detail = arg;
+                return RT_CAUSE_ALIAS;
+            }
+    }
+    for (cl_uint i = 0; i < k->nargs; i++)
+        for (cl_uint j = i + 1; j < k->nargs; j++) {
+            if (!wants[i].mem || wants[i].mem != wants[j].mem)
+                continue;
+            if (wants[i].transformed != wants[j].transformed ||
+                (wants[i].transformed &&
+                 !rt_layout_equal(&wants[i].to, &wants[j].to))) {
+                const dl_annot_arg *arg = dl_annot_find_arg(ak, j);
+                if (!wants[j].transformed || !arg)
+                    arg = dl_annot_find_arg(ak, i);
+                *detail = arg;
+                return RT_CAUSE_ALIAS;
+            }
+        }
+    return 0;
+}
+
+/* Brings every buffer argument into its wanted layout.  Returns nonzero
+ * if a marshal failed (the caller then plans the plain variant). */
+static int apply(const rt_kernel *k, want *wants, cl_command_queue q,
+                 cl_uint nwait, const cl_event *wait, rt_events *done)
+{
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        want *w = &wants[i];
+        if (!w->mem)
+            continue;
+        int seen = 0;
+        for (cl_uint j = 0; j < i; j++)
+            seen |= wants[j].mem == w->mem;
+        if (seen)
+            continue;
+        if (!w->transformed) {
+            /* Only buffers in the table: an argument of pointer size
+             * may be a scalar, which must never reach OpenCL as a
+             * cl_mem.  Sub-buffers are always in the table. */
+            rt_buffer *b = rt_buffer_find(w->mem);
+            if (!b)
+                continue;
+            b->bound_kernel = k->kernel;
+            b->bound_index = i;
+            rt_buffer_restore(b, q, nwait, wait, done);
+            continue;
+        }
+        rt_buffer *b = rt_buffer_get(w->mem);
+        if (!b)
+            return 1;
+        b->bound_kernel = k->kernel;
+        b->bound_index = i;
+        if (b->transformed && rt_layout_equal(&b->cur, &w->to))
+            continue;
+        if (rt_buffer_restore(b, q, nwait, wait, done) != DL_SUCCESS)
+            return 1;
+        if (rt_buffer_marshal(b, q, &w->from, &w->to, nwait, wait, done) !=
+            DL_SUCCESS)
+            return 1; /* dl_last_error() says why */
+    }
+    return 0;
+}
+
+/* Makes k->plain, the plain variant's kernel (unlocked: it builds). */
+static void plain_kernel(rt_kernel *k)
+{
+    rt_lock();
+    cl_kernel plain = k->plain;
+    rt_program *p = k->prog;
+    p->refs++;
+    rt_unlock();
+    if (plain)
+        goto out;
+    cl_program prog = rt_program_plain(p);
+    cl_int err = CL_SUCCESS;
+    if (prog)
+        plain = dl_cl.clCreateKernel(prog, k->name, &err);
+    if (prog && !plain)
+        DL_LOG_ERROR("kernel '%s': no plain variant (OpenCL error %d)",
+                     k->name, (int)err);
+    rt_lock();
+    if (plain && k->plain) { /* another thread was faster */
+        dl_cl.clReleaseKernel(plain);
+        plain = k->plain;
+    } else if (plain) {
+        k->plain = plain;
+    }
+    rt_unlock();
+out:
+    rt_lock();
+    rt_program_unref(p);
+    rt_unlock();
+}
+
+static cl_int replay_args(const rt_kernel *k, cl_kernel plain)
+{
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        const rt_arg *a = &k->args[i];
+        if (!a->set)
+            continue;
+        cl_int err = dl_cl.clSetKernelArg(plain, i, a->size, a->value);
+        if (err != CL_SUCCESS)
+            return err;
+    }
+    return CL_SUCCESS;
+}
+
+typedef struct launch_call {
+    cl_command_queue queue;
+    cl_kernel kernel;
+    int task;
+    cl_uint work_dim;
+    const size_t *offset, *global, *local;
+} launch_call;
+
+static cl_int real_launch(const launch_call *c, cl_kernel kernel,
+                          cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+    if (c->task)
+        return dl_cl.clEnqueueTask(c->queue, kernel, nwait, wait, event);
+    return dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
+                                        c->offset, c->global, c->local, nwait,
+                                        wait, event);
+}
+
+/* A kernel dlayout does not know (created before any annotated program):
+ * its arguments are unknown, so every transformed buffer goes back. */
+static cl_int launch_unknown(const launch_call *c, cl_uint nwait,
+                             const cl_event *wait, cl_event *event)
+{
+    rt_events done = {0}, joined = {0};
+    rt_lock();
+    rt_buffer_restore_all(c->queue, nwait, wait, &done);
+    rt_unlock();
+    cl_uint n = 0;
+    const cl_event *w = rt_events_join(&joined, nwait, wait, &done, &n);
+    cl_int err = real_launch(c, c->kernel, n, w, event);
+    rt_events_free(&joined);
+    rt_events_free(&done);
+    return err;
+}
+
+/* One warning per kernel and cause, naming the annotation's line. */
+static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
+{
+    if (k->warned & cause)
+        return;
+    k->warned |= cause;
+    RT_ADD(dl_rt.stats.declined, 1);
+    const char *file = k->prog ? k->prog->name : "<source>";
+    unsigned line = arg ? arg->line : k->annot ? k->annot->line : 0;
+    if (cause == RT_CAUSE_ENGINE || !arg)
+        DL_LOG_WARN_AT(file, line, "kernel '%s' runs untransformed: %s: %s",
+                       k->name, cause_text(cause), dl_last_error());
+    else
+        DL_LOG_WARN_AT(file, line,
+                       "kernel '%s' runs untransformed (argument '%s'): %s",
+                       k->name, arg->name, cause_text(cause));
+}
+
+/* A launch once annotated programs exist. */
+static __attribute__((noinline)) cl_int launch(const launch_call *c,
+                                               cl_uint nwait,
+                                               const cl_event *wait,
+                                               cl_event *event)
+{
+    /* Fast paths, without the lock (see rt_map_get). */
+    rt_kernel *k = rt_kernel_find(c->kernel);
+    if (!k) {
+        if (RT_LOAD(dl_rt.transformed))
+            return launch_unknown(c, nwait, wait, event);
+        return real_launch(c, c->kernel, nwait, wait, event);
+    }
+    if (!k->transformed && !RT_LOAD(dl_rt.transformed) && !tracks_any_arg(k))
+        return real_launch(c, c->kernel, nwait, wait, event);
+    rt_lock();
+
+    want *wants = calloc(k->nargs ? k->nargs : 1, sizeof *wants);
+    dl_dims_raw_arg *raw = calloc(k->nargs ? k->nargs : 1, sizeof *raw);
+    if (!wants || !raw) {
+        rt_unlock();
+        free(wants);
+        free(raw);
+        DL_LOG_ERROR("out of memory at a launch of '%s'", k->name);
+        return real_launch(c, c->kernel, nwait, wait, event);
+    }
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        wants[i].mem = arg_mem(k, i);
+        raw[i].value = k->args[i].set ? k->args[i].value : NULL;
+        raw[i].size = k->args[i].size;
+    }
+    static const size_t one[3] = {1, 1, 1};
+    dl_dims_env env = {.work_dim = c->task ? 1 : c->work_dim,
+                       .global_size = c->task ? one : c->global,
+                       .local_size = c->task ? one : c->local,
+                       .global_offset = c->task ? NULL : c->offset,
+                       .args = raw,
+                       .nargs = k->nargs};
+
+    rt_events done = {0};
+    int plain = 0;
+    if (k->transformed) {
+        const dl_annot_arg *detail = NULL;
+        unsigned cause = plan_transformed(k, &env, wants, &detail);
+        if (!cause && apply(k, wants, c->queue, nwait, wait, &done))
+            cause = RT_CAUSE_ENGINE;
+        if (cause) {
+            warn_plain(k, cause, detail);
+            plain = 1;
+        }
+    }
+    if (plain || !k->transformed) {
+        for (cl_uint i = 0; i < k->nargs; i++)
+            wants[i].transformed = 0;
+        apply(k, wants, c->queue, nwait, wait, &done);
+    }
+    cl_kernel kernel = c->kernel;
+    if (plain && !k->plain) {
+        /* Building the plain variant blocks: not under the lock.  Other
+         * threads may move the buffers meanwhile, so check them again. */
+        rt_unlock();
+        plain_kernel(k);
+        rt_lock();
+        if (k->plain)
+            apply(k, wants, c->queue, nwait, wait, &done);
+    }
+    if (plain)
+        kernel = k->plain;
+    if (!kernel) {
+        /* No plain variant: the data is in the original layout, and the
+         * transformed kernel would misread it.  Report the launch as
+         * failing rather than compute wrong results. */
+        rt_unlock();
+        rt_events_free(&done);
+        free(wants);
+        free(raw);
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+    }
+    /* Buffers whose later uses matter: those in the table. */
+    rt_buffer *first_tracked = NULL;
+    for (cl_uint i = 0; i < k->nargs && !first_tracked; i++)
+        if (wants[i].mem)
+            first_tracked = rt_buffer_find(wants[i].mem);
+
+    /* The launch is enqueued under the lock (it does not block), so that
+     * no other thread converts these buffers between our conversions and
+     * the command that needs them. */
+    rt_events joined = {0};
+    cl_uint n = 0;
+    const cl_event *w = rt_events_join(&joined, nwait, wait, &done, &n);
+    cl_event own = NULL;
+    cl_event *ev = event ? event : (first_tracked ? &own : NULL);
+    cl_int err = CL_SUCCESS;
+    if (plain) {
+        err = replay_args(k, kernel);
+        RT_ADD(dl_rt.stats.plain_launches, 1);
+    }
+    if (err == CL_SUCCESS)
+        err = real_launch(c, kernel, n, w, ev);
+    if (err == CL_SUCCESS && ev && *ev)
+        for (cl_uint i = 0; i < k->nargs; i++) {
+            rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;
+            if (b)
+                rt_buffer_used(b, c->queue, *ev);
+        }
+    rt_unlock();
+    if (own)
+        dl_cl.clReleaseEvent(own);
+    rt_events_free(&joined);
+    rt_events_free(&done);
+    free(wants);
+    free(raw);
+    return err;
+}
+
+cl_int dl_rt_clEnqueueNDRangeKernel(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event)
+{
+    RT_ADD(dl_rt.stats.launches, 1);
+    if (!RT_LOAD(dl_rt.annotated))
+        return dl_cl.clEnqueueNDRangeKernel(
+            command_queue, kernel, work_dim, global_work_offset,
+            global_work_size, local_work_size, num_events_in_wait_list,
+            event_wait_list, event);
+    launch_call c = {.queue = command_queue,
+                     .kernel = kernel,
+                     .work_dim = work_dim,
+                     .offset = global_work_offset,
+                     .global = global_work_size,
+                     .local = local_work_size};
+    return launch(&c, num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                           cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event)
+{
+    RT_ADD(dl_rt.stats.launches, 1);
+    if (!RT_LOAD(dl_rt.annotated))
+        return dl_cl.clEnqueueTask(command_queue, kernel,
+                                   num_events_in_wait_list, event_wait_list,
+                                   event);
+    launch_call c = {.queue = command_queue, .kernel = kernel, .task = 1};
+    return launch(&c, num_events_in_wait_list, event_wait_list, event);
+}

@@ -1,0 +1,115 @@
+/* tuner_calib.h - what one device costs: copy bandwidth, the access cost
+ * of AoS, DA and ASTA(T) records, and the conversion throughput of the
+ * marshaling algorithms (issue 6).  Measured once per (platform, device,
+ * driver) and kept in a per-user text file (docs/tuning.md):
+ *
+ *   $XDG_CACHE_HOME/dlayout/calibration-<key>.txt
+ *   (or ~/.cache/dlayout/ when XDG_CACHE_HOME is unset)
+ *
+ * tuner_calib.c reads and writes the file (no OpenCL), tuner_measure.c
+ * measures (marshal_kernels/calib_access.cl and dl_enqueue_convert). */
+#ifndef DL_TUNER_CALIB_H
+#define DL_TUNER_CALIB_H
+
+#include "dlayout.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define DL_CALIB_VERSION 1
+#define DL_CALIB_TEXT_MAX 128
+#define DL_CALIB_MAX_ACCESS 64
+#define DL_CALIB_MAX_CONVERT 16
+
+/* Tile numbers in the calibration: 1 = AoS, DL_CALIB_TILE_DA = DA. */
+#define DL_CALIB_TILE_DA 0u
+
+typedef struct dl_calib_access {
+    uint32_t words;       /* record size S in 4-byte words */
+    uint32_t tile;        /* 1 AoS, DL_CALIB_TILE_DA DA, else ASTA(T) */
+    double ns_per_record; /* read and write every field of one record */
+} dl_calib_access;
+
+typedef struct dl_calib_convert {
+    dl_algo algo;        /* as dl_enqueue_convert was asked */
+    uint32_t words;      /* record size S in 4-byte words */
+    uint32_t tile;       /* target: AoS -> this tile */
+    double bytes_per_ns; /* buffer bytes converted per ns */
+} dl_calib_convert;
+
+struct dl_calibration {
+    char platform[DL_CALIB_TEXT_MAX], device[DL_CALIB_TEXT_MAX],
+        driver[DL_CALIB_TEXT_MAX];
+    uint64_t key;              /* dl_calib_key of the three above */
+    double copy_bytes_per_ns;  /* clEnqueueCopyBuffer */
+    double measure_ms;         /* how long the calibration took */
+    unsigned naccess, nconvert;
+    dl_calib_access access[DL_CALIB_MAX_ACCESS];
+    dl_calib_convert convert[DL_CALIB_MAX_CONVERT];
+};
+typedef struct dl_calibration dl_calibration;
+
+/* FNV-1a of "platform\ndevice\ndriver"; never 0. */
+uint64_t dl_calib_key(const char *platform, const char *device,
+                      const char *driver);
+/* Fills the names and the key (truncating over-long names). */
+void dl_calib_set_identity(dl_calibration *c, const char *platform,
+                           const char *device, const char *driver);
+
+/* The cache file of `key`: $XDG_CACHE_HOME/dlayout/calibration-<16 hex>.txt
+ * or $HOME/.cache/dlayout/...  DL_UNSUPPORTED when neither is set. */
+dl_status dl_calib_path(uint64_t key, char *buf, size_t size);
+
+/* The text form (human-readable, one fact per line). */
+void dl_calib_print(FILE *out, const dl_calibration *c);
+/* Writes through a temporary file and a rename, creating the directory. */
+dl_status dl_calib_save(const char *path, const dl_calibration *c);
+/* Reads a file written by dl_calib_save.  DL_INVALID_ARGUMENT (with
+ * dl_last_error saying which line) when it is not a calibration file of
+ * this version, DL_INCOMPATIBLE when it belongs to another device than
+ * `expect` (compared by platform, device and driver), DL_UNSUPPORTED when
+ * it does not exist. */
+dl_status dl_calib_load(const char *path, const dl_calibration *expect,
+                        dl_calibration *out);
+
+/* How far apart two sizes are on a log scale, as a ratio >= 1 (no libm:
+ * the runtime does not link it). */
+static inline double size_ratio(double a, double b)
+{
+    return a > b ? a / b : b / a;
+}
+
+/* Lookups used by the static choice: the entry with the nearest record
+ * size (in log scale) and this tile; NULL if none. */
+const dl_calib_access *dl_calib_find_access(const dl_calibration *c,
+                                            uint32_t words, uint32_t tile);
+/* The best conversion throughput measured for AoS -> tile (any algo), at
+ * the nearest record size; 0 if none. */
+double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
+                             uint32_t tile);
+
+/* ----------------------------------------------- measuring (OpenCL) */
+
+/* Fills the identity (platform, device, driver, key) of `device`. */
+dl_status dl_calib_identity(cl_device_id device, dl_calibration *out);
+
+typedef void (*dl_calib_progress_fn)(const char *step, unsigned done,
+                                     unsigned total, void *user);
+
+/* Measures the device (about 2 s on POCL here) with commands on `queue`
+ * (any queue of the device; host-timed).  The identity comes from the
+ * device and its platform. */
+dl_status dl_calib_measure(cl_context context, cl_device_id device,
+                           cl_command_queue queue,
+                           dl_calib_progress_fn progress, void *user,
+                           dl_calibration *out);
+
+/* The runtime's entry: the cached calibration of the device, or a fresh
+ * one (measured, then saved).  A corrupt or foreign cache file is
+ * reported with one warning and rebuilt; everything else is logged at
+ * info level only.  `force` measures even when a cache file exists. */
+dl_status dl_calib_get(cl_context context, cl_device_id device,
+                       cl_command_queue queue, int force,
+                       dl_calibration *out);
+
+#endif

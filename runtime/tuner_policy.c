@@ -1,0 +1,451 @@
+/* tuner_policy.c - the per-pattern state machine of tuner.h.
+ *
+ * Times are compared by their minimum over the probe (robust against a
+ * busy machine), then followed by a moving average while the decision
+ * holds, so that a kernel whose data changes can still be shut down. */
+#include "tuner.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum state { NEW, PLAIN_PROBE, TRANSFORM_PROBE, TRANSFORM, PLAIN };
+
+#define TUNER_BUCKETS 256u
+#define TUNER_MAX_ENTRIES 4096u
+#define TUNER_NAME_MAX 64u
+
+typedef struct dl_tuner_entry dl_tuner_entry;
+struct dl_tuner_entry {
+    dl_tuner_entry *next; /* in the bucket */
+    const void *kernel, *prev;
+    uint64_t signature;
+    uint64_t id; /* the ticket reports name it by */
+    char name[TUNER_NAME_MAX];
+    enum state state;
+    uint64_t launches;
+    unsigned plain_asked, trans_asked; /* measured launches requested */
+    unsigned plain_n, trans_n;         /* reports received            */
+    double plain_ns, trans_ns;         /* min during the probe, then avg */
+    /* Conversions.  The first one of a probe is the one-off marshal;
+     * later ones recur (e.g. the host read the data back in between).
+     * Their cost per launch = how often a launch converts (a moving
+     * average over about ten launches, from dl_tuner_note_conversion)
+     * times how long one takes (the timed ones, from probes). */
+    int first_conv_seen, first_note_seen;
+    double first_conv_ns;
+    double conv_ns_sum;       /* timed conversions after the first */
+    unsigned conv_n;
+    double conv_rate;         /* moving sum of launches that convert */
+    double rate_weight;       /* the same sum if every launch did    */
+    uint64_t trans_launches;  /* transformed launches so far        */
+};
+
+/* Per kernel, over all its patterns: the probe budget. */
+typedef struct kernel_info {
+    struct kernel_info *next;
+    const void *kernel;
+    const void *prev; /* the other kernel launched last before it */
+    unsigned probes;
+    int last; /* -1 none, 0 plain, 1 transform */
+} kernel_info;
+
+struct dl_tuner {
+    dl_tuner_config cfg;
+    pthread_mutex_t lock;
+    dl_tuner_entry *buckets[TUNER_BUCKETS];
+    kernel_info *kernels;
+    unsigned nentries;
+    const void *last_kernel;
+    uint64_t next_id;
+    uint64_t decided_transform, decided_plain;
+};
+
+void dl_tuner_config_defaults(dl_tuner_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->policy = DL_POLICY_AUTO;
+    c->plain_samples = 1;
+    c->probe_samples = 2;
+    c->probe_after = 4;
+    c->max_probes = 4;
+    c->horizon = 16;
+    c->margin = 0.02;
+    c->keen_speedup = 1.3;
+    c->monitor_every = 16;
+    c->skip_below = 0; /* see tuner.h */
+}
+
+dl_tuner *dl_tuner_create(const dl_tuner_config *config)
+{
+    dl_tuner *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->cfg = *config;
+    if (t->cfg.probe_samples == 0)
+        t->cfg.probe_samples = 1;
+    if (t->cfg.plain_samples == 0)
+        t->cfg.plain_samples = 1;
+    if (t->cfg.monitor_every == 0)
+        t->cfg.monitor_every = 1;
+    pthread_mutex_init(&t->lock, NULL);
+    return t;
+}
+
+void dl_tuner_destroy(dl_tuner *t)
+{
+    if (!t)
+        return;
+    for (unsigned b = 0; b < TUNER_BUCKETS; b++)
+        for (dl_tuner_entry *e = t->buckets[b], *n; e; e = n) {
+            n = e->next;
+            free(e);
+        }
+    for (kernel_info *k = t->kernels, *n; k; k = n) {
+        n = k->next;
+        free(k);
+    }
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+}
+
+uint64_t dl_tuner_signature(uint64_t hash, uint64_t value)
+{
+    /* FNV-1a over the 8 bytes of the value. */
+    if (hash == 0)
+        hash = 0xcbf29ce484222325ull;
+    for (int i = 0; i < 8; i++) {
+        hash ^= (value >> (8 * i)) & 0xffu;
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t dl_tuner_now(const dl_tuner *t)
+{
+    if (t && t->cfg.clock)
+        return t->cfg.clock(t->cfg.clock_user);
+    return monotonic_ns();
+}
+
+static unsigned bucket_of(const void *kernel, uint64_t sig, const void *prev)
+{
+    uint64_t h = dl_tuner_signature(0, (uint64_t)(uintptr_t)kernel);
+    h = dl_tuner_signature(h, sig);
+    h = dl_tuner_signature(h, (uint64_t)(uintptr_t)prev);
+    return (unsigned)(h % TUNER_BUCKETS);
+}
+
+static kernel_info *kernel_info_get(dl_tuner *t, const void *kernel)
+{
+    for (kernel_info *k = t->kernels; k; k = k->next)
+        if (k->kernel == kernel)
+            return k;
+    kernel_info *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->kernel = kernel;
+    k->last = -1;
+    k->next = t->kernels;
+    t->kernels = k;
+    return k;
+}
+
+static dl_tuner_entry *entry_get(dl_tuner *t, const dl_tuner_launch *l,
+                                 const void *prev)
+{
+    unsigned b = bucket_of(l->kernel, l->signature, prev);
+    for (dl_tuner_entry *e = t->buckets[b]; e; e = e->next)
+        if (e->kernel == l->kernel && e->signature == l->signature &&
+            e->prev == prev)
+            return e;
+    if (t->nentries >= TUNER_MAX_ENTRIES)
+        return NULL;
+    dl_tuner_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->kernel = l->kernel;
+    e->prev = prev;
+    e->signature = l->signature;
+    e->id = ++t->next_id;
+    snprintf(e->name, sizeof e->name, "%s", l->name ? l->name : "?");
+    e->next = t->buckets[b];
+    t->buckets[b] = e;
+    t->nentries++;
+    return e;
+}
+
+static void decide(dl_tuner *t, dl_tuner_entry *e, int transform,
+                   const char *why)
+{
+    kernel_info *k = kernel_info_get(t, e->kernel);
+    if (k)
+        k->last = transform;
+    e->state = transform ? TRANSFORM : PLAIN;
+    if (transform)
+        t->decided_transform++;
+    else
+        t->decided_plain++;
+    DL_LOG_INFO("tuner: kernel '%s' runs %s: %s", e->name,
+                transform ? "transformed" : "plain", why);
+}
+
+/* Whether the prediction expects the conversion to pay back within two
+ * launches: then the probe starts at the second launch. */
+static int keen(const dl_tuner *t, const dl_tuner_prediction *p)
+{
+    if (!p || p->speedup < t->cfg.keen_speedup)
+        return 0;
+    if (p->conversion_ns <= 0 || p->plain_ns <= 0)
+        return 1;
+    double saving = p->plain_ns * (1.0 - 1.0 / p->speedup);
+    return p->conversion_ns <= 2.0 * saving;
+}
+
+/* A transformed launch is chosen: the moving average (weight 0.9 per
+ * launch) moves on, the first transformed launch not counted (its
+ * marshal is the one-off). */
+static void age_conversions(dl_tuner_entry *e)
+{
+    if (e->trans_launches == 0)
+        return;
+    e->conv_rate *= 0.9;
+    e->rate_weight = 0.9 * e->rate_weight + 0.1;
+}
+
+static double recurring_per_launch(const dl_tuner_entry *e)
+{
+    if (e->rate_weight <= 0)
+        return 0;
+    double each = e->conv_n ? e->conv_ns_sum / e->conv_n : e->first_conv_ns;
+    return e->conv_rate / e->rate_weight * each;
+}
+
+/* The end of a probe: keep the transformation if its measured saving,
+ * less the conversions every launch pays, is worth more than the margin
+ * and pays the one-off conversion (marshal, and a restore as costly)
+ * back within the horizon. */
+static void judge_probe(dl_tuner *t, dl_tuner_entry *e)
+{
+    double one_off = 2.0 * e->first_conv_ns;
+    double gain = e->plain_ns - e->trans_ns - recurring_per_launch(e);
+    char why[200];
+    snprintf(why, sizeof why,
+             "plain %.3f ms, transformed %.3f ms, conversions %.3f ms "
+             "once + %.3f ms per launch",
+             e->plain_ns / 1e6, e->trans_ns / 1e6, one_off / 1e6,
+             recurring_per_launch(e) / 1e6);
+    int pays = gain > t->cfg.margin * e->plain_ns &&
+               gain * t->cfg.horizon >= one_off;
+    decide(t, e, pays, why);
+}
+
+/* While transformed: shut down when the saving no longer covers the
+ * conversions each launch pays (e.g. the host now reads every result). */
+static int shut_down(dl_tuner *t, dl_tuner_entry *e)
+{
+    if (e->trans_launches < 2 * t->cfg.probe_samples + 2 || e->conv_n == 0)
+        return 0; /* judge recurring conversions by a timed one */
+    double gain = e->plain_ns - e->trans_ns - recurring_per_launch(e);
+    if (gain > t->cfg.margin * e->plain_ns)
+        return 0;
+    char why[200];
+    snprintf(why, sizeof why,
+             "switching back: plain %.3f ms, transformed %.3f ms + %.3f ms "
+             "of conversions per launch",
+             e->plain_ns / 1e6, e->trans_ns / 1e6,
+             recurring_per_launch(e) / 1e6);
+    decide(t, e, 0, why);
+    return 1;
+}
+
+static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
+{
+    dl_tuner_choice plain = {0, 0, 0};
+    kernel_info *k = kernel_info_get(t, l->kernel);
+    /* The sequence is the last *other* kernel before this one, so that a
+     * loop of one kernel is one pattern from its first launch on. */
+    if (k && t->last_kernel != l->kernel)
+        k->prev = t->last_kernel;
+    t->last_kernel = l->kernel;
+    dl_tuner_entry *e = k ? entry_get(t, l, k->prev) : NULL;
+    if (!e || !k) {
+        /* No room to learn: follow the kernel's last decision. */
+        plain.transform = k && k->last == 1;
+        return plain;
+    }
+    dl_tuner_choice c = {0, 0, e->id};
+    const dl_tuner_prediction *p = l->prediction;
+    e->launches++;
+    if (e->state == NEW) {
+        if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
+            decide(t, e, 0, "the calibration predicts no gain");
+        else if (k->probes >= t->cfg.max_probes && k->last >= 0)
+            decide(t, e, k->last, "probe budget spent, as last decided");
+        else
+            e->state = PLAIN_PROBE;
+    }
+    switch (e->state) {
+    case PLAIN_PROBE:
+        if (e->plain_asked >= t->cfg.plain_samples &&
+            (e->launches >= t->cfg.probe_after || keen(t, p)) &&
+            k->probes >= t->cfg.max_probes) {
+            decide(t, e, k->last == 1, "probe budget spent");
+            break;
+        }
+        if (e->plain_asked >= t->cfg.plain_samples &&
+            (e->launches >= t->cfg.probe_after || keen(t, p))) {
+            k->probes++;
+            e->state = TRANSFORM_PROBE;
+        } else {
+            c.measure = e->plain_asked < t->cfg.plain_samples;
+            e->plain_asked += (unsigned)c.measure;
+            return c;
+        }
+        /* fall through */
+    case TRANSFORM_PROBE:
+        if (e->trans_n >= t->cfg.probe_samples && e->plain_n > 0) {
+            judge_probe(t, e);
+            break;
+        }
+        c.transform = 1;
+        c.measure = e->trans_asked < t->cfg.probe_samples;
+        e->trans_asked += (unsigned)c.measure;
+        age_conversions(e);
+        e->trans_launches++;
+        return c;
+    default:
+        break;
+    }
+    if (e->state == TRANSFORM && !shut_down(t, e)) {
+        c.transform = 1;
+        c.measure = e->trans_launches % t->cfg.monitor_every == 0;
+        age_conversions(e);
+        e->trans_launches++;
+        return c;
+    }
+    return c; /* PLAIN: stays plain until the pattern changes */
+}
+
+dl_tuner_choice dl_tuner_choose(dl_tuner *t, const dl_tuner_launch *l)
+{
+    dl_tuner_choice c = {0, 0, 0};
+    if (t->cfg.policy == DL_POLICY_ALWAYS) {
+        c.transform = 1;
+        return c;
+    }
+    if (t->cfg.policy == DL_POLICY_NEVER)
+        return c;
+    pthread_mutex_lock(&t->lock);
+    c = choose_locked(t, l);
+    pthread_mutex_unlock(&t->lock);
+    return c;
+}
+
+/* Reports name entries by ticket, so that one arriving late (from an
+ * event callback) after dl_tuner_forget finds nothing instead of freed
+ * memory.  Reports are rare (measured launches, conversions). */
+static dl_tuner_entry *entry_by_ticket(dl_tuner *t, uint64_t ticket)
+{
+    for (unsigned b = 0; ticket && b < TUNER_BUCKETS; b++)
+        for (dl_tuner_entry *e = t->buckets[b]; e; e = e->next)
+            if (e->id == ticket)
+                return e;
+    return NULL;
+}
+
+void dl_tuner_report_kernel(dl_tuner *t, uint64_t ticket, int transformed,
+                            uint64_t ns)
+{
+    pthread_mutex_lock(&t->lock);
+    dl_tuner_entry *e = entry_by_ticket(t, ticket);
+    if (!e) {
+        pthread_mutex_unlock(&t->lock);
+        return;
+    }
+    unsigned *n = transformed ? &e->trans_n : &e->plain_n;
+    double *v = transformed ? &e->trans_ns : &e->plain_ns;
+    int probing = e->state == PLAIN_PROBE || e->state == TRANSFORM_PROBE;
+    if (*n == 0 || (probing && (double)ns < *v))
+        *v = (double)ns;
+    else if (!probing)
+        *v = 0.75 * *v + 0.25 * (double)ns; /* follow drift */
+    (*n)++;
+    pthread_mutex_unlock(&t->lock);
+}
+
+void dl_tuner_report_conversion(dl_tuner *t, uint64_t ticket, uint64_t ns)
+{
+    pthread_mutex_lock(&t->lock);
+    dl_tuner_entry *e = entry_by_ticket(t, ticket);
+    if (e && !e->first_conv_seen) {
+        e->first_conv_seen = 1;
+        e->first_conv_ns = (double)ns;
+    } else if (e) {
+        e->conv_ns_sum += (double)ns;
+        e->conv_n++;
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+void dl_tuner_note_conversion(dl_tuner *t, uint64_t ticket)
+{
+    pthread_mutex_lock(&t->lock);
+    dl_tuner_entry *e = entry_by_ticket(t, ticket);
+    if (e && !e->first_note_seen)
+        e->first_note_seen = 1; /* the one-off marshal */
+    else if (e)
+        e->conv_rate += 0.1;
+    pthread_mutex_unlock(&t->lock);
+}
+
+void dl_tuner_forget(dl_tuner *t, const void *kernel)
+{
+    pthread_mutex_lock(&t->lock);
+    for (unsigned b = 0; b < TUNER_BUCKETS; b++)
+        for (dl_tuner_entry **pe = &t->buckets[b]; *pe;) {
+            dl_tuner_entry *e = *pe;
+            if (e->kernel == kernel || e->prev == kernel) {
+                *pe = e->next;
+                free(e);
+                t->nentries--;
+            } else {
+                pe = &e->next;
+            }
+        }
+    for (kernel_info **pk = &t->kernels; *pk;) {
+        kernel_info *k = *pk;
+        if (k->kernel == kernel) {
+            *pk = k->next;
+            free(k);
+        } else {
+            pk = &k->next;
+        }
+    }
+    if (t->last_kernel == kernel)
+        t->last_kernel = NULL;
+    for (kernel_info *k = t->kernels; k; k = k->next)
+        if (k->prev == kernel)
+            k->prev = NULL;
+    pthread_mutex_unlock(&t->lock);
+}
+
+void dl_tuner_counts(const dl_tuner *t, uint64_t *decided_transform,
+                     uint64_t *decided_plain)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&t->lock);
+    if (decided_transform)
+        *decided_transform = t->decided_transform;
+    if (decided_plain)
+        *decided_plain = t->decided_plain;
+    pthread_mutex_unlock((pthread_mutex_t *)&t->lock);
+}

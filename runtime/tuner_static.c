@@ -1,0 +1,107 @@
+/* tuner_static.c - the static choice: which member of the ASTA(T) family
+ * a kernel's argument should get on this device, predicted from the
+ * calibration before anything runs (issue 6, item 2).
+ *
+ * The access cost of a record depends mostly on its size in words and on
+ * how the device compiler vectorises the index, so the calibration entry
+ * of the nearest record size stands for the argument.  The conversion is
+ * predicted from the measured throughput of AoS -> that tile (the way
+ * back costs about the same). */
+#include "tuner.h"
+
+#include "error.h"
+#include "tuner_calib.h"
+
+#include <math.h> /* INFINITY, isfinite: macros only */
+
+/* The calibration tile nearest to `tile` among the measured ones (DA
+ * stands for any tile >= count). */
+static uint32_t calib_tile_for(const dl_calibration *c, uint32_t words,
+                               size_t tile, size_t count)
+{
+    if (tile <= 1)
+        return 1;
+    if (tile >= count)
+        return DL_CALIB_TILE_DA;
+    uint32_t best = DL_CALIB_TILE_DA;
+    double best_d = INFINITY;
+    for (unsigned i = 0; i < c->naccess; i++) {
+        uint32_t t = c->access[i].tile;
+        if (t <= 1 || !dl_calib_find_access(c, words, t))
+            continue;
+        double d = size_ratio(t, tile);
+        if (d < best_d) {
+            best_d = d;
+            best = t;
+        }
+    }
+    return best;
+}
+
+static size_t layout_tile(uint32_t calib_tile)
+{
+    return calib_tile == DL_CALIB_TILE_DA ? DL_TILE_DA : calib_tile;
+}
+
+dl_status dl_tuner_static_choice(const dl_calibration *calib,
+                                 const dl_tuner_kernel_info *info,
+                                 dl_tuner_static *out)
+{
+    DL_RETURN_ERROR_ON(!calib || !info || !out || info->record_size == 0,
+                       DL_INVALID_ARGUMENT,
+                       "static choice: no calibration or an empty record");
+    *out = (dl_tuner_static){.tile = 1};
+    uint32_t words = (info->record_size + 3) / 4;
+    const dl_calib_access *aos = dl_calib_find_access(calib, words, 1);
+    if (!aos)
+        return DL_SUCCESS; /* nothing measured: leave it alone, unknown */
+
+    /* The cheapest measured tile for this record size (or the override). */
+    const dl_calib_access *best = aos;
+    if (info->tile_override) {
+        uint32_t t = calib_tile_for(calib, words, info->tile_override,
+                                    info->count);
+        const dl_calib_access *a = dl_calib_find_access(calib, words, t);
+        if (a)
+            best = a;
+    } else {
+        for (unsigned i = 0; i < calib->naccess; i++) {
+            const dl_calib_access *a =
+                dl_calib_find_access(calib, words, calib->access[i].tile);
+            if (a && a->ns_per_record < best->ns_per_record)
+                best = a;
+        }
+    }
+    double count = (double)info->count;
+    out->plain_ns = aos->ns_per_record * count;
+    out->speedup = aos->ns_per_record / best->ns_per_record;
+    if (best->tile == 1)
+        return DL_SUCCESS;
+
+    double bytes = count * info->record_size;
+    double rate = dl_calib_convert_rate(calib, words, best->tile);
+    /* Unmeasured algorithm: a conversion reads and writes everything at
+     * best twice, at copy speed. */
+    if (rate <= 0)
+        rate = calib->copy_bytes_per_ns / 2;
+    out->conversion_ns = rate > 0 ? 2.0 * bytes / rate : INFINITY;
+    double saving = out->plain_ns - best->ns_per_record * count;
+    out->amortises = saving * info->expected_launches > out->conversion_ns;
+    /* A loss, or a gain the conversion cannot pay, leaves the data alone
+     * unless the user forced a tile. */
+    if (info->tile_override)
+        out->tile = info->tile_override >= info->count ? DL_TILE_DA
+                                                       : info->tile_override;
+    else if (out->speedup > 1.02 && out->amortises)
+        out->tile = layout_tile(best->tile);
+    return DL_SUCCESS;
+}
+
+dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s)
+{
+    dl_tuner_prediction p = {0, 0, 0};
+    p.speedup = s->speedup;
+    p.conversion_ns = isfinite(s->conversion_ns) ? s->conversion_ns : 0;
+    p.plain_ns = s->plain_ns;
+    return p;
+}

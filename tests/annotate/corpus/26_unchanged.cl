@@ -1,0 +1,7 @@
+// dla-args:
+// nothing to transform: the source comes out unchanged
+__kernel void saxpy(__global const float *x, __global float *y, float a)
+{
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}

@@ -1,0 +1,139 @@
+/* host.c - dla-e2e-host: an ordinary OpenCL program (it knows nothing of
+ * dlayout) that loads a kernel file, runs it a few times over an array of
+ * records and prints one digest line of the result.  The end-to-end test
+ * runs it with the original kernel, with dl-annotate's output, and with
+ * that output under dl-run: the three lines must be identical.
+ *
+ * usage: dla-e2e-host particles|grid KERNEL.cl N */
+#include <CL/cl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(call)                                                          \
+    do {                                                                     \
+        cl_int err_ = (call);                                                \
+        if (err_ != CL_SUCCESS) {                                            \
+            fprintf(stderr, "dla-e2e-host: %s failed (%d)\n", #call, err_);  \
+            exit(1);                                                         \
+        }                                                                    \
+    } while (0)
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    fclose(f);
+    if (s) {
+        s[n] = 0;
+        *len = (size_t)n;
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: dla-e2e-host particles|grid KERNEL.cl N\n");
+        return 2;
+    }
+    int particles = strcmp(argv[1], "particles") == 0;
+    int n = atoi(argv[3]);
+    size_t record = particles ? 48 : 6 * sizeof(float);
+    size_t bytes = (size_t)n * record;
+    if (n <= 0 || (!particles && strcmp(argv[1], "grid") != 0)) {
+        fprintf(stderr, "dla-e2e-host: bad arguments\n");
+        return 2;
+    }
+    size_t srclen = 0;
+    char *src = read_file(argv[2], &srclen);
+    if (!src) {
+        fprintf(stderr, "dla-e2e-host: cannot read %s\n", argv[2]);
+        return 1;
+    }
+    /* records of small floats and bytes, from a fixed seed */
+    unsigned char *data = malloc(bytes);
+    uint64_t seed = 7;
+    for (size_t i = 0; i < bytes / 4; i++) {
+        float f = (float)(splitmix(&seed) % 1000) / 100.0f;
+        memcpy(data + 4 * i, &f, 4);
+    }
+    if (particles)
+        for (int i = 0; i < n; i++) {
+            int id = i;
+            memcpy(data + (size_t)i * record + 36, &id, 4);
+            memset(data + (size_t)i * record + 40, (int)(i % 50), 8);
+        }
+
+    cl_platform_id platform;
+    cl_device_id dev;
+    cl_int err;
+    CHECK(clGetPlatformIDs(1, &platform, NULL));
+    CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CHECK(err);
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+    CHECK(err);
+    const char *strings[] = {src};
+    cl_program prog = clCreateProgramWithSource(ctx, 1, strings, &srclen,
+                                                &err);
+    CHECK(err);
+    if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1,
+                              log, NULL);
+        fprintf(stderr, "dla-e2e-host: build failed:\n%s\n", log);
+        return 1;
+    }
+    cl_kernel k = clCreateKernel(prog, particles ? "advance" : "smooth",
+                                 &err);
+    CHECK(err);
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                bytes, data, &err);
+    CHECK(err);
+    float dt = 0.01f;
+    CHECK(clSetKernelArg(k, 0, sizeof buf, &buf));
+    if (particles) {
+        CHECK(clSetKernelArg(k, 1, sizeof dt, &dt));
+        CHECK(clSetKernelArg(k, 2, sizeof n, &n));
+    } else {
+        CHECK(clSetKernelArg(k, 1, sizeof n, &n));
+    }
+    /* a global size rounded up to 64: the kernels' guards skip the rest */
+    size_t global = ((size_t)n + 63) / 64 * 64, local = 64;
+    for (int step = 0; step < 3; step++)
+        CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL,
+                                     NULL));
+    CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, data, 0, NULL,
+                              NULL));
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ data[i]) * 0x100000001b3ull;
+    printf("%s n=%d fnv1a64=%016llx\n", argv[1], n, (unsigned long long)h);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    free(data);
+    free(src);
+    return 0;
+}

@@ -1,0 +1,34 @@
+// dla-args: --layout asta --tile 8
+// p[i].f rewritten for ASTA(8): per-tile index with the tail width
+struct particle { float x, y, z; float mass; };
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_scale_p
+#define DL_TILE_scale_p 8
+#endif
+//DL: v1 aos: p[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> asta(8)
+__kernel void scale(__global struct particle *p, float s, int n)
+{
+#ifdef DL_ACTIVE_scale
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n) {
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_scale_p, dla_M_p, 16u, 0u, 4u))) *= s;
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_scale_p, dla_M_p, 16u, 12u, 4u))) = (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_scale_p, dla_M_p, 16u, 4u, 4u))) + (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_scale_p, dla_M_p, 16u, 8u, 4u)));
+    }
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n) {
+        p[i].x *= s;
+        p[i].mass = p[i].y + p[i].z;
+    }
+
+#endif
+}

@@ -1,0 +1,35 @@
+// dla-args: --layout asta
+// a typedef'd anonymous struct, the early-return guard, asta(auto)
+typedef struct {
+    float S, K, T;
+} option_t;
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_price_opt
+#define DL_TILE_price_opt 32
+#endif
+//DL: v1 aos: opt[n] record(size=12; 0:4, 4:4, 8:4) -> asta(auto)
+kernel void price(global const option_t *restrict opt, global float *out,
+                  uint n)
+{
+#ifdef DL_ACTIVE_price
+const size_t dla_M_opt = (size_t)(long)(n);
+
+    const size_t i = get_global_id(0);
+    if (i >= n)
+        return;
+    out[i] = (*(__global float *)((__global char *)(opt) + DLA_ASTA_OFF((size_t)(i), DL_TILE_price_opt, dla_M_opt, 12u, 0u, 4u))) - (*(__global float *)((__global char *)(opt) + DLA_ASTA_OFF((size_t)(i), DL_TILE_price_opt, dla_M_opt, 12u, 4u, 4u))) * exp(-(*(__global float *)((__global char *)(opt) + DLA_ASTA_OFF((size_t)(i), DL_TILE_price_opt, dla_M_opt, 12u, 8u, 4u))));
+
+#else
+
+    const size_t i = get_global_id(0);
+    if (i >= n)
+        return;
+    out[i] = opt[i].S - opt[i].K * exp(-opt[i].T);
+
+#endif
+}

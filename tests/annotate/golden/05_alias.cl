@@ -1,0 +1,28 @@
+// dla-args:
+// &p[E] bound to a private pointer, then q->f
+struct body { float px, py; float vx, vy; };
+
+//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> da
+__kernel void step(__global struct body *b, float dt, int n)
+{
+#ifdef DL_ACTIVE_step
+const size_t dla_M_b = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n) {
+        const size_t dla_i_q = (size_t)(i);
+        ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(dla_i_q)] += ((__global float *)((__global char *)(b) + 8u * dla_M_b))[(size_t)(dla_i_q)] * dt;
+        ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(dla_i_q)] += ((__global float *)((__global char *)(b) + 12u * dla_M_b))[(size_t)(dla_i_q)] * dt;
+    }
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n) {
+        __global struct body *q = &b[i];
+        q->px += q->vx * dt;
+        q->py += q->vy * dt;
+    }
+
+#endif
+}

@@ -1,0 +1,34 @@
+// dla-args: --layout asta --tile 4
+// float4 fields and p[i].v.x
+typedef struct { float4 pos; float4 vel; float w; } point_t;
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_move_p
+#define DL_TILE_move_p 4
+#endif
+//DL: v1 aos: p[n] record(size=48; 0:16, 16:16, 32:4) -> asta(4)
+__kernel void move(__global point_t *p, int n)
+{
+#ifdef DL_ACTIVE_move
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n) {
+        (*(__global float4 *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_p, dla_M_p, 48u, 0u, 16u))) += (*(__global float4 *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))) * (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_p, dla_M_p, 48u, 32u, 4u)));
+        (*(__global float4 *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))).x = -(*(__global float4 *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))).x;
+    }
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n) {
+        p[i].pos += p[i].vel * p[i].w;
+        p[i].vel.x = -p[i].vel.x;
+    }
+
+#endif
+}

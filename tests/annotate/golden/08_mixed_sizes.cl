@@ -1,0 +1,35 @@
+// dla-args: --layout asta --tile 16
+// fields of mixed sizes with padding gaps
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+struct rec { char tag; double value; short count; int id; };
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_bump_r
+#define DL_TILE_bump_r 16
+#endif
+//DL: v1 aos: r[n] record(size=24; 0:1, 8:8, 16:2, 20:4) -> asta(16)
+__kernel void bump(__global struct rec *r, int n)
+{
+#ifdef DL_ACTIVE_bump
+const size_t dla_M_r = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n) {
+        (*(__global double *)((__global char *)(r) + DLA_ASTA_OFF((size_t)(i), DL_TILE_bump_r, dla_M_r, 24u, 8u, 8u))) += (double)(*(__global short *)((__global char *)(r) + DLA_ASTA_OFF((size_t)(i), DL_TILE_bump_r, dla_M_r, 24u, 16u, 2u)));
+        (*(__global char *)((__global char *)(r) + DLA_ASTA_OFF((size_t)(i), DL_TILE_bump_r, dla_M_r, 24u, 0u, 1u))) = (char)((*(__global int *)((__global char *)(r) + DLA_ASTA_OFF((size_t)(i), DL_TILE_bump_r, dla_M_r, 24u, 20u, 4u))) & 0x7f);
+    }
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n) {
+        r[i].value += (double)r[i].count;
+        r[i].tag = (char)(r[i].id & 0x7f);
+    }
+
+#endif
+}

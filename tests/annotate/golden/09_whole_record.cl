@@ -1,0 +1,58 @@
+// dla-args:
+// whole-record load and store, expanded per part (gaps included)
+struct pair { float a; int b; short c; };
+
+#ifdef DL_ACTIVE_swap_halves
+static struct pair dla_load_swap_halves_p(__global char *p, size_t i, size_t M)
+{
+    struct pair r;
+    (void)M;
+    for (uint b = 0; b < 1u; b++)
+        ((__private uint *)&r)[0u + b] = ((__global uint *)(p + 0u * M + i * 4u))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private uint *)&r)[1u + b] = ((__global uint *)(p + 4u * M + i * 4u))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private ushort *)&r)[4u + b] = ((__global ushort *)(p + 8u * M + i * 2u))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private ushort *)&r)[5u + b] = ((__global ushort *)(p + 10u * M + i * 2u))[b];
+    return r;
+}
+static void dla_store_swap_halves_p(__global char *p, size_t i, size_t M, struct pair r)
+{
+    (void)M;
+    for (uint b = 0; b < 1u; b++)
+        ((__global uint *)(p + 0u * M + i * 4u))[b] = ((__private uint *)&r)[0u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global uint *)(p + 4u * M + i * 4u))[b] = ((__private uint *)&r)[1u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global ushort *)(p + 8u * M + i * 2u))[b] = ((__private ushort *)&r)[4u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global ushort *)(p + 10u * M + i * 2u))[b] = ((__private ushort *)&r)[5u + b];
+}
+#endif
+//DL: v1 aos: p[n] record(size=12; 0:4, 4:4, 8:2) -> da
+__kernel void swap_halves(__global struct pair *p, int n)
+{
+#ifdef DL_ACTIVE_swap_halves
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n) {
+        struct pair r = dla_load_swap_halves_p((__global char *)(p), (size_t)(i), dla_M_p);
+        r.a = (float)r.b;
+        r.c += 1;
+        dla_store_swap_halves_p((__global char *)(p), (size_t)(i), dla_M_p, (r));
+    }
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n) {
+        struct pair r = p[i];
+        r.a = (float)r.b;
+        r.c += 1;
+        p[i] = r;
+    }
+
+#endif
+}

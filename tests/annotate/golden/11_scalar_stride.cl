@@ -1,0 +1,36 @@
+// dla-args:
+// a scalar array with record stride 20, declared by an annotation; a
+// loop variable in [0, 20) splits the index, a stepped one does not
+
+//DL: v1 aos: grid[n][20] -> da
+__kernel void relax(__global float *grid, int n)
+{
+#ifdef DL_ACTIVE_relax
+const size_t dla_M_grid = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    float sum = 0.0f;
+    for (int k = 0; k < 19; k++)
+        sum += (grid)[(size_t)(k) * dla_M_grid + (size_t)(i)];
+    for (int k = 0; k < 20; k += 2)
+        sum += (grid)[((size_t)(i * 20 + k) % 20u) * dla_M_grid + ((size_t)(i * 20 + k) / 20u)];
+    (grid)[19u * dla_M_grid + (size_t)(i)] = sum;
+    (grid)[0u * dla_M_grid + (size_t)(i)] = (grid)[1u * dla_M_grid + (size_t)(i)] * 0.5f;
+
+#else
+
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    float sum = 0.0f;
+    for (int k = 0; k < 19; k++)
+        sum += grid[i * 20 + k];
+    for (int k = 0; k < 20; k += 2)
+        sum += grid[i * 20 + k];
+    grid[i * 20 + 19] = sum;
+    grid[i * 20 + 0] = grid[i * 20 + 1] * 0.5f;
+
+#endif
+}

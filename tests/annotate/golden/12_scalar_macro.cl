@@ -1,0 +1,40 @@
+// dla-args: --layout asta --tile 32 -DQ=5
+// dla-build: -DQ=5
+// a scalar array indexed through a macro (divided by the stride)
+#define IDX(cell, k) ((cell) * 5 + (k))
+
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_collide_f
+#define DL_TILE_collide_f 32
+#endif
+//DL: v1 aos: f[m][5] -> asta(32)
+__kernel void collide(__global float *f, int m)
+{
+#ifdef DL_ACTIVE_collide
+const size_t dla_M_f = (size_t)(long)(m);
+
+    int c = get_global_id(0);
+    if (c >= m)
+        return;
+    float rho = 0.0f;
+    for (int k = 0; k < Q; k++)
+        rho += (f)[DLA_ASTA_OFF(((size_t)(IDX(c, k)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, k)) % 5u), 1u)];
+    (f)[DLA_ASTA_OFF(((size_t)(IDX(c, 0)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, 0)) % 5u), 1u)] = rho;
+
+#else
+
+    int c = get_global_id(0);
+    if (c >= m)
+        return;
+    float rho = 0.0f;
+    for (int k = 0; k < Q; k++)
+        rho += f[IDX(c, k)];
+    f[IDX(c, 0)] = rho;
+
+#endif
+}

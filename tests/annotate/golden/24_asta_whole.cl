@@ -1,0 +1,64 @@
+// dla-args: --layout asta --tile 4
+// whole records in ASTA(4) (tail tiles included) and a user target
+struct pair { float a; int b; short c; };
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_copy_src
+#define DL_TILE_copy_src 4
+#endif
+#ifndef DL_TILE_copy_dst
+#define DL_TILE_copy_dst 4
+#endif
+#ifdef DL_ACTIVE_copy
+static struct pair dla_load_copy_src(__global char *p, size_t i, size_t M)
+{
+    struct pair r;
+    (void)M;
+    for (uint b = 0; b < 1u; b++)
+        ((__private uint *)&r)[0u + b] = ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_src, M, 12u, 0u, 4u)))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private uint *)&r)[1u + b] = ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_src, M, 12u, 4u, 4u)))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private ushort *)&r)[4u + b] = ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_src, M, 12u, 8u, 2u)))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private ushort *)&r)[5u + b] = ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_src, M, 12u, 10u, 2u)))[b];
+    return r;
+}
+static void dla_store_copy_dst(__global char *p, size_t i, size_t M, struct pair r)
+{
+    (void)M;
+    for (uint b = 0; b < 1u; b++)
+        ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_dst, M, 12u, 0u, 4u)))[b] = ((__private uint *)&r)[0u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_dst, M, 12u, 4u, 4u)))[b] = ((__private uint *)&r)[1u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_dst, M, 12u, 8u, 2u)))[b] = ((__private ushort *)&r)[4u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_dst, M, 12u, 10u, 2u)))[b] = ((__private ushort *)&r)[5u + b];
+}
+#endif
+//DL: v1 aos: src[n] record(size=12; 0:4, 4:4, 8:2) -> asta(4)
+//DL: v1 aos: dst[n] record(size=12; 0:4, 4:4, 8:2) -> asta(4)
+__kernel void copy(__global struct pair *src, __global struct pair *dst,
+                   int n)
+{
+#ifdef DL_ACTIVE_copy
+const size_t dla_M_src = (size_t)(long)(n);
+const size_t dla_M_dst = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n)
+        dla_store_copy_dst((__global char *)(dst), (size_t)(i), dla_M_dst, (dla_load_copy_src((__global char *)(src), (size_t)(i), dla_M_src)));
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n)
+        dst[i] = src[i];
+
+#endif
+}

@@ -1,0 +1,29 @@
+// dla-args:
+// the user's annotation names the target: asta(16) wins over --layout
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_add_v
+#define DL_TILE_add_v 16
+#endif
+//DL: v1 aos: v[n][4] -> asta(16)
+__kernel void add(__global float *v, int n)
+{
+#ifdef DL_ACTIVE_add
+const size_t dla_M_v = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n)
+        (v)[DLA_ASTA_OFF((size_t)(i), DL_TILE_add_v, dla_M_v, 4u, 0u, 1u)] += (v)[DLA_ASTA_OFF((size_t)(i), DL_TILE_add_v, dla_M_v, 4u, 3u, 1u)];
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n)
+        v[i * 4 + 0] += v[i * 4 + 3];
+
+#endif
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""End to end: an ordinary OpenCL program with its kernel annotated by
+dl-annotate.
+
+1. KERNEL (optionally with --prepend lines, the user's annotations, put
+   before it) is annotated: `dl-annotate ARGS kern.cl -o kern.dl.cl`;
+2. the program runs with kern.cl, then with kern.dl.cl (no dlayout), then
+   with kern.dl.cl under `dl-run --stats` (DL_POLICY=always);
+3. all three stdout must be byte-identical, and the stats line must show
+   marshals > 0 (--transform) or marshals = 0 (--no-transform).
+
+Without --dl-run only the first two runs are compared.  `@KERNEL@` in the
+program's arguments stands for the kernel file.
+
+usage: run_e2e.py --annotate EXE [--dl-run EXE] --work DIR --kernel FILE
+           [--prepend LINE]... [--arg A]... (--transform|--no-transform)
+           -- PROGRAM [ARGS...]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+STATS = re.compile(r"^dlayout-stats:.*\bmarshals=([0-9]+)", re.M)
+
+
+def clean_env():
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith("DL_") and k not in ("LD_PRELOAD",
+                                                     "OPENCL_LAYERS")}
+
+
+def run(label, argv, env):
+    print("$ " + " ".join(argv))
+    p = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=600)
+    out, err = p.stdout.decode(errors="replace"), p.stderr.decode(
+        errors="replace")
+    print("  [%s] exit %d, stdout: %s" % (label, p.returncode, out.strip()))
+    if p.returncode != 0:
+        print("FAIL: %s exited with %d:\n%s" % (label, p.returncode, err))
+        sys.exit(1)
+    return out, err
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--annotate", required=True)
+    ap.add_argument("--dl-run")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--prepend", action="append", default=[])
+    ap.add_argument("--arg", action="append", default=[])
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--transform", action="store_true")
+    g.add_argument("--no-transform", action="store_true")
+    ap.add_argument("program", nargs="+")
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    kern = os.path.join(a.work, "kern.cl")
+    dl_kern = os.path.join(a.work, "kern.dl.cl")
+    with open(a.kernel) as f:
+        text = f.read()
+    with open(kern, "w") as f:
+        f.write("".join(line + "\n" for line in a.prepend) + text)
+    run("dl-annotate", [a.annotate] + a.arg + ["--explain", kern, "-o",
+                                               dl_kern], clean_env())
+    with open(dl_kern) as f:
+        rewritten = "#ifdef DL_ACTIVE_" in f.read()
+    if rewritten != a.transform:
+        print("FAIL: the kernel was %srewritten" %
+              ("" if rewritten else "not "))
+        return 1
+
+    def argv(path):
+        return [x.replace("@KERNEL@", path) for x in a.program]
+
+    original, _ = run("original kernel", argv(kern), clean_env())
+    plain, _ = run("annotated kernel", argv(dl_kern), clean_env())
+    if plain != original:
+        print("FAIL: the annotated kernel changes the output")
+        return 1
+    if not a.dl_run:
+        print("ok (dl-run not built: the run under dlayout is skipped)")
+        return 0
+    env = clean_env()
+    env["DL_POLICY"] = "always"
+    under, err = run("under dl-run", [a.dl_run, "--stats"] +
+                     argv(dl_kern), env)
+    if under != original:
+        print("FAIL: the output under dl-run differs:\n" + err)
+        return 1
+    m = STATS.search(err)
+    if not m:
+        print("FAIL: no dlayout-stats line:\n" + err)
+        return 1
+    marshals = int(m.group(1))
+    print("  " + m.group(0))
+    if (marshals > 0) != a.transform:
+        print("FAIL: marshals=%d, but a transform was %sexpected:\n%s" %
+              (marshals, "" if a.transform else "not ", err))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

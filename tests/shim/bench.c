@@ -1,0 +1,121 @@
+/* bench.c - calls that involve no conversion, N times each, for
+ * overhead.sh: callgrind counts the instructions inside each bench_
+ * function, with and without the shim.
+ *
+ *   shim-bench N [--annotated]
+ *
+ * --annotated puts a // DL: annotation on the kernel, so that the runtime
+ * tracks it (the calls then take the runtime's slower, locked paths).
+ *
+ * Each function runs once with N = 1 before, so that the first call of
+ * the process (which starts the runtime) and lazy binding stay out of
+ * the N calls; callgrind counts that one call too, overhead.sh divides
+ * by N + 1. */
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(call)                                                            \
+    do {                                                                       \
+        cl_int err_ = (call);                                                  \
+        if (err_ != CL_SUCCESS) {                                              \
+            fprintf(stderr, "%s:%d: %s: error %d\n", __FILE__, __LINE__,       \
+                    #call, err_);                                              \
+            exit(1);                                                           \
+        }                                                                      \
+    } while (0)
+
+static const char *annotation = "//DL: aos: y[n][2] -> da\n";
+static const char *source =
+    "__kernel void axpy(__global float *y, float a, int n)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        y[i] = a * y[i];\n"
+    "}\n";
+
+/* Hooked: a scalar argument. */
+__attribute__((noinline)) void bench_set_scalar_arg(cl_kernel kernel, long n)
+{
+    for (long i = 0; i < n; i++) {
+        float a = (float)i;
+        CHECK(clSetKernelArg(kernel, 1, sizeof a, &a));
+    }
+}
+
+/* Hooked: a buffer argument. */
+__attribute__((noinline)) void bench_set_buffer_arg(cl_kernel kernel,
+                                                    cl_mem buffer, long n)
+{
+    for (long i = 0; i < n; i++)
+        CHECK(clSetKernelArg(kernel, 0, sizeof buffer, &buffer));
+}
+
+/* Not hooked: the preload does not define it at all. */
+__attribute__((noinline)) void bench_get_kernel_info(cl_kernel kernel, long n)
+{
+    for (long i = 0; i < n; i++) {
+        cl_uint args;
+        CHECK(clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof args, &args,
+                              NULL));
+    }
+}
+
+/* clRetainMemObject (not hooked) + clReleaseMemObject (hooked) that does
+ * not free the buffer. */
+__attribute__((noinline)) void bench_retain_release(cl_mem buffer, long n)
+{
+    for (long i = 0; i < n; i++) {
+        CHECK(clRetainMemObject(buffer));
+        CHECK(clReleaseMemObject(buffer));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    long n = argc >= 2 ? atol(argv[1]) : 0;
+    int annotated = argc == 3 && strcmp(argv[2], "--annotated") == 0;
+    if (n < 1 || argc > 3 || (argc == 3 && !annotated)) {
+        fprintf(stderr, "usage: %s CALLS [--annotated]\n", argv[0]);
+        return 2;
+    }
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_int err;
+    CHECK(clGetPlatformIDs(1, &platform, NULL));
+    CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    CHECK(err);
+    const char *sources[2] = {annotation, source};
+    cl_program program = clCreateProgramWithSource(
+        context, annotated ? 2 : 1, annotated ? sources : sources + 1, NULL,
+        &err);
+    CHECK(err);
+    CHECK(clBuildProgram(program, 1, &device, "", NULL, NULL));
+    cl_kernel kernel = clCreateKernel(program, "axpy", &err);
+    CHECK(err);
+    cl_mem buffer =
+        clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    CHECK(err);
+
+    /* Warm up: lazy binding, first-call paths. */
+    bench_set_scalar_arg(kernel, 1);
+    bench_set_buffer_arg(kernel, buffer, 1);
+    bench_get_kernel_info(kernel, 1);
+    bench_retain_release(buffer, 1);
+
+    bench_set_scalar_arg(kernel, n);
+    bench_set_buffer_arg(kernel, buffer, n);
+    bench_get_kernel_info(kernel, n);
+    bench_retain_release(buffer, n);
+
+    CHECK(clReleaseMemObject(buffer));
+    CHECK(clReleaseKernel(kernel));
+    CHECK(clReleaseProgram(program));
+    CHECK(clReleaseContext(context));
+    printf("ok %ld calls each\n", n);
+    return 0;
+}

@@ -1,0 +1,366 @@
+/* test_rt_programs.c - program sources and builds under the runtime:
+ * activation macros, rejected annotations, a failing activated build,
+ * DL_POLICY=never, DL_DUMP_DIR / DL_INJECT_DIR by content hash, the build
+ * callback, clCreateKernelsInProgram and the stats line. */
+#include "test_rt_common.h"
+
+#include <dirent.h>
+
+static int group_setup(void **state) { return rt_setup(state); }
+
+static int group_teardown(void **state) { return rt_teardown(state); }
+
+/* Runs kernel `name` of `p` once on n random records; `model` gives the
+ * expected result. */
+static void run_and_check(rt_fixture *fx, cl_program p, const char *name,
+                          size_t n, void (*model)(uint32_t *, size_t))
+{
+    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(p, name);
+    rt_set_mem(k, 0, m);
+    rt_run(fx->cl.queue, k, n);
+    model(want, n);
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(m);
+    free(want);
+    free(got);
+}
+
+static void model_add5(uint32_t *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        f[2 * i] += 5u;
+}
+
+static void test_activated(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src =
+        RT_SRC_PROLOGUE RT_STEP_KERNEL("act", "asta(8)", "DL_TILE_act_f");
+    RT_SNAP(s0);
+    cl_program p = rt_build(fx, src);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, programs_annotated), 1);
+    assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 1);
+    run_and_check(fx, p, "act", 29, model_step);
+    RT_SNAP(s2);
+    assert_int_equal(RT_DELTA(s2, s1, marshals), 1);
+    assert_int_equal(RT_DELTA(s2, s1, unmarshals), 1);
+    dl_rt_clReleaseProgram(p);
+}
+
+/* A rejected annotation: one warning naming the line, the kernel runs as
+ * written, the other kernel of the program is still transformed. */
+static void test_bad_annotation(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src = RT_SRC_PROLOGUE
+        "//DL: aos: nosuch[global_size(0)][2] -> asta(4)\n" /* line 2 */
+        "__kernel void bad(__global uint *f) {\n"
+        "  f[2 * get_global_id(0)] += 5u;\n"
+        "}\n" RT_STEP_KERNEL("good", "asta(4)", "DL_TILE_good_f");
+    rt_log_begin();
+    RT_SNAP(s0);
+    cl_program p = rt_build(fx, src);
+    char *log = rt_log_end();
+    RT_SNAP(s1);
+    if (!strstr(log, ".cl:2: ") || !strstr(log, "bad"))
+        fail_msg("no warning naming line 2: '%s'", log);
+    free(log);
+    assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 1);
+    assert_int_equal(RT_DELTA(s1, s0, declined), 1);
+    run_and_check(fx, p, "bad", 17, model_add5);
+    run_and_check(fx, p, "good", 17, model_step);
+    RT_SNAP(s2);
+    assert_int_equal(RT_DELTA(s2, s1, marshals), 1);
+    dl_rt_clReleaseProgram(p);
+}
+
+/* The activated build fails: the program is rebuilt as written, the
+ * failure is logged, nothing is transformed, the output is right. */
+static void test_activated_build_fails(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src = "//DL: aos: f[global_size(0)][2] -> asta(4)\n"
+                      "__kernel void broken(__global uint *f) {\n"
+                      "#ifdef DL_ACTIVE_broken\n"
+                      "  this is not OpenCL C;\n"
+                      "#endif\n"
+                      "  f[2 * get_global_id(0)] += 5u;\n"
+                      "}\n";
+    rt_log_begin();
+    RT_SNAP(s0);
+    cl_program p = rt_build(fx, src);
+    char *log = rt_log_end();
+    RT_SNAP(s1);
+    if (!strstr(log, "activated build failed"))
+        fail_msg("no build-failure warning: '%s'", log);
+    free(log);
+    assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 0);
+    assert_int_equal(RT_DELTA(s1, s0, declined), 1);
+    run_and_check(fx, p, "broken", 19, model_add5);
+    RT_SNAP(s2);
+    assert_int_equal(RT_DELTA(s2, s1, marshals), 0);
+    dl_rt_clReleaseProgram(p);
+}
+
+static void test_policy_never(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src =
+        RT_SRC_PROLOGUE RT_STEP_KERNEL("nev", "asta(4)", "DL_TILE_nev_f");
+    dl_rt_controls()->policy = DL_POLICY_NEVER;
+    RT_SNAP(s0);
+    cl_program p = rt_build(fx, src);
+    dl_rt_controls()->policy = DL_POLICY_AUTO;
+    run_and_check(fx, p, "nev", 23, model_step);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 0);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 0);
+    dl_rt_clReleaseProgram(p);
+}
+
+/* DL_TILE overrides the annotation's tile: the kernel is built with it
+ * and the buffer is converted with it. */
+static void test_tile_override(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src = RT_SRC_PROLOGUE RT_STEP_KERNEL("tiled", "asta(auto)",
+                                                     "DL_TILE_tiled_f");
+    dl_rt_controls()->tile = 16;
+    cl_program p = rt_build(fx, src);
+    dl_rt_controls()->tile = DL_CONTROL_TILE_AUTO;
+    const size_t n = 40;
+    uint32_t *want = rt_random_records(n);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(p, "tiled");
+    rt_set_mem(k, 0, m);
+    rt_run(fx->cl.queue, k, n);
+    model_step(want, n);
+    rt_expect_raw(fx, m, want, n, 16);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(m);
+    dl_rt_clReleaseProgram(p);
+    free(want);
+}
+
+static int notified;
+static void CL_CALLBACK on_built(cl_program p, void *user)
+{
+    (void)p;
+    notified += *(int *)user;
+}
+
+static void test_build_callback_and_create_all(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src =
+        RT_SRC_PROLOGUE RT_STEP_KERNEL("cb", "asta(4)", "DL_TILE_cb_f");
+    cl_int err = CL_SUCCESS;
+    cl_program p =
+        dl_rt_clCreateProgramWithSource(fx->cl.context, 1, &src, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    int one = 1;
+    notified = 0;
+    assert_int_equal(dl_rt_clBuildProgram(p, 0, NULL, NULL, on_built, &one),
+                     CL_SUCCESS);
+    assert_int_equal(notified, 1);
+    cl_kernel k = NULL;
+    cl_uint nk = 0;
+    assert_int_equal(dl_rt_clCreateKernelsInProgram(p, 1, &k, &nk),
+                     CL_SUCCESS);
+    assert_int_equal(nk, 1);
+    rt_lock();
+    rt_kernel *rk = rt_kernel_find(k);
+    int transformed = rk && rk->transformed;
+    rt_unlock();
+    assert_true(transformed);
+    const size_t n = 12;
+    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    rt_set_mem(k, 0, m);
+    rt_run(fx->cl.queue, k, n);
+    model_step(want, n);
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(m);
+    dl_rt_clReleaseProgram(p);
+    free(want);
+    free(got);
+}
+
+/* DL_DUMP_DIR writes the source under its hash; DL_INJECT_DIR builds the
+ * file of that name instead. */
+static void test_dump_and_inject(void **state)
+{
+    rt_fixture *fx = *state;
+    char dir[] = "/tmp/dl-rt-dump-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *src = "__kernel void dumped(__global uint *f) {\n"
+                      "  f[2 * get_global_id(0)] += 1u;\n"
+                      "}\n";
+    dl_controls *ctl = dl_rt_controls();
+    ctl->dump_dir = strdup(dir);
+    cl_int err = CL_SUCCESS;
+    cl_program p =
+        dl_rt_clCreateProgramWithSource(fx->cl.context, 1, &src, NULL, &err);
+    free(ctl->dump_dir);
+    ctl->dump_dir = NULL;
+    assert_int_equal(err, CL_SUCCESS);
+    dl_rt_clReleaseProgram(p);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char name[256] = "";
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.')
+            snprintf(name, sizeof name, "%s", e->d_name);
+    closedir(d);
+    assert_int_equal(strlen(name), 19); /* 16 hex digits + ".cl" */
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[512] = "";
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    assert_int_equal(len, strlen(src));
+    assert_string_equal(text, src);
+
+    /* Inject an annotated, rewritten version under the same name. */
+    const char *rewritten = RT_SRC_PROLOGUE RT_STEP_KERNEL("dumped", "asta(4)",
+                                                           "DL_TILE_dumped_f");
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(rewritten, f);
+    fclose(f);
+    ctl->inject_dir = strdup(dir);
+    RT_SNAP(s0);
+    p = dl_rt_clCreateProgramWithSource(fx->cl.context, 1, &src, NULL, &err);
+    free(ctl->inject_dir);
+    ctl->inject_dir = NULL;
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(dl_rt_clBuildProgram(p, 0, NULL, "", NULL, NULL),
+                     CL_SUCCESS);
+    run_and_check(fx, p, "dumped", 21, model_step);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, programs_annotated), 1);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 1);
+    dl_rt_clReleaseProgram(p);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Programs without annotations are not tracked at all. */
+static void test_plain_program_untracked(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src = "__kernel void add5(__global uint *f) {\n"
+                      "  f[2 * get_global_id(0)] += 5u;\n"
+                      "}\n";
+    RT_SNAP(s0);
+    cl_program p = rt_build(fx, src);
+    rt_lock();
+    int tracked = rt_program_find(p) != NULL;
+    rt_unlock();
+    assert_false(tracked);
+    run_and_check(fx, p, "add5", 10, model_add5);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, programs_annotated), 0);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 0);
+    dl_rt_clReleaseProgram(p);
+}
+
+/* The binary of a program built transformed is that of the program as
+ * written: a program created from it runs on AoS data. */
+static void test_binary_is_plain(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src =
+        RT_SRC_PROLOGUE RT_STEP_KERNEL("bin", "asta(4)", "DL_TILE_bin_f");
+    cl_program p = rt_build(fx, src);
+    size_t size = 0;
+    assert_int_equal(dl_rt_clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES,
+                                            sizeof size, &size, NULL),
+                     CL_SUCCESS);
+    assert_true(size > 0);
+    unsigned char *bin = malloc(size);
+    assert_non_null(bin);
+    assert_int_equal(
+        dl_rt_clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL),
+        CL_SUCCESS);
+    cl_int err = CL_SUCCESS, status = CL_SUCCESS;
+    const unsigned char *bins[1] = {bin};
+    cl_program pb = clCreateProgramWithBinary(
+        fx->cl.context, 1, &fx->cl.device, &size, bins, &status, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(
+        dl_rt_clBuildProgram(pb, 1, &fx->cl.device, "", NULL, NULL),
+        CL_SUCCESS);
+    /* The source program's kernel transforms the buffer; the binary's
+     * kernel must get it back in AoS and compute the same. */
+    const size_t n = 27;
+    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel ks = rt_kernel_of(p, "bin"), kb = rt_kernel_of(pb, "bin");
+    rt_set_mem(ks, 0, m);
+    rt_set_mem(kb, 0, m);
+    rt_run(fx->cl.queue, ks, n);
+    rt_run(fx->cl.queue, kb, n);
+    rt_run(fx->cl.queue, ks, n);
+    for (int i = 0; i < 3; i++)
+        model_step(want, n);
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseKernel(ks);
+    dl_rt_clReleaseKernel(kb);
+    dl_rt_clReleaseMemObject(m);
+    dl_rt_clReleaseProgram(pb);
+    dl_rt_clReleaseProgram(p);
+    free(bin);
+    free(want);
+    free(got);
+}
+
+static void test_stats_line(void **state)
+{
+    (void)state;
+    rt_stats s = {.programs_annotated = 1,
+                  .kernels_transformed = 2,
+                  .launches = 3,
+                  .marshals = 4,
+                  .unmarshals = 5,
+                  .bytes_marshaled = 6,
+                  .marshal_ns = 7500000,
+                  .declined = 8,
+                  .plain_launches = 9};
+    char line[512];
+    dl_rt_format_stats(&s, line, sizeof line);
+    const char *want = "dlayout-stats: programs_annotated=1 "
+                       "kernels_transformed=2 launches=3 marshals=4 "
+                       "unmarshals=5 bytes_marshaled=6 marshal_ms=7.500 "
+                       "declined=8";
+    if (strncmp(line, want, strlen(want)) != 0)
+        fail_msg("stats line '%s'", line);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_activated),
+        cmocka_unit_test(test_bad_annotation),
+        cmocka_unit_test(test_activated_build_fails),
+        cmocka_unit_test(test_policy_never),
+        cmocka_unit_test(test_tile_override),
+        cmocka_unit_test(test_build_callback_and_create_all),
+        cmocka_unit_test(test_dump_and_inject),
+        cmocka_unit_test(test_plain_program_untracked),
+        cmocka_unit_test(test_binary_is_plain),
+        cmocka_unit_test(test_stats_line),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,367 @@
+/* test_tuner_policy.c - the adaptive control's decision logic (tuner.h)
+ * with injected measurements and an injected clock: early switch for an
+ * LBM-like loop, nothing for one or two launches, the shut-down path
+ * (transform loses -> plain, stays plain), the re-enable path (a new size
+ * or kernel sequence probes again), the probe budget and DL_POLICY
+ * always/never. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "tuner.h"
+
+#define MS 1000000ull
+
+static int kernel_a, kernel_b; /* identities */
+
+/* A simulated device and runtime: kernel times per variant; a marshal
+ * before a transformed launch whose buffers are in the original layout
+ * (noted always, timed when the launch is measured); with
+ * `restore_every_launch` the host reads every result, so each launch
+ * restores and the next one marshals again. */
+typedef struct sim {
+    dl_tuner *tuner;
+    uint64_t plain_ns, trans_ns, marshal_ns;
+    int restore_every_launch;
+    int buffers_transformed;
+    unsigned transformed_launches, measured;
+    double total_ns; /* what the program spent, conversions included */
+} sim;
+
+static dl_tuner *make_skip(dl_policy policy, double skip_below)
+{
+    dl_tuner_config cfg;
+    dl_tuner_config_defaults(&cfg);
+    cfg.policy = policy;
+    cfg.skip_below = skip_below;
+    dl_tuner *t = dl_tuner_create(&cfg);
+    assert_non_null(t);
+    return t;
+}
+
+static dl_tuner *make(dl_policy policy)
+{
+    dl_tuner_config cfg;
+    dl_tuner_config_defaults(&cfg);
+    cfg.policy = policy;
+    dl_tuner *t = dl_tuner_create(&cfg);
+    assert_non_null(t);
+    return t;
+}
+
+static dl_tuner_choice launch(sim *s, const void *kernel, uint64_t sig,
+                              const dl_tuner_prediction *pred)
+{
+    dl_tuner_launch l = {kernel, "k", sig, pred};
+    dl_tuner_choice c = dl_tuner_choose(s->tuner, &l);
+    if (c.transform && !s->buffers_transformed) {
+        dl_tuner_note_conversion(s->tuner, c.ticket);
+        if (c.measure)
+            dl_tuner_report_conversion(s->tuner, c.ticket, s->marshal_ns);
+        s->total_ns += (double)s->marshal_ns;
+        s->buffers_transformed = 1;
+    } else if (!c.transform && s->buffers_transformed) {
+        s->total_ns += (double)s->marshal_ns; /* restore */
+        s->buffers_transformed = 0;
+    }
+    uint64_t ns = c.transform ? s->trans_ns : s->plain_ns;
+    s->total_ns += (double)ns;
+    s->transformed_launches += (unsigned)c.transform;
+    if (c.measure) {
+        s->measured++;
+        dl_tuner_report_kernel(s->tuner, c.ticket, c.transform, ns);
+    }
+    if (c.transform && s->restore_every_launch) {
+        /* The host reads the result: restored, marshalled again at the
+         * next launch (timed there when that launch is measured). */
+        s->total_ns += (double)s->marshal_ns;
+        s->buffers_transformed = 0;
+    }
+    return c;
+}
+
+static void counts(const sim *s, uint64_t t, uint64_t p)
+{
+    uint64_t dt = 99, dp = 99;
+    dl_tuner_counts(s->tuner, &dt, &dp);
+    assert_int_equal(dt, t);
+    assert_int_equal(dp, p);
+}
+
+static const dl_tuner_prediction keen = {2.4, 1.0 * MS, 2.4 * MS};
+
+/* DA 2.4x faster, conversion cheap: transformed from the second launch,
+ * and the cumulative time beats plain by the second iteration. */
+static void test_lbm_switches_early(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 24 * MS / 10, 10 * MS / 10, 1 * MS, 0, 0,
+             0, 0, 0};
+    double plain_total = 0;
+    int break_even = 0;
+    for (int i = 1; i <= 100; i++) {
+        dl_tuner_choice c = launch(&s, &kernel_a, 7, &keen);
+        plain_total += (double)s.plain_ns;
+        if (i == 1)
+            assert_false(c.transform); /* free measurement of plain */
+        if (i >= 2)
+            assert_true(c.transform);
+        if (!break_even && s.total_ns <= plain_total)
+            break_even = i;
+    }
+    assert_true(break_even > 0 && break_even <= 2);
+    counts(&s, 1, 0);
+    /* Monitoring stays sparse once decided. */
+    assert_true(s.measured <= 3 + 100 / 16 + 1);
+    dl_tuner_destroy(s.tuner);
+}
+
+/* One or two launches: nothing converted without a keen prediction. */
+static void test_short_programs_pay_nothing(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    launch(&s, &kernel_a, 1, NULL);
+    launch(&s, &kernel_a, 1, NULL);
+    launch(&s, &kernel_a, 1, NULL);
+    assert_int_equal(s.transformed_launches, 0);
+    /* From the probe_after-th launch on it probes, and keeps a win. */
+    for (int i = 0; i < 10; i++)
+        launch(&s, &kernel_a, 1, NULL);
+    assert_true(s.transformed_launches >= 8);
+    counts(&s, 1, 0);
+    dl_tuner_destroy(s.tuner);
+}
+
+/* The transformed kernel is slower: the probe ends plain and it stays so. */
+static void test_shut_down_after_losing_probe(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 3 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 5; i++)
+        launch(&s, &kernel_a, 1, &keen);
+    counts(&s, 0, 1);
+    unsigned probed = s.transformed_launches;
+    assert_true(probed >= 1 && probed <= 3);
+    for (int i = 0; i < 200; i++) {
+        dl_tuner_choice c = launch(&s, &kernel_a, 1, &keen);
+        assert_false(c.transform);
+        assert_false(c.measure);
+    }
+    assert_int_equal(s.transformed_launches, probed);
+    counts(&s, 0, 1);
+    dl_tuner_destroy(s.tuner);
+}
+
+/* Kept at first, then every launch pays a restore and a marshal (the host
+ * reads each result): switched back to plain, which then holds. */
+static void test_shut_down_when_conversions_recur(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS / 2, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 10; i++)
+        assert_true(launch(&s, &kernel_a, 1, &keen).transform || i == 0);
+    counts(&s, 1, 0);
+    s.restore_every_launch = 1;
+    s.marshal_ns = 2 * MS;
+    int switched = 0;
+    for (int i = 0; i < 40 && !switched; i++)
+        switched = !launch(&s, &kernel_a, 1, &keen).transform;
+    assert_true(switched);
+    counts(&s, 1, 1);
+    for (int i = 0; i < 100; i++)
+        assert_false(launch(&s, &kernel_a, 1, &keen).transform);
+    dl_tuner_destroy(s.tuner);
+}
+
+/* The host reads every result from the start: each transformed launch
+ * marshals again, which the probe sees, so the probe itself says plain. */
+static void test_probe_sees_recurring_conversions(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 2 * MS, 1, 0, 0, 0, 0};
+    for (int i = 0; i < 4; i++)
+        launch(&s, &kernel_a, 1, &keen);
+    counts(&s, 0, 1);
+    unsigned probed = s.transformed_launches;
+    for (int i = 0; i < 50; i++)
+        assert_false(launch(&s, &kernel_a, 1, &keen).transform);
+    assert_int_equal(s.transformed_launches, probed);
+    dl_tuner_destroy(s.tuner);
+}
+
+/* A decided-plain kernel probes again when its size changes, and when
+ * the kernel sequence changes; the old pattern stays plain. */
+static void test_re_enable_on_new_pattern(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 3 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 8; i++)
+        launch(&s, &kernel_a, 1, &keen);
+    counts(&s, 0, 1);
+    /* New size, and now the transformed kernel wins. */
+    s.trans_ns = 1 * MS;
+    unsigned before = s.transformed_launches;
+    for (int i = 0; i < 8; i++)
+        launch(&s, &kernel_a, 2, &keen);
+    assert_true(s.transformed_launches >= before + 6);
+    counts(&s, 1, 1);
+    /* The first size is still plain... */
+    dl_tuner_choice c = launch(&s, &kernel_a, 1, &keen);
+    (void)c;
+    c = launch(&s, &kernel_a, 1, &keen);
+    assert_false(c.transform);
+    /* ...until another kernel runs before it: a new sequence. */
+    launch(&s, &kernel_b, 9, NULL);
+    c = launch(&s, &kernel_a, 1, &keen);
+    assert_false(c.transform);
+    assert_true(c.measure); /* plain measured afresh */
+    launch(&s, &kernel_b, 9, NULL);
+    c = launch(&s, &kernel_a, 1, &keen);
+    assert_true(c.transform); /* probing again */
+    dl_tuner_destroy(s.tuner);
+}
+
+/* Sizes that keep changing never make it probe forever. */
+static void test_probe_budget(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 3 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    for (uint64_t sig = 0; sig < 50; sig++)
+        for (int i = 0; i < 6; i++)
+            launch(&s, &kernel_a, sig, &keen);
+    dl_tuner_config cfg;
+    dl_tuner_config_defaults(&cfg);
+    assert_true(s.transformed_launches <=
+                cfg.max_probes * (cfg.probe_samples + 1));
+    uint64_t dt, dp;
+    dl_tuner_counts(s.tuner, &dt, &dp);
+    assert_int_equal(dt, 0);
+    assert_int_equal(dp, 50);
+    dl_tuner_destroy(s.tuner);
+}
+
+/* A predicted loss: by default only delays the probe (the calibration
+ * can be wrong); below skip_below it decides plain with no probe. */
+static void test_predicted_loss(void **state)
+{
+    (void)state;
+    dl_tuner_prediction loss = {0.8, 1 * MS, 2 * MS};
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 3; i++)
+        assert_false(launch(&s, &kernel_a, 1, &loss).transform);
+    for (int i = 0; i < 20; i++)
+        launch(&s, &kernel_a, 1, &loss);
+    assert_true(s.transformed_launches >= 18); /* measured: it wins */
+    counts(&s, 1, 0);
+    dl_tuner_destroy(s.tuner);
+
+    s = (sim){make_skip(DL_POLICY_AUTO, 1.02), 2 * MS, 1 * MS, 1 * MS,
+              0, 0, 0, 0, 0};
+    for (int i = 0; i < 20; i++)
+        assert_false(launch(&s, &kernel_a, 1, &loss).transform);
+    assert_int_equal(s.measured, 0);
+    counts(&s, 0, 1);
+    dl_tuner_destroy(s.tuner);
+}
+
+/* Reports that arrive late, or for a forgotten kernel, do no harm; the
+ * decision waits for the probe's measurements. */
+static void test_late_and_stale_reports(void **state)
+{
+    (void)state;
+    dl_tuner *t = make(DL_POLICY_AUTO);
+    dl_tuner_launch l = {&kernel_a, "a", 3, &keen};
+    dl_tuner_choice c1 = dl_tuner_choose(t, &l);
+    dl_tuner_choice c2 = dl_tuner_choose(t, &l); /* reports still due */
+    dl_tuner_choice c3 = dl_tuner_choose(t, &l);
+    assert_false(c1.transform);
+    assert_true(c1.measure);
+    assert_true(c2.transform && c2.measure);
+    assert_true(c3.transform && c3.measure);
+    for (int i = 0; i < 5; i++) { /* no measurements: no decision yet */
+        dl_tuner_choice c = dl_tuner_choose(t, &l);
+        assert_true(c.transform);
+        assert_false(c.measure);
+    }
+    counts(&(sim){.tuner = t}, 0, 0);
+    dl_tuner_report_kernel(t, c1.ticket, 0, 2 * MS);
+    dl_tuner_report_kernel(t, c2.ticket, 1, 3 * MS);
+    dl_tuner_report_kernel(t, c3.ticket, 1, 3 * MS);
+    assert_false(dl_tuner_choose(t, &l).transform); /* judged: loses */
+    counts(&(sim){.tuner = t}, 0, 1);
+    dl_tuner_forget(t, &kernel_a);
+    dl_tuner_report_kernel(t, c3.ticket, 1, 1 * MS); /* stale: ignored */
+    dl_tuner_report_conversion(t, c3.ticket, 1 * MS);
+    dl_tuner_report_kernel(t, 0, 1, 1 * MS);
+    c1 = dl_tuner_choose(t, &l); /* a fresh pattern */
+    assert_false(c1.transform);
+    assert_true(c1.measure);
+    dl_tuner_destroy(t);
+}
+
+static void test_policy_always_never(void **state)
+{
+    (void)state;
+    dl_tuner *always = make(DL_POLICY_ALWAYS);
+    dl_tuner *never = make(DL_POLICY_NEVER);
+    dl_tuner_prediction loss = {0.5, 0, 0};
+    for (int i = 0; i < 10; i++) {
+        dl_tuner_launch l = {&kernel_a, "a", (uint64_t)i, &loss};
+        dl_tuner_choice a = dl_tuner_choose(always, &l);
+        l.prediction = &keen;
+        dl_tuner_choice n = dl_tuner_choose(never, &l);
+        assert_true(a.transform);
+        assert_false(n.transform);
+        assert_false(a.measure || n.measure);
+        assert_int_equal(a.ticket, 0);
+        assert_int_equal(n.ticket, 0);
+    }
+    uint64_t dt, dp;
+    dl_tuner_counts(always, &dt, &dp);
+    assert_int_equal(dt + dp, 0);
+    dl_tuner_destroy(always);
+    dl_tuner_destroy(never);
+}
+
+static uint64_t fake_clock(void *user) { return (*(uint64_t *)user)++; }
+
+static void test_injected_clock_and_signature(void **state)
+{
+    (void)state;
+    uint64_t tick = 1000;
+    dl_tuner_config cfg;
+    dl_tuner_config_defaults(&cfg);
+    cfg.clock = fake_clock;
+    cfg.clock_user = &tick;
+    dl_tuner *t = dl_tuner_create(&cfg);
+    assert_int_equal(dl_tuner_now(t), 1000);
+    assert_int_equal(dl_tuner_now(t), 1001);
+    dl_tuner_destroy(t);
+    uint64_t a = dl_tuner_signature(dl_tuner_signature(0, 1024), 19);
+    uint64_t b = dl_tuner_signature(dl_tuner_signature(0, 19), 1024);
+    assert_true(a != b);
+    assert_true(a == dl_tuner_signature(dl_tuner_signature(0, 1024), 19));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lbm_switches_early),
+        cmocka_unit_test(test_short_programs_pay_nothing),
+        cmocka_unit_test(test_shut_down_after_losing_probe),
+        cmocka_unit_test(test_shut_down_when_conversions_recur),
+        cmocka_unit_test(test_probe_sees_recurring_conversions),
+        cmocka_unit_test(test_re_enable_on_new_pattern),
+        cmocka_unit_test(test_probe_budget),
+        cmocka_unit_test(test_predicted_loss),
+        cmocka_unit_test(test_late_and_stale_reports),
+        cmocka_unit_test(test_policy_always_never),
+        cmocka_unit_test(test_injected_clock_and_signature),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
