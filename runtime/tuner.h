@@ -16,12 +16,12 @@
  *   TRANSFORM -> PLAIN when the measured saving stops covering the
  *                conversions (shut-down; logged at info)
  *
- * The first launch of a pattern always runs plain (its data is in the
- * original layout, so measuring it is free).  The transformed variant is
- * tried at the second launch when the static prediction expects the
- * conversion to pay back quickly, else only from the `probe_after`-th
- * launch, so a program that launches a kernel once or twice converts
- * nothing.  Every kernel gets at most `max_probes` probes over all its
+ * The first two launches of a pattern run plain (its data is in the
+ * original layout, so measuring them is free; two, because the first run
+ * of a kernel may include the device compiler).  The transformed variant
+ * is tried at the third launch when the static prediction expects the
+ * conversion to pay back quickly, else from the `probe_after`-th launch,
+ * so a program that launches a kernel once or twice converts nothing.  Every kernel gets at most `max_probes` probes over all its
  * patterns; after that a new pattern inherits the kernel's last decision.
  *
  * Thread-safe (own mutex, never held across a call out): reports may come
@@ -51,7 +51,7 @@ typedef struct dl_tuner_config {
     unsigned max_probes;     /* probes per kernel, over all its patterns */
     double horizon;          /* launches over which a conversion must pay */
     double margin;           /* required relative gain (0.02 = 2 %)      */
-    double keen_speedup;     /* predicted speedup that probes at once     */
+    double keen_speedup;     /* predicted speedup that probes early       */
     unsigned monitor_every;  /* in a decided state, measure every n-th   */
     /* A predicted speedup below this decides plain without a probe.  0
      * by default: the calibration's streaming kernels do not see what
@@ -144,5 +144,13 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
                                  dl_tuner_static *out);
 /* The prediction dl_tuner_choose() takes, from a static choice. */
 dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s);
+
+/* The prediction for a launch converting `nargs` arguments: the plain
+ * and transformed times add up, and so do the conversions.  Arguments
+ * whose static choice is to leave them alone count as unchanged.  All
+ * zero (unknown) without a calibration or arguments. */
+dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
+                                            const dl_tuner_kernel_info *args,
+                                            size_t nargs);
 
 #endif

@@ -112,4 +112,12 @@ dl_status dl_calib_get(cl_context context, cl_device_id device,
                        cl_command_queue queue, int force,
                        dl_calibration *out);
 
+/* For the runtime: the device's calibration, from dl_calib_get on the
+ * first call for `device` (blocking: call it without the runtime's lock),
+ * then from memory.  NULL if it could not be had (logged at info level
+ * once; not tried again).  Valid for the life of the process. */
+const dl_calibration *dl_calib_for_device(cl_context context,
+                                          cl_device_id device,
+                                          cl_command_queue queue);
+
 #endif

@@ -14,6 +14,7 @@
 #include "internal.h"
 #include "log.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -321,4 +322,42 @@ dl_status dl_calib_get(cl_context context, cl_device_id device,
     if (have_path == DL_SUCCESS && dl_calib_save(path, out) != DL_SUCCESS)
         DL_LOG_INFO("calibration not cached: %s", dl_last_error());
     return DL_SUCCESS;
+}
+
+/* Calibrations of this process, one per device; never freed. */
+typedef struct device_calib {
+    struct device_calib *next;
+    cl_device_id device;
+    dl_calibration *calib; /* NULL: failed, not tried again */
+} device_calib;
+
+static pthread_mutex_t device_calibs_lock = PTHREAD_MUTEX_INITIALIZER;
+static device_calib *device_calibs;
+
+const dl_calibration *dl_calib_for_device(cl_context context,
+                                          cl_device_id device,
+                                          cl_command_queue queue)
+{
+    /* Held while measuring, so a device is calibrated once; no OpenCL
+     * callback takes this lock. */
+    pthread_mutex_lock(&device_calibs_lock);
+    device_calib *d = device_calibs;
+    while (d && d->device != device)
+        d = d->next;
+    if (!d && (d = calloc(1, sizeof *d)) != NULL) {
+        d->device = device;
+        d->calib = calloc(1, sizeof *d->calib);
+        if (d->calib &&
+            dl_calib_get(context, device, queue, 0, d->calib) != DL_SUCCESS) {
+            DL_LOG_INFO("no calibration, the tuner measures only: %s",
+                        dl_last_error());
+            free(d->calib);
+            d->calib = NULL;
+        }
+        d->next = device_calibs;
+        device_calibs = d;
+    }
+    const dl_calibration *c = d ? d->calib : NULL;
+    pthread_mutex_unlock(&device_calibs_lock);
+    return c;
 }

@@ -67,7 +67,10 @@ void dl_tuner_config_defaults(dl_tuner_config *c)
 {
     memset(c, 0, sizeof *c);
     c->policy = DL_POLICY_AUTO;
-    c->plain_samples = 1;
+    /* Two: the first launch of each variant may include the device
+     * compiler's work (POCL compiles at the first enqueue), and the
+     * comparison takes each variant's fastest sample. */
+    c->plain_samples = 2;
     c->probe_samples = 2;
     c->probe_after = 4;
     c->max_probes = 4;
@@ -200,7 +203,7 @@ static void decide(dl_tuner *t, dl_tuner_entry *e, int transform,
 }
 
 /* Whether the prediction expects the conversion to pay back within two
- * launches: then the probe starts at the second launch. */
+ * launches: then the probe starts right after the plain samples. */
 static int keen(const dl_tuner *t, const dl_tuner_prediction *p)
 {
     if (!p || p->speedup < t->cfg.keen_speedup)
@@ -253,8 +256,8 @@ static void judge_probe(dl_tuner *t, dl_tuner_entry *e)
  * conversions each launch pays (e.g. the host now reads every result). */
 static int shut_down(dl_tuner *t, dl_tuner_entry *e)
 {
-    if (e->trans_launches < 2 * t->cfg.probe_samples + 2 || e->conv_n == 0)
-        return 0; /* judge recurring conversions by a timed one */
+    if (e->trans_launches < 2 * t->cfg.probe_samples + 2)
+        return 0;
     double gain = e->plain_ns - e->trans_ns - recurring_per_launch(e);
     if (gain > t->cfg.margin * e->plain_ns)
         return 0;
@@ -313,7 +316,8 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         }
         /* fall through */
     case TRANSFORM_PROBE:
-        if (e->trans_n >= t->cfg.probe_samples && e->plain_n > 0) {
+        if (e->trans_n >= t->cfg.probe_samples &&
+            e->plain_n >= t->cfg.plain_samples) {
             judge_probe(t, e);
             break;
         }

@@ -105,3 +105,30 @@ dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s)
     p.plain_ns = s->plain_ns;
     return p;
 }
+
+dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
+                                            const dl_tuner_kernel_info *args,
+                                            size_t nargs)
+{
+    dl_tuner_prediction p = {0, 0, 0};
+    double plain = 0, transformed = 0, conversion = 0;
+    for (size_t i = 0; calib && i < nargs; i++) {
+        dl_tuner_static s = {0};
+        if (dl_tuner_static_choice(calib, &args[i], &s) != DL_SUCCESS ||
+            s.speedup <= 0)
+            return p; /* one unknown argument: no prediction */
+        plain += s.plain_ns;
+        if (s.tile == 1) {
+            transformed += s.plain_ns;
+        } else {
+            transformed += s.plain_ns / s.speedup;
+            conversion += isfinite(s.conversion_ns) ? s.conversion_ns : 0;
+        }
+    }
+    if (plain <= 0 || transformed <= 0)
+        return p;
+    p.speedup = plain / transformed;
+    p.conversion_ns = conversion;
+    p.plain_ns = plain;
+    return p;
+}

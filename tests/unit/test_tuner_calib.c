@@ -244,6 +244,35 @@ static void test_static_choice(void **state)
     assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_INVALID_ARGUMENT);
 }
 
+static void test_predict_launch(void **state)
+{
+    (void)state;
+    dl_calibration c;
+    sample(&c);
+    /* One LBM-like argument (DA, 2.4x) and one left alone (4 words). */
+    dl_tuner_kernel_info args[2] = {info(19, 100), info(4, 100)};
+    dl_tuner_prediction p = dl_tuner_predict_launch(&c, args, 2);
+    double plain = (4.8 + 1.0) * (1u << 20);
+    double transformed = (2.0 + 1.0) * (1u << 20);
+    assert_true(p.plain_ns > plain * 0.999 && p.plain_ns < plain * 1.001);
+    assert_true(p.speedup > plain / transformed * 0.999 &&
+                p.speedup < plain / transformed * 1.001);
+    assert_true(p.conversion_ns > 0);
+    /* Only the argument left alone: no gain, no conversion. */
+    p = dl_tuner_predict_launch(&c, &args[1], 1);
+    assert_true(p.speedup > 0.999 && p.speedup < 1.001);
+    assert_true(p.conversion_ns == 0);
+    /* Nothing known. */
+    dl_calibration empty;
+    memset(&empty, 0, sizeof empty);
+    p = dl_tuner_predict_launch(&empty, args, 2);
+    assert_true(p.speedup == 0 && p.plain_ns == 0);
+    p = dl_tuner_predict_launch(NULL, args, 2);
+    assert_true(p.speedup == 0);
+    p = dl_tuner_predict_launch(&c, args, 0);
+    assert_true(p.speedup == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +282,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_foreign, setup, teardown),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_static_choice),
+        cmocka_unit_test(test_predict_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

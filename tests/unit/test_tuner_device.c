@@ -113,6 +113,14 @@ static void test_cache_round_trip(void **state)
     assert_true(second.measure_ms > first.measure_ms - 0.1 &&
                 second.measure_ms < first.measure_ms + 0.1);
 
+    /* The runtime's per-device entry: the cached file, then memory. */
+    const dl_calibration *dev =
+        dl_calib_for_device(cl.context, cl.device, cl.queue);
+    assert_non_null(dev);
+    assert_true(dev->key == first.key);
+    assert_ptr_equal(dl_calib_for_device(cl.context, cl.device, cl.queue),
+                     dev);
+
     /* A corrupt file is replaced by a fresh calibration. */
     FILE *f = fopen(path, "w");
     assert_non_null(f);

@@ -94,8 +94,9 @@ static void counts(const sim *s, uint64_t t, uint64_t p)
 
 static const dl_tuner_prediction keen = {2.4, 1.0 * MS, 2.4 * MS};
 
-/* DA 2.4x faster, conversion cheap: transformed from the second launch,
- * and the cumulative time beats plain by the second iteration. */
+/* DA 2.4x faster, conversion cheap: transformed from the third launch
+ * (two plain samples first), and the cumulative time beats plain by the
+ * third iteration. */
 static void test_lbm_switches_early(void **state)
 {
     (void)state;
@@ -106,17 +107,17 @@ static void test_lbm_switches_early(void **state)
     for (int i = 1; i <= 100; i++) {
         dl_tuner_choice c = launch(&s, &kernel_a, 7, &keen);
         plain_total += (double)s.plain_ns;
-        if (i == 1)
-            assert_false(c.transform); /* free measurement of plain */
-        if (i >= 2)
+        if (i <= 2)
+            assert_false(c.transform); /* free measurements of plain */
+        if (i >= 3)
             assert_true(c.transform);
         if (!break_even && s.total_ns <= plain_total)
             break_even = i;
     }
-    assert_true(break_even > 0 && break_even <= 2);
+    assert_true(break_even > 0 && break_even <= 3);
     counts(&s, 1, 0);
     /* Monitoring stays sparse once decided. */
-    assert_true(s.measured <= 3 + 100 / 16 + 1);
+    assert_true(s.measured <= 4 + 100 / 16 + 1);
     dl_tuner_destroy(s.tuner);
 }
 
@@ -164,7 +165,7 @@ static void test_shut_down_when_conversions_recur(void **state)
     (void)state;
     sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS / 2, 0, 0, 0, 0, 0};
     for (int i = 0; i < 10; i++)
-        assert_true(launch(&s, &kernel_a, 1, &keen).transform || i == 0);
+        assert_true(launch(&s, &kernel_a, 1, &keen).transform || i < 2);
     counts(&s, 1, 0);
     s.restore_every_launch = 1;
     s.marshal_ns = 2 * MS;
@@ -178,13 +179,31 @@ static void test_shut_down_when_conversions_recur(void **state)
     dl_tuner_destroy(s.tuner);
 }
 
+/* Kept at first, then the transformed kernel itself gets slower (its
+ * data changed): the monitored samples switch it back. */
+static void test_shut_down_when_kernel_slows(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 10; i++)
+        launch(&s, &kernel_a, 1, &keen);
+    counts(&s, 1, 0);
+    s.trans_ns = 4 * MS;
+    int switched = 0;
+    for (int i = 0; i < 100 && !switched; i++)
+        switched = !launch(&s, &kernel_a, 1, &keen).transform;
+    assert_true(switched);
+    counts(&s, 1, 1);
+    dl_tuner_destroy(s.tuner);
+}
+
 /* The host reads every result from the start: each transformed launch
  * marshals again, which the probe sees, so the probe itself says plain. */
 static void test_probe_sees_recurring_conversions(void **state)
 {
     (void)state;
     sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 2 * MS, 1, 0, 0, 0, 0};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         launch(&s, &kernel_a, 1, &keen);
     counts(&s, 0, 1);
     unsigned probed = s.transformed_launches;
@@ -220,6 +239,10 @@ static void test_re_enable_on_new_pattern(void **state)
     c = launch(&s, &kernel_a, 1, &keen);
     assert_false(c.transform);
     assert_true(c.measure); /* plain measured afresh */
+    launch(&s, &kernel_b, 9, NULL);
+    c = launch(&s, &kernel_a, 1, &keen);
+    assert_false(c.transform);
+    assert_true(c.measure); /* the second plain sample */
     launch(&s, &kernel_b, 9, NULL);
     c = launch(&s, &kernel_a, 1, &keen);
     assert_true(c.transform); /* probing again */
@@ -277,10 +300,11 @@ static void test_late_and_stale_reports(void **state)
     dl_tuner *t = make(DL_POLICY_AUTO);
     dl_tuner_launch l = {&kernel_a, "a", 3, &keen};
     dl_tuner_choice c1 = dl_tuner_choose(t, &l);
+    dl_tuner_choice c0 = dl_tuner_choose(t, &l);
     dl_tuner_choice c2 = dl_tuner_choose(t, &l); /* reports still due */
     dl_tuner_choice c3 = dl_tuner_choose(t, &l);
-    assert_false(c1.transform);
-    assert_true(c1.measure);
+    assert_false(c1.transform || c0.transform);
+    assert_true(c1.measure && c0.measure);
     assert_true(c2.transform && c2.measure);
     assert_true(c3.transform && c3.measure);
     for (int i = 0; i < 5; i++) { /* no measurements: no decision yet */
@@ -289,7 +313,8 @@ static void test_late_and_stale_reports(void **state)
         assert_false(c.measure);
     }
     counts(&(sim){.tuner = t}, 0, 0);
-    dl_tuner_report_kernel(t, c1.ticket, 0, 2 * MS);
+    dl_tuner_report_kernel(t, c1.ticket, 0, 9 * MS); /* compiles */
+    dl_tuner_report_kernel(t, c0.ticket, 0, 2 * MS);
     dl_tuner_report_kernel(t, c2.ticket, 1, 3 * MS);
     dl_tuner_report_kernel(t, c3.ticket, 1, 3 * MS);
     assert_false(dl_tuner_choose(t, &l).transform); /* judged: loses */
@@ -355,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_short_programs_pay_nothing),
         cmocka_unit_test(test_shut_down_after_losing_probe),
         cmocka_unit_test(test_shut_down_when_conversions_recur),
+        cmocka_unit_test(test_shut_down_when_kernel_slows),
         cmocka_unit_test(test_probe_sees_recurring_conversions),
         cmocka_unit_test(test_re_enable_on_new_pattern),
         cmocka_unit_test(test_probe_budget),
