@@ -48,5 +48,7 @@ int bench_devices_main(int argc, char **argv);
 int bench_suite_main(int argc, char **argv);
 void bench_suite_usage(FILE *out);
 void bench_devices_usage(FILE *out);
+int bench_calibrate_main(int argc, char **argv);
+void bench_calibrate_usage(FILE *out);
 
 #endif

@@ -17,6 +17,8 @@ static const command commands[] = {
      bench_marshal_main, bench_marshal_usage},
     {"suite", "run the benchmark suite: CSV, plots and report.md",
      bench_suite_main, bench_suite_usage},
+    {"calibrate", "measure this device for the adaptive control",
+     bench_calibrate_main, bench_calibrate_usage},
     {"devices", "list the OpenCL devices --device indexes",
      bench_devices_main, bench_devices_usage},
 };

@@ -37,6 +37,10 @@ static void init_runtime(void)
         dl_rt.mode = DL_RT_PASSTHROUGH;
         return;
     }
+    dl_tuner_config tuner_cfg;
+    dl_tuner_config_defaults(&tuner_cfg);
+    tuner_cfg.policy = (dl_policy)dl_rt.controls.policy;
+    dl_rt.tuner = dl_tuner_create(&tuner_cfg); /* NULL: as "always" */
     dl_rt.mode = DL_RT_ACTIVE;
     DL_LOG_INFO("runtime active (policy %d)", (int)dl_rt.controls.policy);
 }

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "intercept.h"
 #include "log.h"
+#include "tuner.h"
 
 #include <pthread.h>
 
@@ -138,7 +139,8 @@ typedef struct rt_destroyed rt_destroyed;
 
 typedef struct rt_stats {
     uint64_t programs_annotated, kernels_transformed, launches, marshals,
-        unmarshals, bytes_marshaled, marshal_ns, declined, plain_launches;
+        unmarshals, bytes_marshaled, marshal_ns, declined, plain_launches,
+        decided_transform, decided_plain;
 } rt_stats;
 
 typedef struct rt_state {
@@ -150,6 +152,7 @@ typedef struct rt_state {
     rt_map programs, kernels, buffers;
     rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
     rt_stats stats;          /* atomic adds */
+    dl_tuner *tuner; /* DL_POLICY=auto: per-launch decisions; NULL: always */
 } rt_state;
 
 extern rt_state dl_rt;

@@ -15,6 +15,8 @@ rt_kernel *rt_kernel_find(cl_kernel kernel)
 
 static void free_kernel(rt_kernel *k)
 {
+    if (dl_rt.tuner)
+        dl_tuner_forget(dl_rt.tuner, k);
     for (cl_uint i = 0; i < k->nargs; i++)
         if (k->args[i].value != k->args[i].inline_value)
             free(k->args[i].value);

@@ -8,6 +8,8 @@
  * engine failure) runs the plain variant: the same kernel from the
  * program built as written, with the same argument values. */
 #include "rt_internal.h"
+#include "tuner_calib.h"
+#include "tuner_timing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +253,52 @@ static cl_int launch_unknown(const launch_call *c, cl_uint nwait,
     return err;
 }
 
+/* The launch shape the tuner tells patterns apart by: the work sizes and
+ * the by-value arguments (record counts are usually among them).
+ * Pointer-sized arguments are left out: they may be buffers, which a
+ * ping-pong loop swaps at every step. */
+static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
+{
+    uint64_t h = dl_tuner_signature(0, c->task ? 0 : c->work_dim);
+    for (cl_uint d = 0; !c->task && d < c->work_dim; d++) {
+        h = dl_tuner_signature(h, c->global[d]);
+        h = dl_tuner_signature(h, c->local ? c->local[d] : 0);
+    }
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        const rt_arg *a = &k->args[i];
+        if (!a->set || !a->value || a->size == sizeof(cl_mem) || a->size > 8)
+            continue;
+        uint64_t v = 0;
+        memcpy(&v, a->value, a->size);
+        h = dl_tuner_signature(h, v);
+    }
+    return h;
+}
+
+/* The static prediction for this launch (docs/tuning.md): every
+ * converted argument, at the record count of this launch. */
+static dl_tuner_prediction launch_prediction(const rt_kernel *k,
+                                             const dl_dims_env *env,
+                                             const dl_calibration *calib)
+{
+    dl_tuner_prediction none = {0, 0, 0};
+    dl_tuner_kernel_info info[16];
+    size_t n = 0;
+    for (uint32_t j = 0; calib && j < k->annot->nargs; j++) {
+        const dl_annot_arg *arg = &k->annot->args[j];
+        size_t count = 0;
+        if (!arg->record)
+            continue;
+        if (n == 16 || dl_dims_eval_count(arg->count, env, &count) !=
+                           DL_SUCCESS)
+            return none;
+        info[n++] = (dl_tuner_kernel_info){
+            dl_record_size(arg->record), dl_record_nfields(arg->record), NULL,
+            count, 16, dl_rt.controls.tile};
+    }
+    return dl_tuner_predict_launch(calib, info, n);
+}
+
 /* One warning per kernel and cause, naming the annotation's line. */
 static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
 {
@@ -284,6 +332,20 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     }
     if (!k->transformed && !RT_LOAD(dl_rt.transformed) && !tracks_any_arg(k))
         return real_launch(c, c->kernel, nwait, wait, event);
+    /* The device's calibration, measured once per process (blocking:
+     * before the lock); NULL when the tuner is not asked. */
+    const dl_calibration *calib = NULL;
+    if (k->transformed && dl_rt.tuner &&
+        dl_rt.controls.policy == DL_POLICY_AUTO) {
+        cl_context ctx = NULL;
+        cl_device_id dev = NULL;
+        if (dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT,
+                                        sizeof ctx, &ctx, NULL) ==
+                CL_SUCCESS &&
+            dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE,
+                                        sizeof dev, &dev, NULL) == CL_SUCCESS)
+            calib = dl_calib_for_device(ctx, dev, c->queue);
+    }
     rt_lock();
 
     want *wants = calloc(k->nargs ? k->nargs : 1, sizeof *wants);
@@ -310,7 +372,21 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
 
     rt_events done = {0};
     int plain = 0;
-    if (k->transformed) {
+    /* DL_POLICY=auto: the tuner picks the variant (docs/tuning.md). */
+    dl_tuner_choice tc = {1, 0, 0};
+    if (k->transformed && dl_rt.tuner &&
+        dl_rt.controls.policy == DL_POLICY_AUTO) {
+        dl_tuner_prediction pred = launch_prediction(k, &env, calib);
+        dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred};
+        tc = dl_tuner_choose(dl_rt.tuner, &tl);
+    }
+    dl_tuner_probe *probe =
+        tc.measure ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket, c->queue,
+                                          nwait, wait)
+                   : NULL;
+    if (k->transformed && !tc.transform) {
+        plain = 1; /* decided, not a failure: no warning */
+    } else if (k->transformed) {
         const dl_annot_arg *detail = NULL;
         unsigned cause = plan_transformed(k, &env, wants, &detail);
         if (!cause && apply(k, wants, c->queue, nwait, wait, &done))
@@ -318,6 +394,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         if (cause) {
             warn_plain(k, cause, detail);
             plain = 1;
+        } else if (tc.ticket && done.n) {
+            dl_tuner_note_conversion(dl_rt.tuner, tc.ticket);
         }
     }
     if (plain || !k->transformed) {
@@ -342,6 +420,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
          * transformed kernel would misread it.  Report the launch as
          * failing rather than compute wrong results. */
         rt_unlock();
+        dl_tuner_probe_launched(probe, NULL, 0);
         rt_events_free(&done);
         free(wants);
         free(raw);
@@ -358,9 +437,10 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
      * the command that needs them. */
     rt_events joined = {0};
     cl_uint n = 0;
+    dl_tuner_probe_converted(probe, done.n, done.ev);
     const cl_event *w = rt_events_join(&joined, nwait, wait, &done, &n);
     cl_event own = NULL;
-    cl_event *ev = event ? event : (first_tracked ? &own : NULL);
+    cl_event *ev = event ? event : (first_tracked || probe ? &own : NULL);
     cl_int err = CL_SUCCESS;
     if (plain) {
         err = replay_args(k, kernel);
@@ -368,6 +448,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     }
     if (err == CL_SUCCESS)
         err = real_launch(c, kernel, n, w, ev);
+    dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
+                            !plain);
     if (err == CL_SUCCESS && ev && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {
             rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;

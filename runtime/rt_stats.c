@@ -19,6 +19,10 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(declined)
     RT_GET(plain_launches)
 #undef RT_GET
+    out->decided_transform = out->decided_plain = 0;
+    if (dl_rt.tuner)
+        dl_tuner_counts(dl_rt.tuner, &out->decided_transform,
+                        &out->decided_plain);
 }
 
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
@@ -28,14 +32,17 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "dlayout-stats: programs_annotated=%llu "
         "kernels_transformed=%llu launches=%llu marshals=%llu "
         "unmarshals=%llu bytes_marshaled=%llu marshal_ms=%.3f "
-        "declined=%llu plain_launches=%llu",
+        "declined=%llu plain_launches=%llu decided_transform=%llu "
+        "decided_plain=%llu",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_transformed,
         (unsigned long long)s->launches, (unsigned long long)s->marshals,
         (unsigned long long)s->unmarshals,
         (unsigned long long)s->bytes_marshaled, (double)s->marshal_ns / 1e6,
         (unsigned long long)s->declined,
-        (unsigned long long)s->plain_launches);
+        (unsigned long long)s->plain_launches,
+        (unsigned long long)s->decided_transform,
+        (unsigned long long)s->decided_plain);
 }
 
 static int printed;

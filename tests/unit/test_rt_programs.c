@@ -115,7 +115,7 @@ static void test_policy_never(void **state)
     dl_rt_controls()->policy = DL_POLICY_NEVER;
     RT_SNAP(s0);
     cl_program p = rt_build(fx, src);
-    dl_rt_controls()->policy = DL_POLICY_AUTO;
+    dl_rt_controls()->policy = DL_POLICY_ALWAYS;
     run_and_check(fx, p, "nev", 23, model_step);
     RT_SNAP(s1);
     assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 0);
