@@ -34,6 +34,7 @@
     X(clReleaseCommandQueue)                                                   \
     X(clCreateSubBuffer)                                                       \
     X(clGetProgramInfo)                                                        \
+    X(clCreateProgramWithBinary)                                               \
     X(clCreateKernelsInProgram)                                                \
     X(clGetKernelInfo)                                                         \
     X(clEnqueueTask)                                                           \

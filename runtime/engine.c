@@ -3,8 +3,12 @@
 #include "clapi.h"
 #include "internal.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct dl_program_entry {
     char *key; /* source name, NUL, specialisation text */
@@ -96,8 +100,176 @@ void dl_engine_count_launch(dl_engine *e)
     __atomic_add_fetch(&e->stats.launches, 1, __ATOMIC_RELAXED);
 }
 
-/* Compiles one specialised program; on failure the message carries the
- * first lines of the build log. */
+/* ------------------------------------------------- binaries across runs */
+
+/* A clBuildProgram from source costs POCL ~50-70 ms even when its own
+ * cache holds the result (it preprocesses the source to find the entry);
+ * from a binary it costs ~1 ms.  So each built marshal program is kept in
+ * binary_dir under a hash of everything that shaped it, and the file
+ * repeats that whole text, so a hash collision can never load the wrong
+ * program.  Files are written to a private name and renamed, so processes
+ * sharing the directory never see half a file. */
+static const char *binary_dir;
+
+void dl_engine_set_binary_dir(const char *dir)
+{
+    __atomic_store_n(&binary_dir, dir && *dir ? dir : NULL, __ATOMIC_RELEASE);
+}
+
+#define BINARY_MAGIC "dlayout-binary-2"
+#define BUILD_OPTIONS "-cl-std=CL1.2"
+
+typedef struct build_key {
+    char *text; /* NUL-separated: magic, device, driver, options, sources */
+    size_t len;
+} build_key;
+
+static void key_add(build_key *k, const char *part, size_t *room)
+{
+    size_t n = strlen(part) + 1;
+    if (k->text && k->len + n <= *room)
+        memcpy(k->text + k->len, part, n);
+    k->len += n;
+}
+
+/* Returns 0 (and builds no key) when the device cannot be described. */
+static int make_key(const dl_engine *e, const char *const texts[3],
+                    build_key *k)
+{
+    char device[256] = "", driver[256] = "";
+    if (dl_cl.clGetDeviceInfo(e->device, CL_DEVICE_NAME, sizeof device - 1,
+                              device, NULL) != CL_SUCCESS ||
+        dl_cl.clGetDeviceInfo(e->device, CL_DRIVER_VERSION, sizeof driver - 1,
+                              driver, NULL) != CL_SUCCESS)
+        return 0;
+    const char *parts[] = {BINARY_MAGIC, device, driver, BUILD_OPTIONS,
+                           texts[0], texts[1], texts[2]};
+    size_t room = 0;
+    *k = (build_key){0};
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        key_add(k, parts[i], &room);
+    room = k->len;
+    k->text = malloc(room);
+    if (!k->text)
+        return 0;
+    k->len = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+        key_add(k, parts[i], &room);
+    return 1;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Two 64-bit FNV-1a hashes with different offsets name the file; 0 when
+ * the path does not fit. */
+static int key_path(const char *dir, const build_key *k, char *path,
+                    size_t room)
+{
+    int n = snprintf(path, room, "%s/%016llx%016llx.clbin", dir,
+                     (unsigned long long)fnv1a(0xcbf29ce484222325ull, k->text,
+                                               k->len),
+                     (unsigned long long)fnv1a(0x84222325cbf29ce4ull, k->text,
+                                               k->len));
+    return n > 0 && (size_t)n < room;
+}
+
+/* Reads [key length | key | binary length | binary | hash of the binary];
+ * NULL unless the key matches exactly and the binary is intact (a driver
+ * may accept damaged bitcode, and run it). */
+static unsigned char *read_binary(const char *path, const build_key *k,
+                                  size_t *bin_len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint64_t len = 0, sum = 0;
+    unsigned char *bin = NULL;
+    char *key = malloc(k->len);
+    int ok = key && fread(&len, sizeof len, 1, f) == 1 && len == k->len &&
+             fread(key, 1, k->len, f) == k->len &&
+             !memcmp(key, k->text, k->len) &&
+             fread(&len, sizeof len, 1, f) == 1 && len > 0 &&
+             len < ((uint64_t)1 << 32) && (bin = malloc(len)) &&
+             fread(bin, 1, len, f) == len &&
+             fread(&sum, sizeof sum, 1, f) == 1 && fgetc(f) == EOF &&
+             sum == fnv1a(0xcbf29ce484222325ull, bin, len);
+    fclose(f);
+    free(key);
+    if (!ok) {
+        free(bin);
+        return NULL;
+    }
+    *bin_len = len;
+    return bin;
+}
+
+static cl_program load_binary(const dl_engine *e, const char *path,
+                              const build_key *k)
+{
+    if (!dl_cl.clCreateProgramWithBinary)
+        return NULL;
+    size_t len;
+    unsigned char *bin = read_binary(path, k, &len);
+    if (!bin)
+        return NULL;
+    const unsigned char *bins[1] = {bin};
+    cl_int bin_status = CL_SUCCESS, err;
+    cl_program prog = dl_cl.clCreateProgramWithBinary(
+        e->context, 1, &e->device, &len, bins, &bin_status, &err);
+    free(bin);
+    if (err != CL_SUCCESS || bin_status != CL_SUCCESS)
+        return NULL;
+    if (dl_cl.clBuildProgram(prog, 1, &e->device, BUILD_OPTIONS, NULL, NULL) !=
+        CL_SUCCESS) {
+        dl_cl.clReleaseProgram(prog);
+        return NULL;
+    }
+    return prog;
+}
+
+/* Best effort: a program that cannot be stored is built again next run.
+ * The file is opened first: fetching a binary from POCL costs a few
+ * hundred ms, not worth it for a directory that cannot take it. */
+static void store_binary(const char *dir, const char *path, cl_program prog,
+                         const build_key *k)
+{
+    static unsigned long serial;
+    char tmp[4096 + 64];
+    snprintf(tmp, sizeof tmp, "%s.%ld.%lu.tmp", path, (long)getpid(),
+             __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
+    (void)mkdir(dir, 0700); /* usually there already */
+    FILE *f = fopen(tmp, "wb");
+    if (!f)
+        return;
+    size_t len = 0;
+    unsigned char *bin = NULL;
+    int ok = dl_cl.clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len,
+                                    &len, NULL) == CL_SUCCESS &&
+             len > 0 && (bin = malloc(len)) &&
+             dl_cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin,
+                                    &bin, NULL) == CL_SUCCESS;
+    uint64_t key_len = k->len, bin_len = len;
+    uint64_t sum = ok ? fnv1a(0xcbf29ce484222325ull, bin, len) : 0;
+    ok = ok && fwrite(&key_len, sizeof key_len, 1, f) == 1 &&
+         fwrite(k->text, 1, k->len, f) == k->len &&
+         fwrite(&bin_len, sizeof bin_len, 1, f) == 1 &&
+         fwrite(bin, 1, len, f) == len &&
+         fwrite(&sum, sizeof sum, 1, f) == 1;
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0)
+        (void)remove(tmp);
+    free(bin);
+}
+
+/* Compiles one specialised program (or loads it from binary_dir); on
+ * failure the message carries the first lines of the build log. */
 static dl_status build_program(dl_engine *e, const char *source,
                                const dl_spec *spec, cl_program *out)
 {
@@ -106,19 +278,40 @@ static dl_status build_program(dl_engine *e, const char *source,
     DL_RETURN_ERROR_ON(!common || !body, DL_UNSUPPORTED,
                        "no embedded marshal kernel named %s", source);
     const char *texts[3] = {spec->text ? spec->text : "", common, body};
+    const char *dir = __atomic_load_n(&binary_dir, __ATOMIC_ACQUIRE);
+    build_key key = {0};
+    char path[4096] = "";
+    if (dir && make_key(e, texts, &key)) {
+        if (!key_path(dir, &key, path, sizeof path)) {
+            free(key.text);
+            key.text = NULL; /* keep nothing for this program */
+        }
+        *out = key.text ? load_binary(e, path, &key) : NULL;
+        if (*out) {
+            free(key.text);
+            e->programs_loaded++; /* under e->lock */
+            return DL_SUCCESS;
+        }
+    }
     cl_int err;
-    cl_program prog = dl_cl.clCreateProgramWithSource(e->context, 3, texts, NULL,
-                                                &err);
+    cl_program prog = dl_cl.clCreateProgramWithSource(e->context, 3, texts,
+                                                      NULL, &err);
+    if (err != CL_SUCCESS)
+        free(key.text);
     DL_RETURN_ON_CL(err, "clCreateProgramWithSource");
-    err = dl_cl.clBuildProgram(prog, 1, &e->device, "-cl-std=CL1.2", NULL, NULL);
+    err = dl_cl.clBuildProgram(prog, 1, &e->device, BUILD_OPTIONS, NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[1024] = "";
         dl_cl.clGetProgramBuildInfo(prog, e->device, CL_PROGRAM_BUILD_LOG,
                               sizeof log - 1, log, NULL);
         dl_cl.clReleaseProgram(prog);
+        free(key.text);
         return dl_fail(DL_BUILD_ERROR, "building %s failed (%d): %.700s",
                        source, (int)err, log);
     }
+    if (key.text && dl_cl.clGetProgramInfo)
+        store_binary(dir, path, prog, &key);
+    free(key.text);
     *out = prog;
     return DL_SUCCESS;
 }

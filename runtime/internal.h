@@ -44,6 +44,7 @@ struct dl_engine {
     dl_program_entry *programs;
     dl_plan_entry *plans;
     dl_engine_stats stats;
+    uint64_t programs_loaded; /* of stats.programs_built: from binary_dir */
 };
 
 /* Builds (or finds in the cache) marshal_kernels/<source> specialised with
@@ -52,6 +53,10 @@ dl_status dl_engine_kernel(dl_engine *engine, const char *source,
                            const dl_spec *spec, const char *kernel_name,
                            cl_kernel *out);
 void dl_engine_count_launch(dl_engine *engine);
+/* Keep built marshal programs as binaries in `dir` (created if missing)
+ * and load them from there in later runs; NULL or "" keeps nothing.
+ * `dir` must outlive every engine. */
+void dl_engine_set_binary_dir(const char *dir);
 
 /* Embedded kernel sources (generated from marshal_kernels/ at build). */
 const char *dl_kernel_source(const char *name);

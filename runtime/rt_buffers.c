@@ -487,11 +487,13 @@ static void CL_CALLBACK on_destroyed(cl_mem mem, void *user)
     if (!d)
         return; /* the entry stays until a new buffer reuses the handle */
     d->mem = mem;
-    RT_HG_PUBLISH(d);
     d->next = __atomic_load_n(&dl_rt.destroyed, __ATOMIC_RELAXED);
+    /* A failed exchange rewrites d->next: publish (for helgrind) after
+     * every write, right before each attempt. */
+    do
+        RT_HG_PUBLISH(d);
     while (!__atomic_compare_exchange_n(&dl_rt.destroyed, &d->next, d, 1,
-                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-        ;
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
 void rt_buffers_drain(void)

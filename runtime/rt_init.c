@@ -1,17 +1,55 @@
 /* rt_init.c - starting the interposition runtime once per process: the
  * real entry points, the DL_* controls, the log and the exit stats. */
+#include "internal.h" /* dl_engine_set_binary_dir */
 #include "rt_hg.h"
 #include "rt_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+int rt_hg_active;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static const cl_icd_dispatch *init_real;
 
+void rt_hg_publish(const void *obj)
+{
+#ifdef ANNOTATE_HAPPENS_BEFORE
+    ANNOTATE_HAPPENS_BEFORE(obj);
+#else
+    (void)obj;
+#endif
+}
+
+void rt_hg_acquire(const void *obj)
+{
+#ifdef ANNOTATE_HAPPENS_AFTER
+    ANNOTATE_HAPPENS_AFTER(obj);
+#else
+    (void)obj;
+#endif
+}
+
+/* Whether helgrind or DRD watches this process: valgrind preloads the
+ * tool's library into its client. */
+static int under_thread_checker(void)
+{
+#ifdef RUNNING_ON_VALGRIND
+    const char *preload = getenv("LD_PRELOAD");
+    return RUNNING_ON_VALGRIND && preload &&
+           (strstr(preload, "vgpreload_helgrind") ||
+            strstr(preload, "vgpreload_drd"));
+#else
+    return 0;
+#endif
+}
+
 static void init_runtime(void)
 {
+    /* Written once here, read by every fast path afterwards. */
+    RT_HG_UNTRACKED(&rt_hg_active, sizeof rt_hg_active);
+    rt_hg_active = under_thread_checker();
     /* Atomics, read by the lock-free fast paths (rt_hg.h). */
     RT_HG_UNTRACKED(&dl_rt.annotated, sizeof dl_rt.annotated);
     RT_HG_UNTRACKED(&dl_rt.transformed, sizeof dl_rt.transformed);
@@ -29,6 +67,7 @@ static void init_runtime(void)
     (void)dl_controls_load(&dl_rt.controls);
     if (dl_rt.controls.stats)
         atexit(dl_rt_print_stats);
+    dl_engine_set_binary_dir(dl_rt.controls.binary_dir);
     if (dl_rt.controls.disable || !dl_cl.clEnqueueNDRangeKernel ||
         !dl_cl.clCreateProgramWithSource) {
         if (!dl_rt.controls.disable)

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "intercept.h"
 #include "log.h"
+#include "rt_hg.h"
 #include "tuner.h"
 
 #include <pthread.h>
@@ -26,14 +27,46 @@
 /* Open addressing keyed by a pointer (never NULL), linear probing.
  * Changes need dl_rt.lock; rt_map_get also works without it (fast paths),
  * returning NULL or a value that was in the table during the call. */
-typedef struct rt_map_table rt_map_table;
+typedef struct rt_map_table {
+    size_t mask; /* capacity - 1; the capacity is a power of two */
+    struct rt_map_table *retired;
+    struct {
+        const void *key; /* NULL: empty; RT_MAP_TOMB: deleted */
+        void *val;
+    } slot[];
+} rt_map_table;
+
 typedef struct rt_map {
     rt_map_table *table;
     size_t used; /* slots not empty (live + tombstones) */
     size_t live; /* entries; read without the lock by fast paths */
 } rt_map;
 
+#define RT_MAP_TOMB ((const void *)1)
+
+static inline size_t rt_map_slot(const void *key, size_t mask)
+{
+    uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 32) & mask;
+}
+
 void *rt_map_get(const rt_map *map, const void *key);
+
+/* The fast paths' lookup, inline and without a call (so that a caller
+ * needs no stack frame): the value if the key sits in its first slot,
+ * else NULL, and then the caller asks rt_map_get, which probes on.  Also
+ * NULL under helgrind, where only rt_map_get says what it needs to. */
+static inline void *rt_map_peek(const rt_map *map, const void *key)
+{
+    const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
+    if (!t || rt_hg_active)
+        return NULL;
+    size_t i = rt_map_slot(key, t->mask);
+    if (__atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE) != key)
+        return NULL;
+    return __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
+}
+
 /* Returns DL_OUT_OF_MEMORY if the table cannot grow. */
 dl_status rt_map_put(rt_map *map, const void *key, void *val);
 void *rt_map_del(rt_map *map, const void *key);
@@ -83,10 +116,12 @@ typedef struct rt_program {
 /* ------------------------------------------------------------- kernels */
 
 typedef struct rt_arg {
-    int set;
-    size_t size;
+    size_t size; /* 0: not set (or its value is unknown) */
+    void *value; /* inline_value, heap, or NULL (__local) */
+    void *heap;  /* the copy of a value over 16 bytes, else NULL */
     unsigned char inline_value[16];
-    void *value; /* inline_value, heap copy, or NULL (__local) */
+    int track; /* annotated in a transformed kernel: a buffer bound here
+                  may be converted, so it is tracked from then on */
 } rt_arg;
 
 /* Causes of a plain launch, each warned once per kernel. */

@@ -18,8 +18,7 @@ static void free_kernel(rt_kernel *k)
     if (dl_rt.tuner)
         dl_tuner_forget(dl_rt.tuner, k);
     for (cl_uint i = 0; i < k->nargs; i++)
-        if (k->args[i].value != k->args[i].inline_value)
-            free(k->args[i].value);
+        free(k->args[i].heap);
     free(k->args);
     if (k->plain)
         dl_cl.clReleaseKernel(k->plain);
@@ -71,6 +70,8 @@ static void track_kernel(cl_kernel kernel)
         k->prog = p;
         p->refs++;
     }
+    for (cl_uint i = 0; k->transformed && i < nargs; i++)
+        args[i].track = dl_annot_find_arg(k->annot, i) != NULL;
     rt_kernel *old = rt_map_del(&dl_rt.kernels, kernel);
     if (old) /* a stale entry of a released handle */
         free_kernel(old);
@@ -107,59 +108,79 @@ cl_int dl_rt_clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
     return err;
 }
 
-/* Keeps a copy of the value (NULL for __local arguments). */
-static void record_arg(rt_kernel *k, cl_uint index, size_t size,
-                       const void *value)
+/* Keeps a copy of a value of another size than 4 and 8 (none for
+ * __local arguments). */
+static void record_other(rt_arg *a, size_t size, const void *value)
 {
-    rt_arg *a = &k->args[index];
-    if (a->value && a->value != a->inline_value)
-        free(a->value);
-    a->value = NULL;
     a->size = size;
-    a->set = 1;
+    a->value = NULL;
     if (!value)
         return;
-    if (size == sizeof(cl_mem)) { /* the common case, without a call */
+    if (size <= sizeof a->inline_value) {
+        memcpy(a->inline_value, value, size);
         a->value = a->inline_value;
-        memcpy(a->inline_value, value, sizeof(cl_mem));
-        return;
+    } else if ((a->heap = malloc(size))) {
+        memcpy(a->heap, value, size);
+        a->value = a->heap;
+    } else {
+        a->size = 0; /* unknown: the launch treats it as not set */
     }
-    if (size <= sizeof a->inline_value)
-        a->value = a->inline_value;
-    else if (!(a->value = malloc(size))) {
-        a->set = 0; /* unknown: the launch treats it as not set */
-        return;
-    }
-    memcpy(a->value, value, size);
 }
 
+/* A buffer bound to an argument that may be converted is tracked from
+ * now on, so that its later uses are known (the binding itself is
+ * recorded at launches). */
+static __attribute__((noinline)) void track_bound(cl_mem mem)
+{
+    rt_lock();
+    rt_buffer_get(mem);
+    rt_unlock();
+}
+
+/* The real call, then a copy of the value.  Without the lock: the
+ * argument values belong to this kernel object, which OpenCL lets only
+ * one thread change or enqueue at a time.  Values of 8 bytes (buffers)
+ * and 4 bytes are copied without a call. */
 static __attribute__((noinline)) cl_int
-set_kernel_arg_tracked(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-                       const void *arg_value)
+set_arg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+        const void *arg_value, rt_arg *a)
 {
     cl_int err = dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
-    if (err != CL_SUCCESS)
+    if (__builtin_expect(err != CL_SUCCESS, 0))
         return err;
-    /* Without the lock: the argument values belong to this kernel
-     * object, which OpenCL lets only one thread change or enqueue at a
-     * time. */
+    if (__builtin_expect(a->heap != NULL, 0)) {
+        free(a->heap);
+        a->heap = NULL;
+    }
+    if (arg_size == sizeof(cl_mem) && arg_value) {
+        cl_mem mem;
+        memcpy(&mem, arg_value, sizeof mem);
+        memcpy(a->inline_value, &mem, sizeof mem);
+        a->value = a->inline_value;
+        a->size = sizeof mem;
+        if (a->track && mem && !rt_map_peek(&dl_rt.buffers, mem) &&
+            !rt_buffer_find(mem))
+            track_bound(mem);
+    } else if (arg_size == 4 && arg_value) {
+        memcpy(a->inline_value, arg_value, 4);
+        a->value = a->inline_value;
+        a->size = 4;
+    } else {
+        record_other(a, arg_size, arg_value);
+    }
+    return CL_SUCCESS;
+}
+
+/* The kernel's entry was not in its first slot (or helgrind watches). */
+static __attribute__((noinline)) cl_int
+set_kernel_arg_lookup(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                      const void *arg_value)
+{
     rt_kernel *k = rt_kernel_find(kernel);
     if (!k || arg_index >= k->nargs)
-        return err;
-    record_arg(k, arg_index, arg_size, arg_value);
-    /* A buffer bound to an argument that may be converted is tracked
-     * from now on, so that its later uses are known (the lock only the
-     * first time; the binding itself is recorded at launches). */
-    cl_mem mem = arg_size == sizeof(cl_mem) && arg_value
-                     ? *(const cl_mem *)arg_value
-                     : NULL;
-    if (k->transformed && mem && !rt_buffer_find(mem) &&
-        dl_annot_find_arg(k->annot, arg_index)) {
-        rt_lock();
-        rt_buffer_get(mem);
-        rt_unlock();
-    }
-    return err;
+        return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
+    return set_arg(kernel, arg_index, arg_size, arg_value,
+                   &k->args[arg_index]);
 }
 
 cl_int dl_rt_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
@@ -167,7 +188,13 @@ cl_int dl_rt_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
 {
     if (!RT_LOAD(dl_rt.annotated))
         return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
-    return set_kernel_arg_tracked(kernel, arg_index, arg_size, arg_value);
+    rt_kernel *k = rt_map_peek(&dl_rt.kernels, kernel);
+    if (!k)
+        return set_kernel_arg_lookup(kernel, arg_index, arg_size, arg_value);
+    if (arg_index >= k->nargs)
+        return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
+    return set_arg(kernel, arg_index, arg_size, arg_value,
+                   &k->args[arg_index]);
 }
 
 cl_int dl_rt_clReleaseKernel(cl_kernel kernel)

@@ -24,7 +24,7 @@ typedef struct want {
 static cl_mem arg_mem(const rt_kernel *k, cl_uint i)
 {
     const rt_arg *a = &k->args[i];
-    if (!a->set || a->size != sizeof(cl_mem) || !a->value)
+    if (a->size != sizeof(cl_mem) || !a->value)
         return NULL;
     return *(const cl_mem *)a->value;
 }
@@ -209,7 +209,7 @@ static cl_int replay_args(const rt_kernel *k, cl_kernel plain)
 {
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *a = &k->args[i];
-        if (!a->set)
+        if (!a->size)
             continue;
         cl_int err = dl_cl.clSetKernelArg(plain, i, a->size, a->value);
         if (err != CL_SUCCESS)
@@ -266,7 +266,7 @@ static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
     }
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *a = &k->args[i];
-        if (!a->set || !a->value || a->size == sizeof(cl_mem) || a->size > 8)
+        if (!a->size || !a->value || a->size == sizeof(cl_mem) || a->size > 8)
             continue;
         uint64_t v = 0;
         memcpy(&v, a->value, a->size);
@@ -359,8 +359,9 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     }
     for (cl_uint i = 0; i < k->nargs; i++) {
         wants[i].mem = arg_mem(k, i);
-        raw[i].value = k->args[i].set ? k->args[i].value : NULL;
-        raw[i].size = k->args[i].size;
+        const rt_arg *a = &k->args[i];
+        raw[i].value = a->size ? a->value : NULL;
+        raw[i].size = a->size;
     }
     static const size_t one[3] = {1, 1, 1};
     dl_dims_env env = {.work_dim = c->task ? 1 : c->work_dim,

@@ -1,43 +1,23 @@
 /* rt_map.c - pointer-keyed open-addressing hash table (linear probing,
  * tombstones), the lookup structure of every runtime table.
  *
- * Writers hold dl_rt.lock.  Readers on the fast paths do not: the slot
- * array is published with one atomic pointer, a slot's value is written
- * before its key, and tables replaced by a larger one are kept (retired)
- * until rt_map_free, so a reader never touches freed table memory. */
+ * The table's layout and rt_map_peek are in rt_internal.h (inline: the
+ * fast paths).  Writers hold dl_rt.lock.  Readers on the fast paths do
+ * not: the slot array is published with one atomic pointer, a slot's
+ * value is written before its key, and tables replaced by a larger one
+ * are kept (retired) until rt_map_free, so a reader never touches freed
+ * table memory. */
 #include "rt_hg.h"
 #include "rt_internal.h"
 
 #include <stdlib.h>
 
-#define RT_MAP_TOMB ((const void *)1)
-
-struct rt_map_table {
-    size_t cap; /* a power of two */
-    struct rt_map_table *retired;
-    struct {
-        const void *key; /* NULL: empty; RT_MAP_TOMB: deleted */
-        void *val;
-    } slot[];
-};
-
-static size_t slot_of(const void *key, size_t cap)
-{
-    uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 32) & (cap - 1);
-}
-
-static rt_map_table *table_of(const rt_map *map)
-{
-    return __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
-}
-
 void *rt_map_get(const rt_map *map, const void *key)
 {
-    const rt_map_table *t = table_of(map);
+    const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
     if (!t)
         return NULL;
-    for (size_t i = slot_of(key, t->cap);; i = (i + 1) & (t->cap - 1)) {
+    for (size_t i = rt_map_slot(key, t->mask);; i = (i + 1) & t->mask) {
         const void *k = __atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE);
         if (k == key) {
             void *val = __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
@@ -53,19 +33,19 @@ void *rt_map_get(const rt_map *map, const void *key)
 static dl_status grow(rt_map *map)
 {
     rt_map_table *old = map->table;
-    size_t cap = old ? old->cap * 2 : 64;
-    if (old && map->live * 4 < old->cap)
-        cap = old->cap; /* mostly tombstones: rehash at the same size */
+    size_t cap = old ? (old->mask + 1) * 2 : 64;
+    if (old && map->live * 4 < old->mask + 1)
+        cap = old->mask + 1; /* mostly tombstones: rehash at the same size */
     rt_map_table *t = calloc(1, sizeof *t + cap * sizeof t->slot[0]);
     DL_RETURN_ERROR_ON(!t, DL_OUT_OF_MEMORY, "out of memory");
     /* Slots are written under the lock and read without it. */
     RT_HG_UNTRACKED(t, sizeof *t + cap * sizeof t->slot[0]);
-    t->cap = cap;
-    for (size_t i = 0; old && i < old->cap; i++) {
+    t->mask = cap - 1;
+    for (size_t i = 0; old && i <= old->mask; i++) {
         const void *k = old->slot[i].key;
         if (!k || k == RT_MAP_TOMB)
             continue;
-        size_t j = slot_of(k, cap);
+        size_t j = rt_map_slot(k, t->mask);
         while (t->slot[j].key)
             j = (j + 1) & (cap - 1);
         t->slot[j].key = k;
@@ -79,12 +59,12 @@ static dl_status grow(rt_map *map)
 
 dl_status rt_map_put(rt_map *map, const void *key, void *val)
 {
-    if (!map->table || (map->used + 1) * 2 > map->table->cap)
+    if (!map->table || (map->used + 1) * 2 > map->table->mask + 1)
         DL_RETURN_IF_FAIL(grow(map));
     rt_map_table *t = map->table;
     size_t tomb = SIZE_MAX;
-    size_t i = slot_of(key, t->cap);
-    for (;; i = (i + 1) & (t->cap - 1)) {
+    size_t i = rt_map_slot(key, t->mask);
+    for (;; i = (i + 1) & t->mask) {
         if (t->slot[i].key == key) {
             RT_HG_PUBLISH(val);
             __atomic_store_n(&t->slot[i].val, val, __ATOMIC_RELEASE);
@@ -111,7 +91,7 @@ void *rt_map_del(rt_map *map, const void *key)
     rt_map_table *t = map->table;
     if (!t)
         return NULL;
-    for (size_t i = slot_of(key, t->cap);; i = (i + 1) & (t->cap - 1)) {
+    for (size_t i = rt_map_slot(key, t->mask);; i = (i + 1) & t->mask) {
         if (t->slot[i].key == key) {
             void *val = t->slot[i].val;
             __atomic_store_n(&t->slot[i].key, RT_MAP_TOMB, __ATOMIC_RELEASE);
@@ -126,8 +106,8 @@ void *rt_map_del(rt_map *map, const void *key)
 
 size_t rt_map_cap(const rt_map *map)
 {
-    const rt_map_table *t = table_of(map);
-    return t ? t->cap : 0;
+    const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
+    return t ? t->mask + 1 : 0;
 }
 
 void *rt_map_at(const rt_map *map, size_t i)

@@ -115,9 +115,10 @@ static void test_table(void **state)
     (void)state;
     static const char *const names[] = {
         "DL_LOG",      "DL_LOG_FILE",   "DL_STATS", "DL_DISABLE", "DL_DUMP_DIR",
-        "DL_INJECT_DIR", "DL_TILE",     "DL_ALGO",  "DL_POLICY"};
-    assert_int_equal(dl_control_count, 9);
-    for (unsigned i = 0; i < 9; i++) {
+        "DL_BINARY_DIR", "DL_INJECT_DIR", "DL_TILE", "DL_ALGO", "DL_POLICY"};
+    const unsigned n = sizeof names / sizeof *names;
+    assert_int_equal(dl_control_count, n);
+    for (unsigned i = 0; i < n; i++) {
         const dl_control_info *info = dl_control_find(names[i]);
         assert_non_null(info);
         assert_string_equal(info->name, names[i]);
