@@ -183,24 +183,6 @@ static dl_status cycles_prepare(dl_engine *e, dl_step *s)
     return st;
 }
 
-/* Queues a write of the map into tmp after the chain's last command (as
- * chain.c orders its commands). */
-static dl_status chain_write(dl_chain *c, cl_mem tmp, const void *src,
-                             size_t bytes)
-{
-    const cl_event *wait = c->last ? &c->last : c->wait_list;
-    cl_uint n = c->last ? 1 : c->num_wait;
-    cl_event ev;
-    cl_int err = dl_cl.clEnqueueWriteBuffer(c->queue, tmp, CL_FALSE, 0, bytes,
-                                            src, n, n ? wait : NULL, &ev);
-    DL_RETURN_ON_CL(err, "clEnqueueWriteBuffer (cycle leaders)");
-    if (c->last)
-        dl_cl.clReleaseEvent(c->last);
-    c->last = ev;
-    dl_engine_count_launch(c->engine);
-    return DL_SUCCESS;
-}
-
 static dl_status enqueue_cycles(dl_step *s, dl_chain *c, cl_mem buf,
                                 cl_mem tmp, const void *map)
 {
@@ -209,7 +191,7 @@ static dl_status enqueue_cycles(dl_step *s, dl_chain *c, cl_mem buf,
     cl_ulong q = s->desc.count / s->desc.tile;
     cl_uint groups = (cl_uint)s->params[P_GROUPS];
     size_t global = s->params[P_SLICES] * s->params[P_GROUPS], one = 1;
-    DL_RETURN_IF_FAIL(chain_write(c, tmp, map, cs->map_bytes));
+    DL_RETURN_IF_FAIL(dl_chain_write(c, tmp, map, cs->map_bytes));
     DL_RETURN_IF_FAIL(dl_set_arg(k, 0, sizeof buf, &buf));
     DL_RETURN_IF_FAIL(dl_set_arg(k, 1, sizeof tmp, &tmp));
     DL_RETURN_IF_FAIL(dl_set_arg(k, 2, sizeof q, &q));

@@ -69,6 +69,20 @@ dl_status dl_chain_copy(dl_chain *c, cl_mem src, cl_mem dst, size_t bytes)
     return DL_SUCCESS;
 }
 
+/* `src` is read when the write runs, not now: it must outlive the command. */
+dl_status dl_chain_write(dl_chain *c, cl_mem dst, const void *src,
+                         size_t bytes)
+{
+    const cl_event *wait;
+    cl_uint n = next_wait(c, &wait);
+    cl_event ev;
+    cl_int err = dl_cl.clEnqueueWriteBuffer(c->queue, dst, CL_FALSE, 0, bytes,
+                                            src, n, wait, &ev);
+    DL_RETURN_ON_CL(err, "clEnqueueWriteBuffer (marshal temporary)");
+    advance(c, ev);
+    return DL_SUCCESS;
+}
+
 dl_status dl_chain_end(dl_chain *c, cl_event *event)
 {
     if (!c->last) {

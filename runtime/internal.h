@@ -79,6 +79,9 @@ dl_status dl_chain_kernel(dl_chain *c, cl_kernel kernel, cl_uint dims,
                           const size_t *global, const size_t *local);
 dl_status dl_chain_fill(dl_chain *c, cl_mem mem, size_t bytes);
 dl_status dl_chain_copy(dl_chain *c, cl_mem src, cl_mem dst, size_t bytes);
+/* Non-blocking: `src` must stay valid until the write has run. */
+dl_status dl_chain_write(dl_chain *c, cl_mem dst, const void *src,
+                         size_t bytes);
 /* Hands the last event to *event (or a marker if nothing was enqueued). */
 dl_status dl_chain_end(dl_chain *c, cl_event *event);
 
