@@ -178,10 +178,16 @@ static int alias(ctx *c, dla_arg *a, int var, int idx)
             continue;
         int from;
         int up = dla_up(t, i, &from);
+        if (up >= 0 && t->nodes[up].kind == CXCursor_CallExpr &&
+            !is_call_to(c, up, "atom") && !from_macro_call(c, i)) {
+            if (helper_call(c, a, up, from, -1, iname))
+                return -1;
+            continue;
+        }
         if (up < 0 || t->nodes[up].kind != CXCursor_MemberRefExpr ||
             dla_child(t, up, 0) != from)
             return decline(a, "a pointer into the records is used other "
-                              "than as q->f");
+                              "than as q->f or passed to a helper");
         dla_access *f = new_access(a);
         if (!f)
             return decline(a, "out of memory");
@@ -200,6 +206,8 @@ int struct_use(ctx *c, dla_arg *a, int d)
     int up = dla_up(t, d, &from);
     if (up < 0)
         return decline(a, "unsupported use");
+    if (helper_in_macro(c, a, d))
+        return -1;
     enum CXCursorKind k = t->nodes[up].kind;
     if (k == CXCursor_ArraySubscriptExpr && dla_child(t, up, 0) == from) {
         int idx = dla_child(t, up, 1);
@@ -207,11 +215,14 @@ int struct_use(ctx *c, dla_arg *a, int d)
         int up2 = dla_up(t, up, &from2);
         if (up2 >= 0 && t->nodes[up2].kind == CXCursor_UnaryOperator &&
             strcmp(dla_unop(t, up2), "&") == 0) {
-            int var = dla_up(t, up2, NULL);
+            int from3;
+            int var = dla_up(t, up2, &from3);
             if (var >= 0 && t->nodes[var].kind == CXCursor_VarDecl)
                 return alias(c, a, var, idx);
             if (is_call_to(c, var, "atom"))
                 return decline(a, "an atomic function works on a record");
+            if (var >= 0 && t->nodes[var].kind == CXCursor_CallExpr)
+                return helper_call(c, a, var, from3, idx, NULL);
             return decline(a, "the address of a record escapes");
         }
         return record_use(c, a, up, idx);
@@ -223,6 +234,9 @@ int struct_use(ctx *c, dla_arg *a, int d)
         int up2 = dla_up(t, up, &from2);
         if (up2 >= 0 && t->nodes[up2].kind == CXCursor_VarDecl)
             return alias(c, a, up2, idx);
+        if (up2 >= 0 && t->nodes[up2].kind == CXCursor_CallExpr &&
+            !is_call_to(c, up2, "atom"))
+            return helper_call(c, a, up2, from2, idx, NULL);
         if (up2 >= 0 && t->nodes[up2].kind == CXCursor_MemberRefExpr &&
             dla_child(t, up2, 0) == from2) {
             dla_access *acc = new_access(a);
@@ -242,13 +256,9 @@ int struct_use(ctx *c, dla_arg *a, int d)
         return field_chain(c, a, up, acc);
     }
     if (k == CXCursor_CallExpr) {
-        char *fn = dla_spelling(t->nodes[up].cur);
-        char *why = dla_printf("the pointer escapes: passed to function "
-                               "'%s'", fn ? fn : "?");
-        free(fn);
-        decline(a, why);
-        free(why);
-        return -1;
+        if (is_call_to(c, up, "atom"))
+            return decline(a, "an atomic function works on a record");
+        return helper_call(c, a, up, from, -1, NULL);
     }
     if (k == CXCursor_CStyleCastExpr)
         return decline(a, "the pointer is cast to another type (accessed "

@@ -34,6 +34,7 @@ dla_access *new_access(dla_arg *a)
     memset(acc, 0, sizeof *acc);
     acc->element_const = -1;
     acc->index_node = -1;
+    acc->count_node = -1;
     return acc;
 }
 
@@ -85,7 +86,7 @@ int check_index(ctx *c, dla_arg *a, int node, dla_range r)
 
 /* ------------------------------------------------------------ kernels */
 
-static int is_kernel(CXTranslationUnit tu, CXCursor fn)
+int dla_is_kernel(CXTranslationUnit tu, CXCursor fn)
 {
     CXSourceRange ext = clang_getCursorExtent(fn);
     CXSourceRange head = clang_getRange(clang_getRangeStart(ext),
@@ -248,6 +249,7 @@ static int analyze_kernel(ctx *c, CXCursor fn)
                               (dla_range){k->decl.begin, k->body.begin});
     char *b = dla_substr(&c->prog->src, k->body);
     k->already = b && strstr(b, "DL_ACTIVE_") != NULL;
+    k->already_tiled = b && strstr(b, DLA_TILED_MARK) != NULL;
     free(b);
     k->annot = c->prog->annots ? dl_annot_find(c->prog->annots, k->name)
                                : NULL;
@@ -268,6 +270,8 @@ static int analyze_kernel(ctx *c, CXCursor fn)
             k->args[i].reason = dla_strdup("the kernel is already "
                                            "rewritten");
     }
+    if (!k->already && dla_tiled(c))
+        return -1;
     /* The runtime converts every argument whose annotation asks for it:
      * one that cannot be rewritten keeps its annotation without the
      * target, so that the runtime converts nothing of it. */
@@ -303,7 +307,7 @@ static enum CXChildVisitResult visit_top(CXCursor cur, CXCursor parent,
     if (clang_getCursorKind(cur) == CXCursor_FunctionDecl &&
         clang_isCursorDefinition(cur) &&
         clang_Location_isFromMainFile(clang_getCursorLocation(cur)) &&
-        is_kernel(tc->c->tu, cur) && analyze_kernel(tc->c, cur)) {
+        dla_is_kernel(tc->c->tu, cur) && analyze_kernel(tc->c, cur)) {
         tc->failed = 1;
         return CXChildVisit_Break;
     }

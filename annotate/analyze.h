@@ -17,6 +17,7 @@ typedef struct ctx {
     CXCursor *params;
     CXCursor gid_checked; /* index_is_gid's last answer, per kernel */
     int gid_ok;
+    const char *helper; /* analysing this helper's body (helper.c)   */
 } ctx;
 
 /* Records why an argument is declined (the first reason wins); -1. */
@@ -42,8 +43,35 @@ char *record_type_name(CXType pointee);
 int struct_use(ctx *c, dla_arg *a, int d);
 int scalar_use(ctx *c, dla_arg *a, int d);
 
+/* helper.c: a record pointer (`&p[E]`, `p + E`: index node idx; `p`:
+ * idx < 0; an alias q of `&p[E]`: idx < 0 and its index variable
+ * alias_index) is argument node `arg` of call node `call`: the helper
+ * must be a function of the source whose uses of it are known forms.  0
+ * with the call's accesses and the helper added, or -1 (declined). */
+int helper_call(ctx *c, dla_arg *a, int call, int arg, int idx,
+                const char *alias_index);
+/* Whether the use (node) is spelled inside a macro's arguments. */
+int from_macro_call(ctx *c, int use);
+/* A use (node) spelled in a macro's arguments inside a call of a function
+ * of the source: declined (-1); else 0. */
+int helper_in_macro(ctx *c, dla_arg *a, int use);
+/* analyze.c: the function definition is an OpenCL kernel. */
+int dla_is_kernel(CXTranslationUnit tu, CXCursor fn);
+
 /* count.c: the count dims ("[n]") of an argument without annotation,
  * or NULL (declined). */
 char *infer_count(ctx *c, dla_arg *a);
+/* count.c: whether var is set once from get_global_id(0) and never
+ * changed; whether an access's index is the work-item's own record (that
+ * variable, or get_global_id(0) itself); `gid < n` (negate: `gid >= n`)
+ * with n an integer argument: n's name, else NULL. */
+int gid_var(ctx *c, CXCursor var);
+int index_is_own(ctx *c, const dla_access *acc);
+char *guard_compare(ctx *c, int cond, CXCursor gid, int negate);
+
+/* tiled.c: decides c->k->tiled, once its arguments are analysed: the
+ * work-item calls to rewrite, the own-record accesses, the padding
+ * bound.  0, or -1 when out of memory. */
+int dla_tiled(ctx *c);
 
 #endif

@@ -96,16 +96,48 @@ int dla_annot_canonical(const dla_kernel *k, dla_arg *a)
         return -1;
     }
     a->annotation = dla_strdup(buf);
-    a->m_code = dla_count_code(pk->args[0].count);
+    const dl_dims_expr *count = pk->args[0].count;
+    a->m_code = dla_count_code(count, NULL);
+    /* in the tiled range T is get_global_size(0), for a DA argument too */
+    a->m_code_tiled = dla_count_code(count, "get_global_size(0)");
+    for (uint32_t i = 0; i < count->nnodes; i++)
+        a->count_uses_size |= count->nodes[i].op == DL_DIMS_GLOBAL_SIZE;
     dl_annot_free(p);
     if (!a->m_code)
         a->reason = dla_strdup("the record count cannot be written as code");
     return a->annotation && a->m_code ? 0 : -1;
 }
 
+int dla_annot_launch(dla_kernel *k)
+{
+    char *src = dla_printf("//DL: launch: tiled%s%s%s\n%s{}\n",
+                           k->tiled_bound ? "(" : "",
+                           k->tiled_bound ? k->tiled_bound : "",
+                           k->tiled_bound ? ")" : "", k->signature);
+    if (!src)
+        return -1;
+    dl_annot_program *p = NULL;
+    dl_status st = dl_annot_parse(src, strlen(src), "<annotation>", &p);
+    free(src);
+    const dl_annot_kernel *pk = st == DL_SUCCESS && p->nkernels == 1
+                                    ? &p->kernels[0]
+                                    : NULL;
+    char buf[1024];
+    int n = pk && pk->ok && !p->ndiags
+                ? dl_annot_format_launch(pk, buf, sizeof buf)
+                : -1;
+    dl_annot_free(p);
+    if (n <= 0 || (size_t)n >= sizeof buf)
+        return -1;
+    k->tiled_annotation = dla_strdup(buf);
+    return k->tiled_annotation ? 0 : -1;
+}
+
 /* The count expression as OpenCL C, in `long` arithmetic like the
- * runtime's evaluator (64-bit signed, truncating division). */
-char *dla_count_code(const dl_dims_expr *e)
+ * runtime's evaluator (64-bit signed, truncating division).  In the tiled
+ * range (global (T, G/T), offset (0, O/T)), G is global_size(0) *
+ * global_size(1) and O is global_offset(1) * T. */
+char *dla_count_code(const dl_dims_expr *e, const char *tile)
 {
     char **stack = calloc(e->nnodes + 1, sizeof *stack);
     if (!stack)
@@ -122,16 +154,26 @@ char *dla_count_code(const dl_dims_expr *e)
             s = dla_printf("%lldL", (long long)n->value);
             break;
         case DL_DIMS_GLOBAL_SIZE:
-            s = dla_printf("(long)get_global_size(%d)", (int)n->value);
+            if (!tile)
+                s = dla_printf("(long)get_global_size(%d)", (int)n->value);
+            else if (n->value == 0)
+                s = dla_printf("((long)get_global_size(0) * "
+                               "(long)get_global_size(1))");
             break;
         case DL_DIMS_LOCAL_SIZE:
-            s = dla_printf("(long)get_local_size(%d)", (int)n->value);
+            if (!tile)
+                s = dla_printf("(long)get_local_size(%d)", (int)n->value);
             break;
         case DL_DIMS_NUM_GROUPS:
-            s = dla_printf("(long)get_num_groups(%d)", (int)n->value);
+            if (!tile)
+                s = dla_printf("(long)get_num_groups(%d)", (int)n->value);
             break;
         case DL_DIMS_GLOBAL_OFFSET:
-            s = dla_printf("(long)get_global_offset(%d)", (int)n->value);
+            if (!tile)
+                s = dla_printf("(long)get_global_offset(%d)", (int)n->value);
+            else if (n->value == 0)
+                s = dla_printf("((long)get_global_offset(1) * (long)(%s))",
+                               tile);
             break;
         case DL_DIMS_ARG:
             s = dla_printf("(long)(%s)", n->name);

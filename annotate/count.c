@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* A variable set once from get_global_id(0) and never changed. */
-static int is_gid_var(ctx *c, CXCursor var)
+int gid_var(ctx *c, CXCursor var)
 {
     dla_tree *t = &c->tree;
     int vnode = -1;
@@ -60,14 +60,14 @@ static int index_is_gid(ctx *c, const dla_access *acc, CXCursor *var)
         return c->gid_ok;
     }
     c->gid_checked = v;
-    c->gid_ok = is_gid_var(c, v);
+    c->gid_ok = gid_var(c, v);
     *var = v;
     return c->gid_ok;
 }
 
 /* `gid < n` (or, with `negate`, `gid >= n`) where n is an integer
  * argument: returns n's name. */
-static char *compare(ctx *c, int cond, CXCursor gid, int negate)
+char *guard_compare(ctx *c, int cond, CXCursor gid, int negate)
 {
     dla_tree *t = &c->tree;
     cond = dla_strip(t, cond);
@@ -76,8 +76,8 @@ static char *compare(ctx *c, int cond, CXCursor gid, int negate)
     const char *op = dla_binop(t, cond);
     const char *join = negate ? "||" : "&&";
     if (strcmp(op, join) == 0) {
-        char *n = compare(c, dla_child(t, cond, 0), gid, negate);
-        return n ? n : compare(c, dla_child(t, cond, 1), gid, negate);
+        char *n = guard_compare(c, dla_child(t, cond, 0), gid, negate);
+        return n ? n : guard_compare(c, dla_child(t, cond, 1), gid, negate);
     }
     if (strcmp(op, negate ? ">=" : "<") != 0)
         return NULL;
@@ -92,6 +92,27 @@ static char *compare(ctx *c, int cond, CXCursor gid, int negate)
     if (tk < CXType_Char_U || tk > CXType_LongLong)
         return NULL;
     return dla_spelling(n);
+}
+
+int index_is_own(ctx *c, const dla_access *acc)
+{
+    dla_tree *t = &c->tree;
+    CXCursor v;
+    if (index_is_gid(c, acc, &v))
+        return 1;
+    if (acc->index_name)
+        return 0;
+    int i = dla_strip(t, acc->index_node);
+    if (i >= 0 && t->nodes[i].kind == CXCursor_CStyleCastExpr)
+        i = dla_strip(t, dla_child(t, i, 0));
+    long long dim;
+    if (!is_call_to(c, i, "get_global_id") ||
+        !dla_const_int(t->nodes[dla_child(t, i, 1)].cur, &dim) || dim != 0)
+        return 0;
+    char *name = dla_spelling(t->nodes[i].cur);
+    int exact = name && strcmp(name, "get_global_id") == 0;
+    free(name);
+    return exact;
 }
 
 /* The guard bounding `gid` at the access whose node contains offset
@@ -117,12 +138,12 @@ static char *guard(ctx *c, unsigned at, CXCursor gid)
                 t->nodes[t->nodes[ret].first].next < 0)
                 ret = t->nodes[ret].first;
             if (t->nodes[ret].kind == CXCursor_ReturnStmt)
-                return compare(c, dla_child(t, s, 0), gid, 1);
+                return guard_compare(c, dla_child(t, s, 0), gid, 1);
             continue;
         }
         dla_range tr;
         if (node_range(c, then, &tr) && tr.begin <= at && at < tr.end)
-            return compare(c, dla_child(t, s, 0), gid, 0);
+            return guard_compare(c, dla_child(t, s, 0), gid, 0);
     }
     return NULL;
 }
@@ -135,10 +156,26 @@ char *infer_count(ctx *c, dla_arg *a)
     CXCursor gid = clang_getNullCursor();
     for (unsigned i = 0; i < a->naccesses; i++) {
         const dla_access *acc = &a->accesses[i];
-        if (acc->index_name && strcmp(acc->index_name, "0") != 0)
+        if (acc->kind == DLA_CALL_NAME)
+            continue;
+        int via_alias = acc->index_name && strcmp(acc->index_name, "0") != 0;
+        if (via_alias && acc->kind == DLA_CALL_ARG && acc->count_node < 0) {
+            /* a helper given an alias reads other records than its own */
+            free(bound);
+            decline(a, "the record count cannot be inferred from the "
+                       "indices (annotate the argument: //DL: AoS: "
+                       "p[count])");
+            return NULL;
+        }
+        if (via_alias)
             continue; /* through an alias: its declaration is checked */
+        /* a helper call: the index its records are read at, if known */
+        dla_access probe = {0};
+        probe.index_node = acc->count_node;
+        if (acc->kind == DLA_CALL_ARG)
+            acc = &probe;
         CXCursor v;
-        if (!index_is_gid(c, acc, &v) ||
+        if (acc->index_node < 0 || !index_is_gid(c, acc, &v) ||
             (!clang_Cursor_isNull(gid) && !clang_equalCursors(v, gid))) {
             free(bound);
             decline(a, "the record count cannot be inferred from the "
@@ -147,7 +184,7 @@ char *infer_count(ctx *c, dla_arg *a)
             return NULL;
         }
         gid = v;
-        char *n = guard(c, acc->whole.begin, gid);
+        char *n = guard(c, a->accesses[i].whole.begin, gid);
         if (!n || (bound && strcmp(bound, n) != 0)) {
             all_guarded = 0;
             free(n);

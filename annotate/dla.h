@@ -42,7 +42,10 @@ typedef enum dla_access_kind {
     DLA_LOAD,        /* a whole record read                            */
     DLA_STORE,       /* `p[E] = r` as a statement                      */
     DLA_ALIAS_DECL,  /* `T *q = &p[E]` becomes `size_t dla_i_q = E`     */
-    DLA_ELEMENT      /* scalar array element `grid[E]`                 */
+    DLA_ELEMENT,     /* scalar array element `grid[E]`                 */
+    DLA_CALL_NAME,   /* the callee of a helper call: its copy's name   */
+    DLA_CALL_ARG     /* `&p[E]`, `p + E` or `p` passed to a helper:
+                        `p, E, dla_M_p` (the copy's three parameters) */
 } dla_access_kind;
 
 /* One rewrite: the text of `whole` is replaced.  The record index is the
@@ -67,7 +70,32 @@ typedef struct dla_access {
     int element_var;
     char *alias_name; /* DLA_ALIAS_DECL: the variable's name */
     int whole_part;   /* DLA_FIELD: the lvalue is a whole top-level field */
+    int own;          /* the index is the work-item's own record i (its
+                         get_global_id(0)): the tiled form applies     */
+    const char *callee; /* DLA_CALL_NAME: the helper copy's name        */
+    int count_node;   /* DLA_CALL_ARG: the node that stands for the
+                         record index in count inference, or -1      */
 } dla_access;
+
+/* A function of the source that receives a record pointer (helper.c):
+ * under the kernel's activation macro it gets a copy, `dla_<kernel>_
+ * <arg>_<fn>`, whose pointer parameter q is followed by `size_t dla_x_q`
+ * (the record q points at) and `size_t dla_M_<arg>` (the count); q's
+ * accesses in the copy index records dla_x_q + E. */
+typedef struct dla_helper {
+    char *fn;          /* the helper's name                          */
+    char *copy;        /* the copy's name                            */
+    dla_range decl;    /* the whole definition                       */
+    dla_range fname;   /* its name in the definition                 */
+    dla_range param;   /* the pointer parameter's declaration        */
+    char *param_name;
+    unsigned param_pos;
+    int count_class;   /* the helper's record indices: -1 all q->f (the
+                          record passed), j >= 0 all parameter j (never
+                          changed), -2 anything else                 */
+    unsigned naccesses;
+    dla_access *accesses;
+} dla_helper;
 
 typedef struct dla_part {
     unsigned off, size;
@@ -93,12 +121,33 @@ typedef struct dla_arg {
     size_t tile;       /* asta: 0 = auto */
     char *annotation;  /* canonical full form written before the kernel */
     char *m_code;      /* the record count as OpenCL C (long)       */
+    char *m_code_tiled; /* the same in the tiled range (T is
+                           get_global_size(0) there), or NULL when it
+                           names what a tiled launch changes (local
+                           sizes, groups, dimensions other than 0)    */
+    int count_uses_size; /* the count names global_size(0)           */
     char *neutral;     /* a user annotation asking for a conversion of
                           an argument that cannot be rewritten, without
                           its target: what replaces it in the output  */
     unsigned naccesses;
     dla_access *accesses;
+    unsigned nhelpers;
+    dla_helper *helpers; /* functions of the source it is passed to   */
 } dla_arg;
+
+/* A work-item function call of a kernel that takes the tiled launch:
+ * get_global_id(0), get_global_size(0) or get_global_offset(0), which the
+ * tiled variant reads from the 2-D range instead. */
+typedef enum dla_call_kind {
+    DLA_CALL_ID,
+    DLA_CALL_SIZE,
+    DLA_CALL_OFFSET
+} dla_call_kind;
+
+typedef struct dla_call {
+    dla_call_kind kind;
+    dla_range whole;
+} dla_call;
 
 typedef struct dla_kernel {
     char *name;
@@ -112,8 +161,21 @@ typedef struct dla_kernel {
     char *signature;    /* text from decl.begin to the body's '{'     */
     const dl_annot_kernel *annot; /* user annotations, or NULL        */
     int already;        /* already rewritten (uses DL_ACTIVE_)        */
+    int already_tiled;  /* ... with a tiled variant                   */
     unsigned nargs;
     dla_arg *args;
+    /* The tiled launch (docs/annotations.md, "launch: tiled"): the
+     * kernel uses only dimension 0 of its NDRange, so the runtime may run
+     * it on global (T, G/T); its ASTA accesses of the own record then use
+     * the simple per-tile form that vectorises. */
+    int tiled;
+    char *tiled_reason;     /* why not (a transformed ASTA argument but
+                               no tiled variant), for --explain        */
+    char *tiled_bound;      /* ids >= this do nothing: padding is safe */
+    char *tiled_annotation; /* the canonical launch flag               */
+    char *tiled_tile;       /* the tile's macro, DL_TILE_<k>_<arg>      */
+    unsigned ncalls;
+    dla_call *calls;
 } dla_kernel;
 
 typedef struct dla_program {
@@ -132,10 +194,16 @@ int dla_analyze(CXTranslationUnit tu, dla_program *prog,
  * the runtime's parser against the kernel's signature.  Returns 0, or -1
  * with a reason in arg->reason. */
 int dla_annot_canonical(const dla_kernel *k, dla_arg *arg);
-/* The record count of an annotated argument as OpenCL C code. */
-char *dla_count_code(const dl_dims_expr *count);
+/* The record count of an annotated argument as OpenCL C code; with
+ * `tile` (code for T), as read in the tiled range, or NULL when it
+ * cannot be (local sizes, groups, dimensions other than 0). */
+char *dla_count_code(const dl_dims_expr *count, const char *tile);
+/* Writes k->tiled_annotation through the runtime's parser; 0 or -1. */
+int dla_annot_launch(dla_kernel *k);
 
-/* emit.c: the output text. */
+/* emit.c: the output text.  The tiled variant starts with a comment
+ * holding DLA_TILED_MARK (--check looks for it). */
+#define DLA_TILED_MARK "dl-annotate: the tiled range"
 char *dla_emit(const dla_program *prog, size_t *len);
 
 /* util */

@@ -66,23 +66,47 @@ static void putf(buf *b, const char *fmt, ...)
     free(s);
 }
 
-/* An access of one argument, for sorting all of a kernel's. */
+/* An access of one argument, or a work-item call (tiled variant), for
+ * sorting all of a kernel's. */
 typedef struct edit {
     const dla_kernel *k;
     const dla_arg *arg;
-    const dla_access *acc;
+    const dla_access *acc; /* NULL for a call */
+    const dla_call *call;
+    dla_range whole;
 } edit;
 
 typedef struct emitter {
     const dla_source *src;
     edit *edits;
     size_t nedits;
+    int tiled; /* the variant for the tiled range */
+    /* a helper copy (helper.c): its pointer parameter q is the base and
+     * the record q points at, dla_x_q, is added to every index */
+    const char *ptr;
+    const char *index_base;
 } emitter;
+
+static const char *base_ptr(const emitter *e, const dla_arg *a)
+{
+    return e->ptr ? e->ptr : a->name;
+}
 
 static void render(emitter *e, buf *b, dla_range r);
 
 static void index_text(emitter *e, buf *b, const dla_access *acc)
 {
+    int own = acc->index_name && strcmp(acc->index_name, "0") == 0;
+    if (e->index_base && own) {
+        putf(b, "(size_t)(%s)", e->index_base);
+        return;
+    }
+    if (e->index_base && !acc->index_name) {
+        putf(b, "(%s + (size_t)(", e->index_base);
+        render(e, b, acc->index);
+        puts_(b, "))");
+        return;
+    }
     if (acc->index_name) {
         putf(b, "(size_t)(%s)", acc->index_name);
         return;
@@ -109,7 +133,21 @@ static void field_access(emitter *e, buf *b, const edit *ed)
     const dla_kernel *k = ed->k;
     const dla_arg *a = ed->arg;
     const dla_access *acc = ed->acc;
-    char *pname = a->name;
+    const char *pname = base_ptr(e, a);
+    if (e->tiled && acc->own && a->target == DLA_TARGET_ASTA) {
+        /* the work-item's own record in the tiled range: tile
+         * get_global_id(1), lane get_global_id(0), consecutive lanes at
+         * consecutive addresses */
+        putf(b, "(%s(__global %s *)((__global char *)(%s) + "
+                "DLA_ASTA_TILED(DL_TILE_%s_%s, dla_M_%s, %uu, %uu, %uu)",
+             acc->kind == DLA_FIELD ? "*" : "", acc->leaf_type, pname,
+             k->name, a->name, a->name, a->record_size, acc->part_off,
+             acc->part_size);
+        if (acc->inner_off)
+            putf(b, " + %uu", acc->inner_off);
+        puts_(b, "))");
+        return;
+    }
     if (acc->kind == DLA_FIELD && acc->whole_part &&
         a->target == DLA_TARGET_DA) {
         /* the form the device compiler vectorises: a per-field array */
@@ -169,11 +207,34 @@ static void element_access(emitter *e, buf *b, const edit *ed)
     free(el.s);
 }
 
+/* get_global_id(0), get_global_size(0) and get_global_offset(0) of the
+ * application's 1-D range, read from the tiled range global (T, G/T),
+ * offset (0, O/T). */
+static void call_replacement(buf *b, const edit *ed)
+{
+    const char *tile = ed->k->tiled_tile;
+    switch (ed->call->kind) {
+    case DLA_CALL_ID:
+        putf(b, "(get_global_id(1) * (size_t)(%s) + get_global_id(0))", tile);
+        break;
+    case DLA_CALL_SIZE:
+        puts_(b, "(get_global_size(0) * get_global_size(1))");
+        break;
+    case DLA_CALL_OFFSET:
+        putf(b, "(get_global_offset(1) * (size_t)(%s))", tile);
+        break;
+    }
+}
+
 static void replacement(emitter *e, buf *b, const edit *ed)
 {
     const dla_kernel *k = ed->k;
     const dla_arg *a = ed->arg;
     const dla_access *acc = ed->acc;
+    if (ed->call) {
+        call_replacement(b, ed);
+        return;
+    }
     switch (acc->kind) {
     case DLA_FIELD:
     case DLA_FIELD_ARRAY:
@@ -184,13 +245,13 @@ static void replacement(emitter *e, buf *b, const edit *ed)
         break;
     case DLA_LOAD:
         putf(b, "dla_load_%s_%s((__global char *)(%s), ", k->name, a->name,
-             a->name);
+             base_ptr(e, a));
         index_text(e, b, acc);
         putf(b, ", dla_M_%s)", a->name);
         break;
     case DLA_STORE:
         putf(b, "dla_store_%s_%s((__global char *)(%s), ", k->name, a->name,
-             a->name);
+             base_ptr(e, a));
         index_text(e, b, acc);
         putf(b, ", dla_M_%s, (", a->name);
         render(e, b, acc->value);
@@ -199,6 +260,14 @@ static void replacement(emitter *e, buf *b, const edit *ed)
     case DLA_ALIAS_DECL:
         putf(b, "const size_t %s = ", acc->alias_name);
         index_text(e, b, acc);
+        break;
+    case DLA_CALL_NAME:
+        puts_(b, acc->callee);
+        break;
+    case DLA_CALL_ARG: /* the copy's pointer, record and count */
+        putf(b, "%s, ", base_ptr(e, a));
+        index_text(e, b, acc);
+        putf(b, ", dla_M_%s", a->name);
         break;
     }
 }
@@ -211,30 +280,32 @@ static void render(emitter *e, buf *b, dla_range r)
     size_t lo = 0, hi = e->nedits; /* the first edit beginning in r */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (e->edits[mid].acc->whole.begin < r.begin)
+        if (e->edits[mid].whole.begin < r.begin)
             lo = mid + 1;
         else
             hi = mid;
     }
     for (size_t i = lo; i < e->nedits; i++) {
-        const dla_access *acc = e->edits[i].acc;
-        if (acc->whole.begin >= r.end)
+        dla_range whole = e->edits[i].whole;
+        if (whole.begin >= r.end)
             break;
-        if (acc->whole.begin < at || acc->whole.end > r.end)
+        if (whole.begin < at || whole.end > r.end)
             continue;
-        put(b, e->src->text + at, acc->whole.begin - at);
+        if (!e->tiled && e->edits[i].call)
+            continue; /* the flat variant keeps the calls */
+        put(b, e->src->text + at, whole.begin - at);
         replacement(e, b, &e->edits[i]);
-        at = acc->whole.end;
+        at = whole.end;
     }
     put(b, e->src->text + at, r.end - at);
 }
 
 static int cmp_edit(const void *x, const void *y)
 {
-    const dla_access *a = ((const edit *)x)->acc, *b = ((const edit *)y)->acc;
-    if (a->whole.begin != b->whole.begin)
-        return a->whole.begin < b->whole.begin ? -1 : 1;
-    return (a->whole.end < b->whole.end) - (a->whole.end > b->whole.end);
+    dla_range a = ((const edit *)x)->whole, b = ((const edit *)y)->whole;
+    if (a.begin != b.begin)
+        return a.begin < b.begin ? -1 : 1;
+    return (a.end < b.end) - (a.end > b.end);
 }
 
 static int transformed_args(const dla_kernel *k)
@@ -250,7 +321,49 @@ static int uses(const dla_arg *a, dla_access_kind kind)
     for (unsigned i = 0; i < a->naccesses; i++)
         if (a->accesses[i].kind == kind)
             return 1;
+    for (unsigned h = 0; h < a->nhelpers; h++)
+        for (unsigned i = 0; i < a->helpers[h].naccesses; i++)
+            if (a->helpers[h].accesses[i].kind == kind)
+                return 1;
     return 0;
+}
+
+/* The copy of a helper for this kernel and argument (helper.c): the
+ * definition with its name changed, `size_t dla_x_q, size_t dla_M_<arg>`
+ * after the pointer parameter q, and q's accesses rewritten. */
+static void helper_copy(buf *b, const dla_source *src, const dla_kernel *k,
+                        const dla_arg *a, const dla_helper *h)
+{
+    size_t n = h->naccesses + 2;
+    edit *edits = calloc(n, sizeof *edits);
+    char *base = dla_printf("dla_x_%s", h->param_name);
+    char *extra = dla_printf(", size_t %s, size_t dla_M_%s", base ? base : "",
+                             a->name);
+    dla_access name = {0}, param = {0};
+    if (!edits || !base || !extra) {
+        b->failed = 1;
+        goto out;
+    }
+    name.kind = DLA_CALL_NAME;
+    name.callee = h->copy;
+    name.whole = h->fname;
+    /* an empty edit at the end of the parameter: inserts `extra` */
+    param.kind = DLA_CALL_NAME;
+    param.callee = extra;
+    param.whole = (dla_range){h->param.end, h->param.end};
+    edits[0] = (edit){k, a, &name, NULL, name.whole};
+    edits[1] = (edit){k, a, &param, NULL, param.whole};
+    for (unsigned i = 0; i < h->naccesses; i++)
+        edits[i + 2] = (edit){k, a, &h->accesses[i], NULL,
+                              h->accesses[i].whole};
+    qsort(edits, n, sizeof *edits, cmp_edit);
+    emitter e = {src, edits, n, 0, h->param_name, base};
+    render(&e, b, h->decl);
+    puts_(b, "\n");
+out:
+    free(edits);
+    free(base);
+    free(extra);
 }
 
 /* Whole-record copies part by part, gaps included (bit-exact). */
@@ -294,7 +407,7 @@ static void copy_helpers(buf *b, const dla_kernel *k, const dla_arg *a)
     }
 }
 
-static void before_kernel(buf *b, const dla_kernel *k)
+static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
 {
     if (k->mid_line)
         puts_(b, "\n"); /* directives start a line */
@@ -310,6 +423,15 @@ static void before_kernel(buf *b, const dla_kernel *k)
              "#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + "
              "(o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + "
              "(i) % (T) * (z))\n"
+             "#endif\n");
+    if (k->tiled)
+        puts_(b, "#ifndef DLA_ASTA_TILED\n"
+             "/* dl-annotate: the same for the work-item's own record in the "
+             "tiled range:\n"
+             " * tile get_global_id(1), lane get_global_id(0). */\n"
+             "#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * "
+             "(S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : "
+             "(M) % (T)) + get_global_id(0) * (z))\n"
              "#endif\n");
     for (unsigned i = 0; i < k->nargs; i++) {
         const dla_arg *a = &k->args[i];
@@ -327,16 +449,64 @@ static void before_kernel(buf *b, const dla_kernel *k)
             copy_helpers(b, k, a);
         }
     }
+    for (unsigned i = 0; i < k->nargs; i++) {
+        const dla_arg *a = &k->args[i];
+        for (unsigned h = 0; a->transformed && h < a->nhelpers; h++) {
+            if (!helpers++)
+                putf(b, "#ifdef DL_ACTIVE_%s\n", k->name);
+            helper_copy(b, src, k, a, &a->helpers[h]);
+        }
+    }
     if (helpers)
         puts_(b, "#endif\n");
+    if (k->tiled)
+        putf(b, "%s\n", k->tiled_annotation);
     for (unsigned i = 0; i < k->nargs; i++)
         if (k->args[i].transformed)
             putf(b, "%s\n", k->args[i].annotation);
 }
 
+/* The preprocessor condition of the tiled variant: every ASTA argument
+ * has the same tile T, 1 < T <= DL_ANNOT_TILED_MAX_TILE.  The runtime
+ * launches the kernel on the tiled range under the same condition
+ * (runtime/rt_reshape.c). */
+static void tiled_condition(buf *b, const dla_kernel *k)
+{
+    putf(b, "#if %s > 1 && %s <= %d", k->tiled_tile, k->tiled_tile,
+         DL_ANNOT_TILED_MAX_TILE);
+    for (unsigned i = 0; i < k->nargs; i++) {
+        const dla_arg *a = &k->args[i];
+        if (!a->transformed || a->target != DLA_TARGET_ASTA)
+            continue;
+        char *macro = dla_printf("DL_TILE_%s_%s", k->name, a->name);
+        if (macro && strcmp(macro, k->tiled_tile) != 0)
+            putf(b, " && DL_TILE_%s_%s == %s", k->name, a->name,
+                 k->tiled_tile);
+        if (!macro)
+            b->failed = 1;
+        free(macro);
+    }
+    puts_(b, "\n/* " DLA_TILED_MARK ", global (T, G/T): record i = "
+             "get_global_id(1)*T + get_global_id(0) */\n");
+}
+
+/* One variant of the transformed body: the record counts first, where no
+ * local name can shadow an argument that the count expression names,
+ * then the body with its accesses rewritten. */
+static void variant(emitter *e, buf *b, const dla_kernel *k)
+{
+    for (unsigned i = 0; i < k->nargs; i++) {
+        const dla_arg *a = &k->args[i];
+        if (a->transformed)
+            putf(b, "const size_t dla_M_%s = (size_t)%s;\n", a->name,
+                 e->tiled ? a->m_code_tiled : a->m_code);
+    }
+    render(e, b, (dla_range){k->body.begin + 1, k->body.end - 1});
+}
+
 static int kernel_body(buf *b, const dla_source *src, const dla_kernel *k)
 {
-    size_t n = 0;
+    size_t n = k->tiled ? k->ncalls : 0;
     for (unsigned i = 0; i < k->nargs; i++)
         if (k->args[i].transformed)
             n += k->args[i].naccesses;
@@ -347,18 +517,24 @@ static int kernel_body(buf *b, const dla_source *src, const dla_kernel *k)
     for (unsigned i = 0; i < k->nargs; i++)
         if (k->args[i].transformed)
             for (unsigned j = 0; j < k->args[i].naccesses; j++)
-                edits[n++] = (edit){k, &k->args[i], &k->args[i].accesses[j]};
+                edits[n++] = (edit){k, &k->args[i], &k->args[i].accesses[j],
+                                    NULL, k->args[i].accesses[j].whole};
+    for (unsigned i = 0; k->tiled && i < k->ncalls; i++)
+        edits[n++] = (edit){k, NULL, NULL, &k->calls[i], k->calls[i].whole};
     qsort(edits, n, sizeof *edits, cmp_edit);
-    emitter e = {src, edits, n};
+    emitter e = {src, edits, n, 0, NULL, NULL};
     dla_range inner = {k->body.begin + 1, k->body.end - 1};
     putf(b, "{\n#ifdef DL_ACTIVE_%s\n", k->name);
-    /* the record counts, first, where no local name can shadow an
-     * argument that the count expression names */
-    for (unsigned i = 0; i < k->nargs; i++)
-        if (k->args[i].transformed)
-            putf(b, "const size_t dla_M_%s = (size_t)%s;\n", k->args[i].name,
-                 k->args[i].m_code);
-    render(&e, b, inner);
+    if (k->tiled) {
+        tiled_condition(b, k);
+        e.tiled = 1;
+        variant(&e, b, k);
+        e.tiled = 0;
+        puts_(b, "\n#else\n");
+    }
+    variant(&e, b, k);
+    if (k->tiled)
+        puts_(b, "\n#endif");
     puts_(b, "\n#else\n");
     put(b, src->text + inner.begin, inner.end - inner.begin);
     puts_(b, "\n#endif\n}");
@@ -415,7 +591,7 @@ char *dla_emit(const dla_program *prog, size_t *len)
 {
     size_t cap = 1, n = 0;
     for (unsigned i = 0; i < prog->nkernels; i++)
-        cap += 2 + 2 * prog->kernels[i].nargs;
+        cap += 3 + 2 * prog->kernels[i].nargs;
     change *ch = calloc(cap, sizeof *ch);
     if (!ch)
         return NULL;
@@ -437,6 +613,11 @@ char *dla_emit(const dla_program *prog, size_t *len)
                 annotation_span(&prog->src, k->args[j].user->line, &r))
                 ch[n++] = (change){r, k, 0, NULL};
         }
+        /* the launch flag is dl-annotate's to write: a user's goes */
+        dla_range r;
+        if (k->annot && k->annot->tiled &&
+            annotation_span(&prog->src, k->annot->tiled_line, &r))
+            ch[n++] = (change){r, k, 0, NULL};
     }
     qsort(ch, n, sizeof *ch, cmp_change);
     buf b = {0};
@@ -446,7 +627,7 @@ char *dla_emit(const dla_program *prog, size_t *len)
             continue; /* cannot happen for well-formed input */
         put(&b, prog->src.text + at, ch[i].r.begin - at);
         if (ch[i].what == 1)
-            before_kernel(&b, ch[i].k);
+            before_kernel(&b, &prog->src, ch[i].k);
         else if (ch[i].what == 2 && kernel_body(&b, &prog->src, ch[i].k))
             b.failed = 1;
         else if (ch[i].what == 3)

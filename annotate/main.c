@@ -238,7 +238,15 @@ static void explain(const dla_program *p)
         const dla_kernel *k = &p->kernels[i];
         for (unsigned j = 0; j < k->nargs; j++) {
             const dla_arg *a = &k->args[j];
-            if (a->transformed)
+            if (a->transformed && a->nhelpers) {
+                fprintf(stderr, "%s:%u: kernel '%s' argument '%s': "
+                        "transformed (%u accesses; helper copies", p->src.name,
+                        k->line, k->name, a->name, a->naccesses);
+                for (unsigned h = 0; h < a->nhelpers; h++)
+                    fprintf(stderr, "%s %s", h ? "," : "",
+                            a->helpers[h].copy);
+                fprintf(stderr, "): %s\n", a->annotation);
+            } else if (a->transformed)
                 fprintf(stderr, "%s:%u: kernel '%s' argument '%s': "
                         "transformed (%u accesses): %s\n", p->src.name,
                         k->line, k->name, a->name, a->naccesses,
@@ -249,6 +257,13 @@ static void explain(const dla_program *p)
                         a->name, a->reason);
 
         }
+        if (k->tiled)
+            fprintf(stderr, "%s:%u: kernel '%s': takes the tiled launch: %s\n",
+                    p->src.name, k->line, k->name, k->tiled_annotation);
+        else if (k->tiled_reason)
+            fprintf(stderr, "%s:%u: kernel '%s': ASTA keeps the flat index "
+                    "(no tiled launch): %s\n", p->src.name, k->line, k->name,
+                    k->tiled_reason);
     }
 }
 
@@ -263,6 +278,13 @@ static int check(const dla_program *p)
         for (unsigned j = 0; j < p->nkernels; j++)
             if (strcmp(p->kernels[j].name, ak->name) == 0)
                 k = &p->kernels[j];
+        if (ak->tiled && (!k || !k->already_tiled)) {
+            fprintf(stderr, "%s:%u:1: error: the launch flag of kernel '%s' "
+                    "needs the tiled variant that dl-annotate writes (the "
+                    "runtime would launch the kernel on a 2-D range)\n",
+                    p->src.name, ak->tiled_line, ak->name);
+            errors++;
+        }
         for (uint32_t j = 0; j < ak->nargs; j++) {
             const dl_annot_arg *a = &ak->args[j];
             int converts = a->to.kind != a->from.kind ||

@@ -1,5 +1,6 @@
 /* dl-bench.c - entry point: dispatches to the subcommands.  A new
  * subcommand (suite, calibrate, ...) is one more row in `commands`. */
+#include "accept.h"
 #include "bench.h"
 #include "bench_cl.h"
 
@@ -19,6 +20,8 @@ static const command commands[] = {
      bench_suite_main, bench_suite_usage},
     {"calibrate", "measure this device for the adaptive control",
      bench_calibrate_main, bench_calibrate_usage},
+    {"accept", "issue-6 acceptance: programs plain vs dl-run, interleaved",
+     bench_accept_main, bench_accept_usage},
     {"devices", "list the OpenCL devices --device indexes",
      bench_devices_main, bench_devices_usage},
 };

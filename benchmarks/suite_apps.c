@@ -73,35 +73,6 @@ typedef struct run_stat {
     char stats[512];   /* the last dlayout-stats line */
 } run_stat;
 
-/* Value of "key=" in text (a number), or NAN. */
-static double field(const char *text, const char *key)
-{
-    size_t n = strlen(key);
-    for (const char *p = text; (p = strstr(p, key)); p++)
-        if ((p == text || p[-1] == ' ' || p[-1] == ':') && p[n] == '=')
-            return strtod(p + n + 1, NULL);
-    return NAN;
-}
-
-static int files_equal(const char *a, const char *b)
-{
-    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-    int same = fa && fb;
-    static char ba[1 << 16], bb[1 << 16];
-    while (same) {
-        size_t na = fread(ba, 1, sizeof ba, fa);
-        size_t nb = fread(bb, 1, sizeof bb, fb);
-        same = na == nb && memcmp(ba, bb, na) == 0;
-        if (na < sizeof ba)
-            break;
-    }
-    if (fa)
-        fclose(fa);
-    if (fb)
-        fclose(fb);
-    return same;
-}
-
 typedef struct ctx {
     suite *s;
     const app *a;
@@ -165,19 +136,19 @@ static int run_mode(ctx *c, mode m, int t, size_t iters, size_t reps,
             suite_child_free(&ch);
             return 0;
         }
-        kms[r] = field(ch.err, "kernel_ms");
-        tms[r] = field(ch.err, "total_ms");
+        kms[r] = suite_field(ch.err, "kernel_ms");
+        tms[r] = suite_field(ch.err, "total_ms");
         mms[r] = 0.0;
         if (m == PLAIN && r == 0) {
             free(c->ref_digest);
             c->ref_digest = strdup(ch.out);
         } else if (!c->ref_digest || strcmp(ch.out, c->ref_digest) != 0 ||
-                   (m != PLAIN && !files_equal(out, c->ref_out))) {
+                   (m != PLAIN && !suite_files_equal(out, c->ref_out))) {
             rs->match = 0;
         }
         if (m == DLRUN) {
             const char *line = strstr(ch.err, "dlayout-stats:");
-            mms[r] = line ? field(line, "marshal_ms") : NAN;
+            mms[r] = line ? suite_field(line, "marshal_ms") : NAN;
             if (line) {
                 size_t len = strcspn(line, "\n");
                 if (len >= sizeof rs->stats)

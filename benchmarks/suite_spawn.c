@@ -1,8 +1,10 @@
 /* suite_spawn.c - fork/exec with stdout and stderr captured in temporary
- * files (no pipes, so a chatty child cannot block on a full pipe). */
+ * files (no pipes, so a chatty child cannot block on a full pipe), and
+ * reading what the child left: a `key=value` figure, its output file. */
 #include "suite_spawn.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,4 +79,32 @@ void suite_child_free(suite_child *c)
     free(c->out);
     free(c->err);
     c->out = c->err = NULL;
+}
+
+double suite_field(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = text; (p = strstr(p, key)); p++)
+        if ((p == text || p[-1] == ' ' || p[-1] == ':') && p[n] == '=')
+            return strtod(p + n + 1, NULL);
+    return NAN;
+}
+
+int suite_files_equal(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    static char ba[1 << 16], bb[1 << 16];
+    while (same) {
+        size_t na = fread(ba, 1, sizeof ba, fa);
+        size_t nb = fread(bb, 1, sizeof bb, fb);
+        same = na == nb && memcmp(ba, bb, na) == 0;
+        if (na < sizeof ba)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
 }

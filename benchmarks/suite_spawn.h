@@ -17,4 +17,9 @@ typedef struct suite_child {
 int suite_spawn(suite_child *child);
 void suite_child_free(suite_child *child);
 
+/* The number after `key=` in a line like "a=1 key=2.5" (NAN if absent). */
+double suite_field(const char *text, const char *key);
+/* Whether two files hold the same bytes (0 if either cannot be read). */
+int suite_files_equal(const char *a, const char *b);
+
 #endif

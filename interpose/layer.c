@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <string.h>
 
+#define DL_ENTRY DL_SHIM_FIRST
+#include "entries.def"
+#undef DL_ENTRY
+
 #define DL_ENTRY(ret, name, params, args)                                      \
     static ret CL_API_CALL layer_##name params { DL_SHIM_FORWARD(name, args); }
 #include "entries.def"

@@ -11,6 +11,10 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#define DL_ENTRY DL_SHIM_FIRST
+#include "entries.def"
+#undef DL_ENTRY
+
 #define DL_ENTRY(ret, name, params, args)                                      \
     __attribute__((visibility("default"))) ret CL_API_CALL name params         \
     {                                                                          \

@@ -22,11 +22,11 @@ enum {
     DL_SHIM_ACTIVE = 1 + DL_RT_ACTIVE
 };
 
-extern int dl_shim_state;
+extern __attribute__((visibility("hidden"))) int dl_shim_state;
 
 /* The real entry points: the ICD loader's (preload) or the next layer's
  * (ICD layer).  Written once before dl_shim_state leaves UNSTARTED. */
-extern cl_icd_dispatch dl_shim_real;
+extern __attribute__((visibility("hidden"))) cl_icd_dispatch dl_shim_real;
 
 /* Each shim defines this: fills `real` on the first intercepted call
  * (preload: dlsym; layer: already copied by clInitLayer). */
@@ -37,20 +37,29 @@ void dl_shim_find_real(cl_icd_dispatch *real);
  * new state. */
 int dl_shim_start(void);
 
-/* Acquire, not relaxed: a passthrough call then reads dl_shim_real as it
- * was written before the state.  On x86-64 both are one plain load. */
-static inline int dl_shim_active(void)
-{
-    int state = __atomic_load_n(&dl_shim_state, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(state == DL_SHIM_UNSTARTED, 0))
-        state = dl_shim_start();
-    return state == DL_SHIM_ACTIVE;
-}
-
-/* The body of every entry of entries.def. */
+/* The body of every entry of entries.def (the acquire load makes a
+ * passthrough call read dl_shim_real as written before the state; on
+ * x86-64 it is one plain load): only jumps, so that the
+ * compiler needs no stack frame (a call here made it save and copy the
+ * arguments passed on the stack: 18 instructions for
+ * clEnqueueNDRangeKernel, now 11, and 4 for most entries). */
 #define DL_SHIM_FORWARD(name, args)                                            \
-    if (dl_shim_active())                                                      \
+    int state_ = __atomic_load_n(&dl_shim_state, __ATOMIC_ACQUIRE);           \
+    if (__builtin_expect(state_ == DL_SHIM_ACTIVE, 1))                        \
         return dl_rt_##name args;                                              \
-    return dl_shim_real.name args
+    if (__builtin_expect(state_ != DL_SHIM_UNSTARTED, 1))                     \
+        return dl_shim_real.name args;                                         \
+    return dl_shim_first_##name args
+
+/* The first intercepted call of the process, one per entry (each shim
+ * expands entries.def with this before its entries): starts, then goes
+ * where the mode says. */
+#define DL_SHIM_FIRST(ret, name, params, args)                                 \
+    static __attribute__((noinline, cold)) ret dl_shim_first_##name params    \
+    {                                                                          \
+        if (dl_shim_start() == DL_SHIM_ACTIVE)                                 \
+            return dl_rt_##name args;                                          \
+        return dl_shim_real.name args;                                         \
+    }
 
 #endif

@@ -13,7 +13,7 @@
  * Specialisation (besides the record, see common.cl): DL_T (words per
  * chunk), DL_C words per slice, DL_S slices per chunk, DL_INVERSE (0:
  * DA -> ASTA), DL_P = 1 (dl_chunk_next's positions are whole chunks),
- * DL_AHEAD moves to prefetch ahead.
+ * DL_AHEAD moves to prefetch ahead, DL_COMING chunks of the next cycle.
  */
 
 #define DL_INLINE inline __attribute__((always_inline))
@@ -32,10 +32,20 @@ DL_INLINE void dl_prefetch_piece(__global const DL_WORD *p, uint len)
 #endif
 }
 
-/* Follows the cycle that starts at chunk `start`, for this slice. */
+/* Follows the cycle that starts at chunk `start`, for this slice, after
+ * prefetching the first chunks of the cycle led by `coming` (none when
+ * coming == start): short cycles (S = 16 at T = 256: four chunks) would
+ * otherwise wait for their leader's load at every start. */
 DL_INLINE void dl_follow(__global DL_WORD *piece, ulong start, uint len,
-                         ulong q_tiles, DL_WORD *carry)
+                         ulong q_tiles, DL_WORD *carry, ulong coming)
 {
+    ulong c = coming;
+    for (uint k = 0; k < DL_COMING && coming != start; k++) {
+        dl_prefetch_piece(piece + c * DL_T, len);
+        c = dl_chunk_next(c, q_tiles);
+        if (c == coming)
+            break;
+    }
     ulong next = dl_chunk_next(start, q_tiles), ahead = next;
     for (uint k = 0; k < DL_AHEAD && ahead != start; k++) {
         dl_prefetch_piece(piece + ahead * DL_T, len);
@@ -78,14 +88,20 @@ void dl_staged_cycles(__global DL_WORD *buf, __global const ulong *ctl,
     const uint len = min((uint)DL_C, DL_T - off);
     const ulong g = id / DL_S, lo = ranges[g], hi = ranges[g + 1];
     DL_WORD carry[DL_C];
+    ulong v = hi; /* the leaders one behind the scan: v, then coming */
     for (ulong w = lo / 32; w * 32 < hi; w++) {
         uint bits = map[w];
         while (bits) {
             const uint b = 31 - clz(bits & (0u - bits)); /* lowest set */
             bits &= bits - 1;
-            const ulong v = w * 32 + b;
-            if (v >= lo && v < hi)
-                dl_follow(buf + off, v, len, q_tiles, carry);
+            const ulong coming = w * 32 + b;
+            if (coming < lo || coming >= hi)
+                continue;
+            if (v < hi)
+                dl_follow(buf + off, v, len, q_tiles, carry, coming);
+            v = coming;
         }
     }
+    if (v < hi)
+        dl_follow(buf + off, v, len, q_tiles, carry, v);
 }

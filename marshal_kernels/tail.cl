@@ -25,6 +25,13 @@
  * Specialisation: DL_T, DL_INVERSE, DL_L work-items, DL_BK words per
  * work-item per block, DL_US_LAST (first word of the record's last part).
  * temp = [ R*RW tail words, in DA(R) order | one halo slot per group ].
+ *
+ * That is the GPU form.  On CPUs the split needs no temporary at all
+ * (dl_tail_rotate, dl_tail_fixup, at the end of this file): part by part,
+ * the tails gathered so far swap places with the next full-tile part, one
+ * rotation of [tails | F_s] each, walking up the buffer; a few work-groups
+ * each do that in a range of their own, and one work-item then swaps the
+ * short runs left at the ranges' ends into place.
  */
 
 #define DL_B (DL_L * DL_BK) /* words per block */
@@ -201,3 +208,152 @@ void dl_tail_shift(__global DL_WORD *buf, __global const DL_WORD *temp,
         barrier(CLK_GLOBAL_MEM_FENCE);
     }
 }
+
+/* Swaps the disjoint runs [a, a+n) and [b, b+n). */
+inline void dl_swap_runs(__global DL_WORD *buf, ulong a, ulong b, ulong n)
+{
+    for (ulong i = 0; i < n; i++) {
+        DL_WORD t = buf[a + i];
+        buf[a + i] = buf[b + i];
+        buf[b + i] = t;
+    }
+}
+
+/* Rotates [p - left, p + right) in place so that its right run comes
+ * first, by block swaps (Gries and Mills) that always move up the buffer:
+ * the shorter run is swapped with the start of the longer one, which puts
+ * those words in their place, and moves on.  Every word of the longer run
+ * moves once; the shorter run stays in cache.  (Streams walked downwards
+ * measured about half as fast on the 2-core VM.) */
+inline void dl_rotate(__global DL_WORD *buf, ulong p, ulong left,
+                      ulong right)
+{
+    while (left && right) {
+        if (left <= right) { /* [A B1 B2] -> [B1 A B2]: B1 is placed */
+            dl_swap_runs(buf, p - left, p, left);
+            p += left;
+            right -= left;
+        } else { /* [A1 A2 B] -> [B A2 A1]: B is placed */
+            dl_swap_runs(buf, p - left, p, right);
+            left -= right;
+        }
+    }
+}
+
+/* The split (or merge) with no temporary, by `groups` work-groups of
+ * one work-item, each owning the range [c_g, c_(g+1)) of the buffer.
+ * Done by one walk, the split would rotate, part after part, the tails
+ * gathered so far (the carry, o(p) = R*us words just below the part's
+ * full-tile words F_s) with F_s, walking up the buffer.  A group starts
+ * that walk in the middle: it takes the first o(c_g) words of its range
+ * (its head, F words that belong just below c_g) as its carry, so every
+ * F word of its range that stays in it lands in its final place, and the
+ * carry [head_g | tails of the range] ends at the top of the range, where
+ * the heads of the next range belong.  dl_tail_fixup then swaps the
+ * carries' short runs into place.  A cut c lies in the full-tile words
+ * of its part with [c, c + o(c)) too, so a head is made of F words only,
+ * and cuts lie at least a head apart, so a head fits its range. */
+
+#ifdef DL_TAIL_MAX_GROUPS /* the CPU form */
+
+/* Tail words below the cut c (all of them for c at the end). */
+inline ulong dl_cut_carry(ulong c, ulong count)
+{
+    const ulong rest = count % DL_T;
+    if (c >= count * DL_RW)
+        return rest * DL_RW;
+    return DL_PART_START((uint)(c / count)) * rest;
+}
+
+/* The first valid cut at or above c: c itself, or a later part's start. */
+inline ulong dl_cut_snap(ulong c, ulong count)
+{
+    const ulong qt = count - count % DL_T, rest = count % DL_T;
+    while (c < count * DL_RW) {
+        uint us = DL_PART_START((uint)(c / count)), k = DL_PART_LEN(us);
+        if (c + us * rest <= us * count + qt * k)
+            return c;
+        c = (us + k) * count;
+    }
+    return count * DL_RW;
+}
+
+/* cuts[0..groups], snapped to valid cuts: the words from the second part
+ * on (the first part's full-tile words stay where they are) in about
+ * equal ranges. */
+inline void dl_cuts(ulong *cuts, uint groups, ulong count)
+{
+    const ulong total = count * DL_RW, still = DL_PART_LEN(0) * count;
+    cuts[0] = 0;
+    for (uint j = 1; j <= groups; j++) {
+        ulong want = still + (total - still) * j / groups;
+        ulong least = cuts[j - 1] + dl_cut_carry(cuts[j - 1], count);
+        cuts[j] = dl_cut_snap(want > least ? want : least, count);
+    }
+}
+
+/* The F words of part us in [lo, hi), the range [a, b) of its group. */
+inline int dl_piece(uint us, uint first, ulong a, ulong b, ulong count,
+                    ulong *lo, ulong *hi)
+{
+    const ulong qt = count - count % DL_T, rest = count % DL_T;
+    *lo = us == first ? a + us * rest : us * count;
+    *hi = min(us * count + qt * DL_PART_LEN(us), b);
+    return *lo < *hi;
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_tail_rotate(__global DL_WORD *buf, ulong count, uint groups)
+{
+    const ulong rest = count % DL_T;
+    const uint g = get_group_id(0);
+    ulong cuts[DL_TAIL_MAX_GROUPS + 1];
+    dl_cuts(cuts, groups, count);
+    const ulong a = cuts[g], b = cuts[g + 1];
+    if (a >= b)
+        return;
+    const uint first = DL_PART_START((uint)(a / count));
+    ulong lo, hi;
+#if !DL_INVERSE
+    for (uint us = first; us < DL_RW && us * count < b; us += DL_PART_LEN(us))
+        if (dl_piece(us, first, a, b, count, &lo, &hi))
+            dl_rotate(buf, lo, us * rest, hi - lo);
+#else /* the same rotations undone, last first */
+    for (uint us = DL_PART_START((uint)((b - 1) / count));;
+         us = DL_PART_START(us - 1)) {
+        if (dl_piece(us, first, a, b, count, &lo, &hi))
+            dl_rotate(buf, hi - us * rest, hi - lo, us * rest);
+        if (us == first)
+            break;
+    }
+#endif
+}
+
+/* After dl_tail_rotate's split, range i (cuts e_i < e_(i+1)) ends with its
+ * carry [head_i | tails of range i]: swapping, range by range, the tails
+ * gathered so far (at the top of range i) with the head of range i + 1
+ * moves the heads home and the tails, in order, to the end: DA(R).  The
+ * merge makes the same swaps in the reverse order, before the rotation. */
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_tail_fixup(__global DL_WORD *buf, ulong count, uint groups)
+{
+    ulong cuts[DL_TAIL_MAX_GROUPS + 1];
+    dl_cuts(cuts, groups, count);
+    const ulong total = count * DL_RW;
+#if !DL_INVERSE
+    for (uint j = 1; j < groups; j++) {
+#else
+    for (uint j = groups - 1; j > 0; j--) {
+#endif
+        const ulong e = cuts[j];
+        if (e == cuts[j - 1] || e >= total)
+            continue; /* no range ends here */
+        uint n = j + 1; /* the next range's end */
+        while (cuts[n] == e)
+            n++;
+        const ulong carry = dl_cut_carry(e, count);
+        dl_swap_runs(buf, e - carry, cuts[n] - dl_cut_carry(cuts[n], count),
+                     carry);
+    }
+}
+#endif

@@ -273,6 +273,44 @@ static dl_status check_record(dl_annot_pending *p)
     return status;
 }
 
+/* "launch" ":" "tiled" [ "(" expr ")" ]; the word "launch" is read.  The
+ * bound runs to the ')' that closes its '(' (it may hold parentheses). */
+static dl_status parse_launch(cursor *c, dl_annot_pending *p)
+{
+    size_t n;
+    DL_RETURN_IF_FAIL(expect(c, ":", "':' after launch"));
+    const char *w = ident(c, &n);
+    if (!is_word(w, n, "tiled")) {
+        c->pos -= n;
+        return expected(c, "tiled (the only launch flag so far)");
+    }
+    p->tiled_launch = 1;
+    if (accept(c, "(")) {
+        size_t start = c->pos, end = start;
+        unsigned depth = 1;
+        for (; end < c->len; end++) {
+            depth += c->s[end] == '(';
+            depth -= c->s[end] == ')';
+            if (depth == 0)
+                break;
+        }
+        DL_RETURN_ERROR_ON(end >= c->len, DL_INVALID_ARGUMENT,
+                           "column %u: '(' after tiled without a matching "
+                           "')'", column(c));
+        dl_status status = dl_dims_parse(c->s + start, end - start,
+                                         &p->dims[0]);
+        if (status != DL_SUCCESS)
+            return dl_fail_wrap(status, "the bound of tiled(...) at column "
+                                "%u", column(c));
+        p->ndims = 1;
+        c->pos = end + 1;
+    }
+    blanks(c);
+    if (c->pos < c->len)
+        return expected(c, p->ndims ? "the end" : "'(' or the end");
+    return DL_SUCCESS;
+}
+
 /* The whole annotation after "DL:". */
 static dl_status parse_text(cursor *c, dl_annot_pending *p)
 {
@@ -292,6 +330,11 @@ static dl_status parse_text(cursor *c, dl_annot_pending *p)
     } else {
         c->pos = save;
     }
+    save = c->pos;
+    w = ident(c, &n);
+    if (is_word(w, n, "launch"))
+        return parse_launch(c, p);
+    c->pos = save;
     DL_RETURN_IF_FAIL(parse_layout(c, 0, &p->from));
     DL_RETURN_IF_FAIL(expect(c, ":", "':' after the layout"));
     w = ident(c, &n);
@@ -376,6 +419,22 @@ static void append(out_buf *o, const char *fmt, ...)
     va_end(ap);
     if (k > 0)
         o->n += (size_t)k;
+}
+
+int dl_annot_format_launch(const dl_annot_kernel *k, char *buf, size_t size)
+{
+    out_buf o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    if (!k || !k->tiled)
+        return 0;
+    append(&o, "//DL: v1 launch: tiled");
+    if (k->tiled_bound) {
+        char bound[1024];
+        dl_dims_format(k->tiled_bound, bound, sizeof bound);
+        append(&o, "(%s)", bound);
+    }
+    return (int)o.n;
 }
 
 int dl_annot_format(const dl_annot_arg *arg, char *buf, size_t size)

@@ -19,6 +19,9 @@ typedef struct dl_annot_pending {
     dl_field *fields;
     uint32_t record_size; /* 0: absent or derived */
     int has_record;
+    /* A kernel flag rather than an argument: "launch: tiled", with its
+     * guard bound (if any) in dims[0] and no name. */
+    int tiled_launch;
 } dl_annot_pending;
 
 /* Parses the text of an annotation comment, after its "//" (which is in

@@ -293,8 +293,24 @@ static dl_status resolve(const dl_annot_pending *p, const dl_annot_kernel *k,
     return DL_SUCCESS;
 }
 
+/* A "launch: tiled" flag: once per kernel; its bound, if any, is bound to
+ * the kernel's integer arguments like a dimension. */
+static dl_status resolve_launch(const dl_annot_pending *p, dl_annot_kernel *k)
+{
+    DL_RETURN_ERROR_ON(p->error, DL_INVALID_ARGUMENT, "%s", p->error);
+    DL_RETURN_ERROR_ON(k->tiled, DL_INVALID_ARGUMENT,
+                       "kernel '%s' has a second launch flag (first on line "
+                       "%u)", k->name, k->tiled_line);
+    if (p->ndims)
+        DL_RETURN_IF_FAIL(parse_bound(p->dims[0]->text, k, &k->tiled_bound));
+    k->tiled = 1;
+    k->tiled_line = p->line;
+    return DL_SUCCESS;
+}
+
 static void kernel_free(dl_annot_kernel *k)
 {
+    dl_dims_free(k->tiled_bound);
     for (uint32_t i = 0; i < k->nargs; i++)
         arg_free(&k->args[i]);
     free(k->args);
@@ -311,13 +327,15 @@ static dl_status bind_pending(scan *sc, dl_annot_kernel *k)
     DL_RETURN_ERROR_ON(!k->args, DL_OUT_OF_MEMORY, "out of host memory");
     for (uint32_t i = 0; i < sc->npending; i++) {
         dl_annot_arg *arg = &k->args[k->nargs];
-        dl_status status = resolve(&sc->pending[i], k, arg);
+        dl_status status = sc->pending[i].tiled_launch
+            ? resolve_launch(&sc->pending[i], k)
+            : resolve(&sc->pending[i], k, arg);
         if (status == DL_OUT_OF_MEMORY) {
             arg_free(arg);
             return status;
         }
         if (status == DL_SUCCESS) {
-            k->nargs++;
+            k->nargs += !sc->pending[i].tiled_launch;
             continue;
         }
         diag(sc, sc->pending[i].line, "annotation rejected, kernel '%s' "
@@ -477,7 +495,8 @@ static dl_status scan_source(scan *sc, const char *src, size_t len)
                               "function follows it)", p->error);
         else
             diag(sc, p->line, "annotation of '%s' is not followed by a "
-                              "kernel function; ignored", p->name);
+                              "kernel function; ignored",
+                 p->tiled_launch ? "launch" : p->name);
     }
     return DL_SUCCESS;
 }

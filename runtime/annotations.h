@@ -25,6 +25,10 @@
 #define DL_ANNOT_MAX_DIAGS 64    /* messages kept (and logged) per source */
 #define DL_ANNOT_MAX_PENDING 256 /* annotations waiting for one kernel    */
 #define DL_ANNOT_MAX_TILE ((size_t)1 << 31)
+/* The largest tile of a tiled launch ("launch: tiled"): the tile is the
+ * NDRange's dimension 0, and dl-annotate's tiled variant is selected by
+ * the same bound (1 < T <= this), so both sides agree on it. */
+#define DL_ANNOT_TILED_MAX_TILE 1024
 
 /* A layout of the ASTA(T) family as written in an annotation. */
 typedef struct dl_annot_layout {
@@ -65,6 +69,14 @@ typedef struct dl_annot_kernel {
     dl_kernel_param *params;
     uint32_t nargs; /* annotated arguments, in annotation order */
     dl_annot_arg *args;
+    /* "//DL: launch: tiled": the kernel (as rewritten) also runs on the
+     * tiled NDRange, global (T, G/T), reading its record index as
+     * get_global_id(1)*T + get_global_id(0).  tiled(bound): work-items
+     * whose index is bound or more do nothing, so the range may be
+     * padded to a multiple of T; NULL when absent. */
+    int tiled;
+    unsigned tiled_line;
+    dl_dims_expr *tiled_bound;
 } dl_annot_kernel;
 
 typedef struct dl_annot_diag {
@@ -109,5 +121,9 @@ int dl_annot_layout_format(dl_annot_layout layout, char *buf, size_t size);
  * "//DL: v1 aos: f[global_size(0)] record(size=8; 0:4, 4:4) -> asta(32)".
  * Parsing it again gives the same argument. */
 int dl_annot_format(const dl_annot_arg *arg, char *buf, size_t size);
+/* The kernel's launch flag, "//DL: v1 launch: tiled" or
+ * "//DL: v1 launch: tiled(n)", or "" when it has none. */
+int dl_annot_format_launch(const dl_annot_kernel *kernel, char *buf,
+                           size_t size);
 
 #endif

@@ -7,7 +7,8 @@
 
 #include <CL/cl_icd.h>
 
-extern cl_icd_dispatch dl_cl;
+/* Hidden: referenced directly, not through the GOT (hot paths). */
+extern __attribute__((visibility("hidden"))) cl_icd_dispatch dl_cl;
 
 /* Fills dl_cl with the linked entry points unless the shim installed a
  * table already.  Called by dl_engine_create; idempotent, thread-safe. */

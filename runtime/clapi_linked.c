@@ -28,6 +28,8 @@
     X(clEnqueueCopyBuffer)                                                     \
     X(clEnqueueMarkerWithWaitList)                                             \
     X(clWaitForEvents)                                                         \
+    X(clFlush)                                                                 \
+    X(clFinish)                                                                \
     X(clReleaseEvent)                                                          \
     X(clRetainEvent)                                                           \
     X(clRetainCommandQueue)                                                    \

@@ -3,11 +3,19 @@
 #include "clapi.h"
 #include "internal.h"
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#include "log.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct dl_program_entry {
@@ -18,6 +26,7 @@ struct dl_program_entry {
 };
 
 void dl_plan_cache_clear(dl_engine *engine); /* plan.c */
+static void forget_pending(cl_program prog); /* below, binary cache */
 
 dl_status dl_engine_create(cl_context context, cl_device_id device,
                            dl_engine **out)
@@ -76,6 +85,7 @@ void dl_engine_release(dl_engine *e)
     dl_plan_cache_clear(e);
     for (dl_program_entry *p = e->programs, *next; p; p = next) {
         next = p->next;
+        forget_pending(p->program);
         dl_cl.clReleaseProgram(p->program);
         free(p->key);
         free(p);
@@ -108,12 +118,44 @@ void dl_engine_count_launch(dl_engine *e)
  * binary_dir under a hash of everything that shaped it, and the file
  * repeats that whole text, so a hash collision can never load the wrong
  * program.  Files are written to a private name and renamed, so processes
- * sharing the directory never see half a file. */
+ * sharing the directory never see half a file.
+ *
+ * Fetching a binary is what costs: POCL answers CL_PROGRAM_BINARIES by
+ * compiling every kernel of the program once more for a dynamic local
+ * size (the launches compiled them for their own sizes), ~150 ms per
+ * program here, unless its own cache has that variant already.  So an
+ * explicitly chosen directory is filled at once, but the default one
+ * (deferred) is filled at exit: while the time spent storing stays
+ * within STORE_BUDGET of the process's life, plus at most one program
+ * that STORE_AFTER_RUNS runs (counted in a small ".seen" file) had to
+ * build from source.  So a first run pays nothing noticeable, a long run
+ * stores a program or two, and a short run that recurs stores one program
+ * per run from its third run on (~0.15 s each, once). */
 static const char *binary_dir;
+static int binary_deferred;
+static double binary_since_ms; /* when the cache was set: life so far */
+
+#define STORE_BUDGET 0.01
+#define STORE_GUESS_MS 150.0 /* cost of a store before one was timed */
+#define STORE_AFTER_RUNS 3     /* a program this many runs built: recurs */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+void dl_engine_set_binary_cache(const char *dir, int deferred)
+{
+    binary_since_ms = now_ms();
+    __atomic_store_n(&binary_deferred, deferred, __ATOMIC_RELEASE);
+    __atomic_store_n(&binary_dir, dir && *dir ? dir : NULL, __ATOMIC_RELEASE);
+}
 
 void dl_engine_set_binary_dir(const char *dir)
 {
-    __atomic_store_n(&binary_dir, dir && *dir ? dir : NULL, __ATOMIC_RELEASE);
+    dl_engine_set_binary_cache(dir, 0);
 }
 
 #define BINARY_MAGIC "dlayout-binary-2"
@@ -181,7 +223,9 @@ static int key_path(const char *dir, const build_key *k, char *path,
 
 /* Reads [key length | key | binary length | binary | hash of the binary];
  * NULL unless the key matches exactly and the binary is intact (a driver
- * may accept damaged bitcode, and run it). */
+ * may accept damaged bitcode, and run it).  A file that is there but
+ * refused is named in a warning; the program is then built from source
+ * and the file replaced. */
 static unsigned char *read_binary(const char *path, const build_key *k,
                                   size_t *bin_len)
 {
@@ -191,10 +235,10 @@ static unsigned char *read_binary(const char *path, const build_key *k,
     uint64_t len = 0, sum = 0;
     unsigned char *bin = NULL;
     char *key = malloc(k->len);
-    int ok = key && fread(&len, sizeof len, 1, f) == 1 && len == k->len &&
-             fread(key, 1, k->len, f) == k->len &&
-             !memcmp(key, k->text, k->len) &&
-             fread(&len, sizeof len, 1, f) == 1 && len > 0 &&
+    int ours = key && fread(&len, sizeof len, 1, f) == 1 && len == k->len &&
+               fread(key, 1, k->len, f) == k->len &&
+               !memcmp(key, k->text, k->len);
+    int ok = ours && fread(&len, sizeof len, 1, f) == 1 && len > 0 &&
              len < ((uint64_t)1 << 32) && (bin = malloc(len)) &&
              fread(bin, 1, len, f) == len &&
              fread(&sum, sizeof sum, 1, f) == 1 && fgetc(f) == EOF &&
@@ -202,6 +246,9 @@ static unsigned char *read_binary(const char *path, const build_key *k,
     fclose(f);
     free(key);
     if (!ok) {
+        DL_LOG_WARN("ignoring the cached marshal program %s: %s; building "
+                    "it from source", path,
+                    ours ? "damaged" : "not written for this program");
         free(bin);
         return NULL;
     }
@@ -223,14 +270,31 @@ static cl_program load_binary(const dl_engine *e, const char *path,
     cl_program prog = dl_cl.clCreateProgramWithBinary(
         e->context, 1, &e->device, &len, bins, &bin_status, &err);
     free(bin);
-    if (err != CL_SUCCESS || bin_status != CL_SUCCESS)
-        return NULL;
-    if (dl_cl.clBuildProgram(prog, 1, &e->device, BUILD_OPTIONS, NULL, NULL) !=
-        CL_SUCCESS) {
+    if (err == CL_SUCCESS && bin_status == CL_SUCCESS &&
+        dl_cl.clBuildProgram(prog, 1, &e->device, BUILD_OPTIONS, NULL,
+                             NULL) == CL_SUCCESS)
+        return prog;
+    if (err == CL_SUCCESS)
         dl_cl.clReleaseProgram(prog);
-        return NULL;
-    }
-    return prog;
+    DL_LOG_WARN("ignoring the cached marshal program %s: the device refuses "
+                "it; building it from source", path);
+    return NULL;
+}
+
+/* mkdir -p, quietly: a failure shows when the file cannot be opened. */
+static void make_dirs(const char *dir)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s", dir);
+    if (n <= 0 || (size_t)n >= sizeof path)
+        return;
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            (void)mkdir(path, 0700);
+            *p = '/';
+        }
+    (void)mkdir(path, 0700);
 }
 
 /* Best effort: a program that cannot be stored is built again next run.
@@ -243,7 +307,7 @@ static void store_binary(const char *dir, const char *path, cl_program prog,
     char tmp[4096 + 64];
     snprintf(tmp, sizeof tmp, "%s.%ld.%lu.tmp", path, (long)getpid(),
              __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED));
-    (void)mkdir(dir, 0700); /* usually there already */
+    make_dirs(dir); /* usually there already */
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return;
@@ -266,6 +330,160 @@ static void store_binary(const char *dir, const char *path, cl_program prog,
     if (!ok || rename(tmp, path) != 0)
         (void)remove(tmp);
     free(bin);
+}
+
+/* Programs built from source while the cache is deferred, newest first.
+ * The engine owns each program: releasing it forgets the entry. */
+typedef struct pending_store {
+    cl_program program;
+    char *dir, *path;
+    build_key key;
+    struct pending_store *next;
+} pending_store;
+
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static pending_store *pending;
+static pid_t pending_pid;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+static void free_pending(pending_store *p)
+{
+    free(p->key.text);
+    free(p->dir);
+    free(p->path);
+    free(p);
+}
+
+static void store_pending_at_exit(void)
+{
+    /* A forked child inherits the list but not POCL's threads. */
+    if (getpid() != pending_pid)
+        return;
+#ifdef RUNNING_ON_VALGRIND
+    /* POCL's compiler crashed under valgrind (memcheck). */
+    if (RUNNING_ON_VALGRIND)
+        return;
+#endif
+    double budget = STORE_BUDGET * (now_ms() - binary_since_ms);
+    (void)dl_engine_store_pending(budget);
+}
+
+/* Registered after the first build, so after the OpenCL implementation
+ * has loaded: it runs before that implementation's own exit handlers. */
+static void register_exit_store(void)
+{
+    pending_pid = getpid();
+    atexit(store_pending_at_exit);
+}
+
+/* Takes ownership of the key; keeps nothing if out of memory. */
+static void defer_store(const char *dir, const char *path, cl_program prog,
+                        build_key *k)
+{
+    pending_store *p = calloc(1, sizeof *p);
+    if (p) {
+        p->dir = strdup(dir);
+        p->path = strdup(path);
+        p->key = *k;
+        k->text = NULL;
+    }
+    if (!p || !p->dir || !p->path) {
+        if (p)
+            free_pending(p);
+        return;
+    }
+    p->program = prog;
+    pthread_once(&exit_once, register_exit_store);
+    pthread_mutex_lock(&pending_lock);
+    p->next = pending;
+    pending = p;
+    pthread_mutex_unlock(&pending_lock);
+}
+
+/* Before the engine releases `prog`: it will not be stored. */
+static void forget_pending(cl_program prog)
+{
+    pthread_mutex_lock(&pending_lock);
+    for (pending_store **pp = &pending; *pp;) {
+        pending_store *p = *pp;
+        if (p->program == prog) {
+            *pp = p->next;
+            free_pending(p);
+        } else {
+            pp = &p->next;
+        }
+    }
+    pthread_mutex_unlock(&pending_lock);
+}
+
+/* Holds pending_lock throughout, so an engine released meanwhile waits
+ * until its programs are no longer used here. */
+/* How many earlier runs built the program of `path` from source: the
+ * count in its ".seen" file, 0 if none or unreadable. */
+static unsigned runs_seen(const char *path)
+{
+    char seen[4200];
+    snprintf(seen, sizeof seen, "%s.seen", path);
+    FILE *f = fopen(seen, "r");
+    unsigned n = 0;
+    if (f) {
+        if (fscanf(f, "dlayout-seen %u", &n) != 1)
+            n = 0;
+        fclose(f);
+    }
+    return n;
+}
+
+static void set_runs_seen(const char *dir, const char *path, unsigned n)
+{
+    char seen[4200], tmp[4300];
+    snprintf(seen, sizeof seen, "%s.seen", path);
+    if (n == 0) {
+        (void)remove(seen);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", seen, (long)getpid());
+    make_dirs(dir);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    int ok = fprintf(f, "dlayout-seen %u\n", n) > 0;
+    if (fclose(f) != 0 || !ok || rename(tmp, seen) != 0)
+        (void)remove(tmp);
+}
+
+/* Holds pending_lock throughout, so an engine released meanwhile waits
+ * until its programs are no longer used here. */
+unsigned dl_engine_store_pending(double budget_ms)
+{
+    pthread_mutex_lock(&pending_lock);
+    unsigned stored = 0, total = 0, extra = 0;
+    double spent = 0.0, guess = STORE_GUESS_MS;
+    for (pending_store *p = pending, *next; p; p = next) {
+        next = p->next;
+        total++;
+        unsigned seen = runs_seen(p->path) + 1;
+        int recurring = seen >= STORE_AFTER_RUNS && extra < 1;
+        if (spent + guess <= budget_ms || recurring) {
+            if (spent + guess > budget_ms)
+                extra++;
+            double t0 = now_ms();
+            store_binary(p->dir, p->path, p->program, &p->key);
+            guess = now_ms() - t0;
+            spent += guess;
+            stored++;
+            seen = 0;
+        }
+        set_runs_seen(p->dir, p->path, seen);
+        free_pending(p);
+    }
+    pending = NULL;
+    pthread_mutex_unlock(&pending_lock);
+    if (total)
+        DL_LOG_INFO("binary cache: stored %u of %u marshal programs built "
+                    "from source in %.0f ms (budget %.0f ms)", stored, total,
+                    spent, budget_ms);
+    return stored;
 }
 
 /* Compiles one specialised program (or loads it from binary_dir); on
@@ -309,8 +527,12 @@ static dl_status build_program(dl_engine *e, const char *source,
         return dl_fail(DL_BUILD_ERROR, "building %s failed (%d): %.700s",
                        source, (int)err, log);
     }
-    if (key.text && dl_cl.clGetProgramInfo)
+    if (key.text && dl_cl.clGetProgramInfo &&
+        __atomic_load_n(&binary_deferred, __ATOMIC_ACQUIRE)) {
+        defer_store(dir, path, prog, &key); /* takes the key */
+    } else if (key.text && dl_cl.clGetProgramInfo) {
         store_binary(dir, path, prog, &key);
+    }
     free(key.text);
     *out = prog;
     return DL_SUCCESS;

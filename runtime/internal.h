@@ -57,6 +57,12 @@ void dl_engine_count_launch(dl_engine *engine);
  * and load them from there in later runs; NULL or "" keeps nothing.
  * `dir` must outlive every engine. */
 void dl_engine_set_binary_dir(const char *dir);
+/* The same, and with `deferred` store them only at exit, within a budget
+ * (DL_BINARY_DIR=auto; docs/tuning.md). */
+void dl_engine_set_binary_cache(const char *dir, int deferred);
+/* Stores the deferred programs that fit budget_ms (plus one recurring
+ * program); returns how many were stored. */
+unsigned dl_engine_store_pending(double budget_ms);
 
 /* Embedded kernel sources (generated from marshal_kernels/ at build). */
 const char *dl_kernel_source(const char *name);

@@ -195,6 +195,49 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     return b;
 }
 
+/* Launches of the memo's fast path leave no event (rt_launch.c); they
+ * mark the buffer with their queue instead.  A conversion waits for a
+ * marker there, which completes after every command enqueued before it.
+ * Falls back to clFinish when the marker cannot be made. */
+static void wait_lazy(rt_buffer *b, cl_command_queue queue, rt_events *all)
+{
+    if (!b->lazy)
+        return;
+    /* On the same in-order queue the conversion comes after them anyway
+     * (and no marker can wait for a command the host holds back). */
+    cl_command_queue_properties props = 0;
+    if (b->lazy == queue &&
+        dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
+                                    &props, NULL) == CL_SUCCESS &&
+        !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        return;
+    cl_event marker = NULL;
+    if (dl_cl.clEnqueueMarkerWithWaitList(b->lazy, 0, NULL, &marker) ==
+        CL_SUCCESS) {
+        dl_cl.clFlush(b->lazy); /* another queue may wait for it */
+        rt_events_push(all, marker);
+        dl_cl.clReleaseEvent(marker);
+    } else {
+        dl_cl.clFinish(b->lazy);
+    }
+}
+
+static void clear_lazy(rt_buffer *b)
+{
+    if (b->lazy)
+        dl_cl.clReleaseCommandQueue(b->lazy);
+    b->lazy = NULL;
+}
+
+void rt_buffer_mark_lazy(rt_buffer *b, cl_command_queue queue)
+{
+    if (b->lazy == queue)
+        return;
+    clear_lazy(b);
+    dl_cl.clRetainCommandQueue(queue);
+    b->lazy = queue;
+}
+
 static void forget_uses(rt_buffer *b)
 {
     for (unsigned i = 0; i < b->nuses; i++)
@@ -268,6 +311,7 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
         rt_events_push(&all, wait[i]);
     for (unsigned i = 0; i < b->nuses; i++)
         rt_events_push(&all, b->uses[i]);
+    wait_lazy(b, queue, &all);
     DL_RETURN_ERROR_ON(all.failed, DL_OUT_OF_MEMORY, "out of memory");
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
@@ -282,6 +326,7 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     if (st != DL_SUCCESS)
         return st;
     forget_uses(b);
+    clear_lazy(b);
     b->uses[b->nuses++] = *ev;
     dl_cl.clRetainEvent(*ev);
     RT_ADD(dl_rt.stats.bytes_marshaled, (uint64_t)dl_layout_bytes(&f));
@@ -322,6 +367,7 @@ static dl_status restore_on_host(rt_buffer *b, cl_command_queue queue,
         rt_events_push(&all, wait[i]);
     for (unsigned i = 0; i < b->nuses; i++)
         rt_events_push(&all, b->uses[i]);
+    wait_lazy(b, queue, &all);
     cl_int err = dl_cl.clEnqueueReadBuffer(queue, b->mem, CL_TRUE, 0, bytes,
                                            host, all.n, all.ev, NULL);
     rt_events_free(&all);
@@ -341,6 +387,7 @@ static dl_status restore_on_host(rt_buffer *b, cl_command_queue queue,
     if (st != DL_SUCCESS)
         return st;
     forget_uses(b);
+    clear_lazy(b);
     b->uses[b->nuses++] = *ev;
     dl_cl.clRetainEvent(*ev);
     RT_ADD(dl_rt.stats.bytes_marshaled, (uint64_t)bytes);
@@ -424,12 +471,14 @@ void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
 static void drop(rt_buffer *b)
 {
     rt_map_del(&dl_rt.buffers, b->mem);
+    rt_kernels_forget_buffer(b->mem);
     if (b->parent) {
         rt_buffer *p = rt_buffer_find(b->parent);
         if (p && p->nsubs)
             p->nsubs--;
     }
     forget_uses(b);
+    clear_lazy(b);
     set_transformed(b, 0, NULL);
     free(b);
 }

@@ -14,7 +14,7 @@
 #define DL_RT_HG_H
 
 /* Nonzero when the process runs under helgrind or DRD (rt_init.c). */
-extern int rt_hg_active;
+extern __attribute__((visibility("hidden"))) int rt_hg_active;
 
 /* The client requests themselves, out of line: a request inline would
  * make every fast path that contains one build a stack frame. */

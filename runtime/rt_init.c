@@ -1,9 +1,11 @@
 /* rt_init.c - starting the interposition runtime once per process: the
  * real entry points, the DL_* controls, the log and the exit stats. */
-#include "internal.h" /* dl_engine_set_binary_dir */
+#include "internal.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
 
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,36 @@ static int under_thread_checker(void)
 #endif
 }
 
+/* DL_BINARY_DIR: "off" (the default) keeps nothing; a directory is
+ * filled as programs are built; "auto" is the per-user cache, filled only
+ * at exit and within a small budget (engine.c).  Not the default: storing
+ * makes POCL compile at exit, which aborted a test process inside LLVM
+ * twice under load, and a program must never fail at exit because of us. */
+static void set_binary_cache(const char *setting)
+{
+    static char dir[4096];
+    if (!setting || !*setting || strcmp(setting, "off") == 0) {
+        dl_engine_set_binary_cache(NULL, 0);
+        return;
+    }
+    if (strcmp(setting, "auto") != 0) {
+        dl_engine_set_binary_cache(setting, 0);
+        return;
+    }
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int n = -1;
+    if (xdg && *xdg)
+        n = snprintf(dir, sizeof dir, "%s/dlayout/binaries", xdg);
+    else if (home && *home)
+        n = snprintf(dir, sizeof dir, "%s/.cache/dlayout/binaries", home);
+    if (n < 0 || (size_t)n >= sizeof dir) {
+        dl_engine_set_binary_cache(NULL, 0); /* nowhere to keep them */
+        return;
+    }
+    dl_engine_set_binary_cache(dir, 1);
+}
+
 static void init_runtime(void)
 {
     /* Written once here, read by every fast path afterwards. */
@@ -67,7 +99,7 @@ static void init_runtime(void)
     (void)dl_controls_load(&dl_rt.controls);
     if (dl_rt.controls.stats)
         atexit(dl_rt_print_stats);
-    dl_engine_set_binary_dir(dl_rt.controls.binary_dir);
+    set_binary_cache(dl_rt.controls.binary_dir);
     if (dl_rt.controls.disable || !dl_cl.clEnqueueNDRangeKernel ||
         !dl_cl.clCreateProgramWithSource) {
         if (!dl_rt.controls.disable)
@@ -96,6 +128,11 @@ dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
 void rt_lock(void)
 {
     pthread_mutex_lock(&dl_rt.lock);
+    /* Invalidates every launch memo, then lets the memo launches that
+     * read the old epoch finish their real call (rt_internal.h). */
+    __atomic_add_fetch(&dl_rt.epoch, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&dl_rt.inflight, __ATOMIC_SEQ_CST))
+        sched_yield();
     rt_buffers_drain();
 }
 void rt_unlock(void) { pthread_mutex_unlock(&dl_rt.lock); }

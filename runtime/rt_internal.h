@@ -7,7 +7,16 @@
  * no OpenCL callback of ours takes it, so it cannot deadlock with the
  * OpenCL implementation.  Fast paths test two atomics first and skip the
  * lock: `annotated` (some program with annotations exists) and
- * `transformed` (some buffer is not in its original layout). */
+ * `transformed` (some buffer is not in its original layout).
+ *
+ * The launch memo (rt_launch.c) goes further: a launch with the same
+ * inputs as the last one of its kernel, with nothing changed since, goes
+ * straight to the real call without the lock.  `epoch` counts the lock's
+ * acquisitions: every change of the state happens under the lock, so a
+ * memo is valid while the epoch is the one it was made in.  A fast launch
+ * counts itself in `inflight` before it reads the epoch, and rt_lock()
+ * waits for `inflight` to drop to 0 after moving the epoch on, so no
+ * change overtakes a fast launch that already decided to go ahead. */
 #ifndef DL_RT_INTERNAL_H
 #define DL_RT_INTERNAL_H
 
@@ -115,13 +124,28 @@ typedef struct rt_program {
 
 /* ------------------------------------------------------------- kernels */
 
+/* rt_arg.guard_mask / guard_key: clSetKernelArg's fast path takes a
+ * value v of 4 or 8 bytes if (v & guard_mask) == guard_key.  Any value
+ * (0, 0) once the last value was inline and of 4 or 8 bytes; only the
+ * buffer `tracked` (~0, tracked) on a tracked argument; none (0, 1) before
+ * the first value and after other kinds of values. */
+#define RT_GUARD_NONE 1u
+
 typedef struct rt_arg {
+    /* size, the first 8 bytes of inline_value, prev_size and prev_value
+     * are contiguous so that the fast path moves them as pairs. */
     size_t size; /* 0: not set (or its value is unknown) */
+    unsigned char inline_value[16];
+    size_t prev_size; /* the value before the last fast clSetKernelArg, */
+    uint64_t prev_value; /* put back if the real call fails             */
     void *value; /* inline_value, heap, or NULL (__local) */
     void *heap;  /* the copy of a value over 16 bytes, else NULL */
-    unsigned char inline_value[16];
+    uint64_t guard_mask, guard_key;
     int track; /* annotated in a transformed kernel: a buffer bound here
                   may be converted, so it is tracked from then on */
+    /* The last buffer bound here that is in the buffer table; cleared
+     * when its entry is dropped (rt_kernels_forget_buffer). */
+    cl_mem tracked;
 } rt_arg;
 
 /* Causes of a plain launch, each warned once per kernel. */
@@ -131,8 +155,28 @@ enum {
     RT_CAUSE_ALIAS = 1u << 2,
     RT_CAUSE_SUBBUF = 1u << 3,
     RT_CAUSE_ENGINE = 1u << 4,
-    RT_CAUSE_NOTMEM = 1u << 5
+    RT_CAUSE_NOTMEM = 1u << 5,
+    RT_CAUSE_RESHAPE = 1u << 6 /* rt_reshape.h */
 };
+
+/* The inputs of a kernel's last transformed launch that converted
+ * nothing more than it needed, for rt_launch.c's fast path.  Written
+ * under the lock at the end of a launch; read without it (see above). */
+typedef struct rt_memo {
+    uint64_t epoch; /* dl_rt.epoch it was made in; 0: none */
+    /* The launch's inputs. */
+    unsigned args_gen;
+    unsigned hits_left; /* launches it may still serve */
+    cl_kernel run_kernel; /* the variant the decision launched */
+    cl_command_queue queue;
+    cl_uint work_dim;
+    int match_offset, match_local; /* given (not NULL) */
+    size_t offset[3], global[3], local[3];
+    /* The range the real call gets (rt_reshape.h may tile it). */
+    cl_uint run_dim;
+    int has_offset, has_local;
+    size_t run_offset[3], run_global[3], run_local[3];
+} rt_memo;
 
 typedef struct rt_kernel {
     cl_kernel kernel;
@@ -145,6 +189,9 @@ typedef struct rt_kernel {
     rt_arg *args;
     cl_kernel plain; /* lazily made plain variant      */
     unsigned warned; /* RT_CAUSE_ bits already logged  */
+    unsigned args_gen; /* counts clSetKernelArg calls    */
+    rt_memo memo;
+    struct rt_kernel *next_free; /* rt_kernels.c: entries are recycled */
 } rt_kernel;
 
 /* ------------------------------------------------------------- buffers */
@@ -166,6 +213,9 @@ typedef struct rt_buffer {
     unsigned nuses;
     cl_kernel bound_kernel; /* the last kernel argument it was bound to */
     cl_uint bound_index;
+    /* Retained: a queue where memo launches used the buffer without
+     * leaving an event in uses[]; a conversion waits for a marker there. */
+    cl_command_queue lazy;
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
@@ -184,13 +234,15 @@ typedef struct rt_state {
     int annotated;   /* atomic: some annotated program was created     */
     int transformed; /* atomic: buffers not in their original layout   */
     pthread_mutex_t lock;
+    uint64_t epoch;    /* atomic: lock acquisitions (see above)          */
+    unsigned inflight; /* atomic: memo launches going on                 */
     rt_map programs, kernels, buffers;
     rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
     rt_stats stats;          /* atomic adds */
     dl_tuner *tuner; /* DL_POLICY=auto: per-launch decisions; NULL: always */
 } rt_state;
 
-extern rt_state dl_rt;
+extern __attribute__((visibility("hidden"))) rt_state dl_rt;
 
 #define RT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define RT_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_RELAXED)
@@ -221,6 +273,24 @@ cl_program rt_program_plain(rt_program *p); /* unlocked */
 /* rt_kernels.c */
 rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */
 
+/* The entry of the kernel used last, by any thread.  Entries are never
+ * freed, only recycled (their `kernel` is NULL while free), so the
+ * pointer stays readable and `kernel` says whether it is still this
+ * kernel's.  Never set under helgrind, which must see the lock. */
+extern __attribute__((visibility("hidden"))) rt_kernel *rt_last_kernel;
+
+/* The kernel's entry without the lock: NULL if it has none. */
+static inline rt_kernel *rt_kernel_get(cl_kernel kernel)
+{
+    rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) == kernel)
+        return k;
+    k = rt_kernel_find(kernel);
+    if (k && !rt_hg_active)
+        __atomic_store_n(&rt_last_kernel, k, __ATOMIC_RELEASE);
+    return k;
+}
+
 /* A growing list of retained events (rt_buffers.c). */
 typedef struct rt_events {
     cl_event *ev;
@@ -234,6 +304,9 @@ void rt_events_free(rt_events *e);              /* releases */
 const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
                                const cl_event *wait, const rt_events *extra,
                                cl_uint *n);
+
+/* A buffer entry goes: no argument record may say it is tracked. */
+void rt_kernels_forget_buffer(cl_mem mem); /* locked */
 
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);
@@ -256,6 +329,8 @@ dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
 void rt_buffer_reset(rt_buffer *buf);
 /* Records a command that used the buffer (the event is retained). */
 void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
+/* Memo launches on `queue` will use the buffer without an event. */
+void rt_buffer_mark_lazy(rt_buffer *buf, cl_command_queue queue);
 /* Drops the entries of destroyed buffers (locked; called by rt_lock). */
 void rt_buffers_drain(void);
 /* Restores every transformed buffer of the queue's context. */

@@ -13,8 +13,26 @@ rt_kernel *rt_kernel_find(cl_kernel kernel)
     return rt_map_get(&dl_rt.kernels, kernel);
 }
 
+/* Which values clSetKernelArg's fast path may take next (rt_arg). */
+static void set_guard(rt_arg *a, cl_mem tracked)
+{
+    int inline48 = a->value == a->inline_value && (a->size == 4 || a->size == 8);
+    a->tracked = tracked;
+    a->guard_mask = a->track ? ~(uint64_t)0 : 0;
+    a->guard_key = !inline48             ? RT_GUARD_NONE
+                   : !a->track           ? 0
+                   : tracked             ? (uint64_t)(uintptr_t)tracked
+                                         : RT_GUARD_NONE;
+}
+
+static rt_kernel no_kernel; /* kernel NULL: matches no handle */
+rt_kernel *rt_last_kernel = &no_kernel;
+static rt_kernel *free_kernels; /* locked: entries to recycle */
+
+/* Locked. */
 static void free_kernel(rt_kernel *k)
 {
+    __atomic_store_n(&k->kernel, NULL, __ATOMIC_RELEASE);
     if (dl_rt.tuner)
         dl_tuner_forget(dl_rt.tuner, k);
     for (cl_uint i = 0; i < k->nargs; i++)
@@ -25,7 +43,29 @@ static void free_kernel(rt_kernel *k)
     if (k->prog)
         rt_program_unref(k->prog);
     free(k->name);
-    free(k);
+    k->next_free = free_kernels;
+    free_kernels = k;
+}
+
+/* Locked.  A recycled entry keeps `kernel` NULL until it is complete. */
+static rt_kernel *new_kernel(void)
+{
+    rt_kernel *k = free_kernels;
+    if (!k)
+        return calloc(1, sizeof *k);
+    free_kernels = k->next_free;
+    memset((char *)k + sizeof k->kernel, 0, sizeof *k - sizeof k->kernel);
+    return k;
+}
+
+void rt_kernels_forget_buffer(cl_mem mem)
+{
+    rt_kernel *k;
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.kernels); i++)
+        if ((k = rt_map_at(&dl_rt.kernels, i)))
+            for (cl_uint j = 0; j < k->nargs; j++)
+                if (k->args[j].tracked == mem)
+                    set_guard(&k->args[j], NULL);
 }
 
 /* Registers a kernel that the application just created (unlocked). */
@@ -44,21 +84,20 @@ static void track_kernel(cl_kernel kernel)
                     (void *)kernel);
         return;
     }
-    rt_kernel *k = calloc(1, sizeof *k);
     rt_arg *args = calloc(nargs ? nargs : 1, sizeof *args);
     char *kname = strdup(name);
-    if (!k || !args || !kname) {
-        free(k);
+    rt_lock();
+    rt_kernel *k = args && kname ? new_kernel() : NULL;
+    if (!k) {
+        rt_unlock();
         free(args);
         free(kname);
         DL_LOG_ERROR("out of memory tracking kernel '%s'", name);
         return;
     }
-    k->kernel = kernel;
     k->name = kname;
     k->nargs = nargs;
     k->args = args;
-    rt_lock();
     rt_program *p = rt_program_find(program);
     if (p) {
         for (uint32_t i = 0; i < p->annot->nkernels; i++)
@@ -70,17 +109,22 @@ static void track_kernel(cl_kernel kernel)
         k->prog = p;
         p->refs++;
     }
-    for (cl_uint i = 0; k->transformed && i < nargs; i++)
-        args[i].track = dl_annot_find_arg(k->annot, i) != NULL;
+    for (cl_uint i = 0; i < nargs; i++) {
+        args[i].track = k->transformed && dl_annot_find_arg(k->annot, i);
+        args[i].guard_key = RT_GUARD_NONE;
+    }
     rt_kernel *old = rt_map_del(&dl_rt.kernels, kernel);
     if (old) /* a stale entry of a released handle */
         free_kernel(old);
+    __atomic_store_n(&k->kernel, kernel, __ATOMIC_RELEASE);
     if (rt_map_put(&dl_rt.kernels, kernel, k) != DL_SUCCESS) {
         DL_LOG_ERROR("out of memory tracking kernel '%s'", name);
         free_kernel(k);
+        k = NULL;
     }
+    int transformed = k && k->transformed;
     rt_unlock();
-    if (k->transformed)
+    if (transformed)
         DL_LOG_INFO("kernel '%s' runs transformed", name);
 }
 
@@ -108,8 +152,7 @@ cl_int dl_rt_clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
     return err;
 }
 
-/* Keeps a copy of a value of another size than 4 and 8 (none for
- * __local arguments). */
+/* Keeps a copy of the value (none for __local arguments). */
 static void record_other(rt_arg *a, size_t size, const void *value)
 {
     a->size = size;
@@ -130,71 +173,107 @@ static void record_other(rt_arg *a, size_t size, const void *value)
 /* A buffer bound to an argument that may be converted is tracked from
  * now on, so that its later uses are known (the binding itself is
  * recorded at launches). */
-static __attribute__((noinline)) void track_bound(cl_mem mem)
+static cl_mem track_bound(cl_mem mem)
 {
     rt_lock();
-    rt_buffer_get(mem);
+    if (!rt_buffer_get(mem))
+        mem = NULL;
     rt_unlock();
+    return mem;
 }
 
-/* The real call, then a copy of the value.  Without the lock: the
- * argument values belong to this kernel object, which OpenCL lets only
- * one thread change or enqueue at a time.  Values of 8 bytes (buffers)
- * and 4 bytes are copied without a call. */
+/* The general case: the real call, then a copy of the value (without
+ * the lock: the argument values belong to this kernel object, which
+ * OpenCL lets only one thread change or enqueue at a time). */
 static __attribute__((noinline)) cl_int
-set_arg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
-        const void *arg_value, rt_arg *a)
+set_arg_slow(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+             const void *arg_value, rt_arg *a)
 {
     cl_int err = dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
-    if (__builtin_expect(err != CL_SUCCESS, 0))
+    if (err != CL_SUCCESS)
         return err;
-    if (__builtin_expect(a->heap != NULL, 0)) {
-        free(a->heap);
-        a->heap = NULL;
-    }
-    if (arg_size == sizeof(cl_mem) && arg_value) {
-        cl_mem mem;
+    free(a->heap);
+    a->heap = NULL;
+    record_other(a, arg_size, arg_value);
+    cl_mem mem = NULL;
+    if (a->track && arg_size == sizeof mem && arg_value)
         memcpy(&mem, arg_value, sizeof mem);
-        memcpy(a->inline_value, &mem, sizeof mem);
-        a->value = a->inline_value;
-        a->size = sizeof mem;
-        if (a->track && mem && !rt_map_peek(&dl_rt.buffers, mem) &&
-            !rt_buffer_find(mem))
-            track_bound(mem);
-    } else if (arg_size == 4 && arg_value) {
-        memcpy(a->inline_value, arg_value, 4);
-        a->value = a->inline_value;
-        a->size = 4;
-    } else {
-        record_other(a, arg_size, arg_value);
-    }
+    if (mem && mem != a->tracked)
+        mem = track_bound(mem);
+    set_guard(a, mem);
     return CL_SUCCESS;
 }
 
-/* The kernel's entry was not in its first slot (or helgrind watches). */
+/* The real call failed after set_arg recorded the value: the kernel
+ * keeps its old one, and so must the record. */
+static __attribute__((noinline, cold)) cl_int set_arg_failed(rt_arg *a,
+                                                             cl_int err)
+{
+    a->size = a->prev_size;
+    memcpy(a->inline_value, &a->prev_value, sizeof a->prev_value);
+    return err;
+}
+
+/* The common case, kept short because every clSetKernelArg of a kernel
+ * dlayout knows pays it: a value of 4 or 8 bytes where the last one was
+ * too (so the record is inline), and on a tracked argument a buffer
+ * already tracked.  Records the value first, keeping the old one, so
+ * that the real call can be the last thing done. */
+static inline cl_int set_arg(rt_kernel *k, cl_uint arg_index, size_t arg_size,
+                             const void *arg_value)
+{
+    rt_arg *a = &k->args[arg_index];
+    k->args_gen++;
+    uint64_t v;
+    if (__builtin_expect(!arg_value, 0))
+        goto slow;
+    if (arg_size == 8)
+        memcpy(&v, arg_value, 8);
+    else if (arg_size == 4)
+        v = *(const uint32_t *)arg_value;
+    else
+        goto slow;
+    if (__builtin_expect((v & a->guard_mask) != a->guard_key, 0))
+        goto slow;
+    memcpy(&a->prev_size, &a->size, 16); /* size and 8 value bytes */
+    memcpy(a->inline_value, &v, sizeof v);
+    a->size = arg_size;
+    cl_int err = dl_cl.clSetKernelArg(k->kernel, arg_index, arg_size,
+                                      arg_value);
+    if (__builtin_expect(err != CL_SUCCESS, 0))
+        return set_arg_failed(a, err);
+    __asm__("" : "+r"(err)); /* return it as it is: saves a zeroing */
+    return err;
+slow:
+    return set_arg_slow(k->kernel, arg_index, arg_size, arg_value, a);
+}
+
+/* The kernel was not the last one used (or helgrind watches). */
 static __attribute__((noinline)) cl_int
 set_kernel_arg_lookup(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                       const void *arg_value)
 {
-    rt_kernel *k = rt_kernel_find(kernel);
+    rt_kernel *k = rt_kernel_get(kernel);
     if (!k || arg_index >= k->nargs)
         return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
-    return set_arg(kernel, arg_index, arg_size, arg_value,
-                   &k->args[arg_index]);
+    return set_arg(k, arg_index, arg_size, arg_value);
 }
 
 cl_int dl_rt_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
                             size_t arg_size, const void *arg_value)
 {
-    if (!RT_LOAD(dl_rt.annotated))
-        return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
-    rt_kernel *k = rt_map_peek(&dl_rt.kernels, kernel);
-    if (!k)
+    rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) !=
+                             kernel,
+                         0)) {
+        if (!RT_LOAD(dl_rt.annotated))
+            return dl_cl.clSetKernelArg(kernel, arg_index, arg_size,
+                                        arg_value);
         return set_kernel_arg_lookup(kernel, arg_index, arg_size, arg_value);
+    }
     if (arg_index >= k->nargs)
         return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
-    return set_arg(kernel, arg_index, arg_size, arg_value,
-                   &k->args[arg_index]);
+    return set_arg(k, arg_index, arg_size, arg_value);
 }
 
 cl_int dl_rt_clReleaseKernel(cl_kernel kernel)

@@ -8,9 +8,11 @@
  * engine failure) runs the plain variant: the same kernel from the
  * program built as written, with the same argument values. */
 #include "rt_internal.h"
+#include "rt_reshape.h"
 #include "tuner_calib.h"
 #include "tuner_timing.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,8 @@ static const char *cause_text(unsigned cause)
         return "an annotated argument is a sub-buffer";
     case RT_CAUSE_NOTMEM:
         return "an annotated argument is not a buffer";
+    case RT_CAUSE_RESHAPE:
+        return "its NDRange cannot be tiled";
     default:
         return "the conversion could not be prepared";
     }
@@ -226,9 +230,26 @@ typedef struct launch_call {
     const size_t *offset, *global, *local;
 } launch_call;
 
-static cl_int real_launch(const launch_call *c, cl_kernel kernel,
-                          cl_uint nwait, const cl_event *wait, cl_event *event)
+/* The real call.  `k`: the kernel launched transformed (NULL: plain or
+ * unknown), which runs on the tiled range if it was built for one
+ * (rt_reshape.h); a range it cannot take never gets here: launch() runs
+ * those plain. */
+static cl_int real_launch(const launch_call *c, const rt_kernel *k,
+                          cl_kernel kernel, cl_uint nwait,
+                          const cl_event *wait, cl_event *event)
 {
+    rt_reshaped shape;
+    if (k && !c->task && c->work_dim == 1 &&
+        rt_reshape_launch(k, c->work_dim, c->offset, c->global, c->local,
+                          &shape) > 0) {
+        DL_LOG_DEBUG("kernel '%s': tiled launch: global (%zu, %zu), offset "
+                     "(0, %zu), local %s", k->name, shape.global[0],
+                     shape.global[1], shape.offset[1],
+                     shape.has_local ? "(T, L/T)" : "left to OpenCL");
+        return dl_cl.clEnqueueNDRangeKernel(
+            c->queue, kernel, 2, shape.offset, shape.global,
+            shape.has_local ? shape.local : NULL, nwait, wait, event);
+    }
     if (c->task)
         return dl_cl.clEnqueueTask(c->queue, kernel, nwait, wait, event);
     return dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
@@ -247,7 +268,7 @@ static cl_int launch_unknown(const launch_call *c, cl_uint nwait,
     rt_unlock();
     cl_uint n = 0;
     const cl_event *w = rt_events_join(&joined, nwait, wait, &done, &n);
-    cl_int err = real_launch(c, c->kernel, n, w, event);
+    cl_int err = real_launch(c, NULL, c->kernel, n, w, event);
     rt_events_free(&joined);
     rt_events_free(&done);
     return err;
@@ -317,6 +338,117 @@ static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
                        k->name, arg->name, cause_text(cause));
 }
 
+/* Whether a launch has the inputs of the kernel's memo. */
+static inline int memo_matches(const rt_kernel *k, cl_command_queue queue,
+                               cl_uint work_dim, const size_t *offset,
+                               const size_t *global, const size_t *local)
+{
+    const rt_memo *m = &k->memo;
+    if (m->args_gen != k->args_gen || m->queue != queue ||
+        m->work_dim != work_dim || m->match_offset != (offset != NULL) ||
+        m->match_local != (local != NULL))
+        return 0;
+    for (cl_uint d = 0; d < work_dim; d++)
+        if (m->global[d] != global[d] || (offset && m->offset[d] != offset[d]) ||
+            (local && m->local[d] != local[d]))
+            return 0;
+    return 1;
+}
+
+/* The memo's fast path (rt_internal.h), in the entry points before
+ * anything else: the same inputs as the kernel's last launch, and no
+ * change of the state since, so the same decision holds and nothing needs
+ * converting.  Returns 0 when it does not apply.  work_dim 0: a task. */
+static inline int memo_launch(cl_command_queue queue, cl_kernel kernel,
+                              cl_uint work_dim, const size_t *offset,
+                              const size_t *global, const size_t *local,
+                              cl_uint nwait, const cl_event *wait,
+                              cl_event *event, cl_int *err)
+{
+    rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) != kernel ||
+        !__atomic_load_n(&k->memo.epoch, __ATOMIC_ACQUIRE))
+        return 0;
+    __atomic_add_fetch(&dl_rt.inflight, 1, __ATOMIC_SEQ_CST);
+    rt_memo *m = &k->memo;
+    int hit = __atomic_load_n(&dl_rt.epoch, __ATOMIC_SEQ_CST) ==
+                  __atomic_load_n(&m->epoch, __ATOMIC_ACQUIRE) &&
+              m->hits_left && memo_matches(k, queue, work_dim, offset, global, local);
+    if (hit) {
+        m->hits_left--; /* racy between threads: only a budget */
+        if (m->run_kernel != kernel)
+            RT_ADD(dl_rt.stats.plain_launches, 1);
+        if (!work_dim)
+            *err = dl_cl.clEnqueueTask(queue, m->run_kernel, nwait, wait,
+                                       event);
+        else
+            *err = dl_cl.clEnqueueNDRangeKernel(
+                queue, m->run_kernel, m->run_dim,
+                m->has_offset ? m->run_offset : NULL, m->run_global,
+                m->has_local ? m->run_local : NULL, nwait, wait, event);
+    }
+    __atomic_sub_fetch(&dl_rt.inflight, 1, __ATOMIC_RELEASE);
+    return hit;
+}
+
+/* Under DL_POLICY=auto, memo launches in a row before the tuner sees one
+ * again (it measures every 16th launch it sees in a decided state). */
+#define RT_MEMO_TUNED_HITS 15
+
+/* After a launch of a transformed kernel (locked): remembers its inputs
+ * and the variant `run` it launched, for `hits` memo launches (0: none),
+ * and marks its buffers used on this queue, since the memo's launches
+ * leave no events.  Not with sub-buffers (their parents' conversions must
+ * see their uses). */
+static void memo_make(rt_kernel *k, const launch_call *c, const want *wants,
+                      cl_kernel run, unsigned hits)
+{
+    rt_memo *m = &k->memo;
+    __atomic_store_n(&m->epoch, 0, __ATOMIC_RELAXED);
+    if (rt_hg_active || c->work_dim > 3 || !hits)
+        return;
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;
+        if (b && (b->parent || b->nsubs))
+            return;
+    }
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;
+        if (b)
+            rt_buffer_mark_lazy(b, c->queue);
+    }
+    m->args_gen = k->args_gen;
+    m->run_kernel = run;
+    m->hits_left = hits;
+    m->queue = c->queue;
+    m->work_dim = c->work_dim;
+    m->has_offset = m->match_offset = c->offset != NULL;
+    m->has_local = m->match_local = c->local != NULL;
+    for (cl_uint d = 0; d < c->work_dim; d++) {
+        m->global[d] = m->run_global[d] = c->global[d];
+        m->offset[d] = m->run_offset[d] = c->offset ? c->offset[d] : 0;
+        m->local[d] = m->run_local[d] = c->local ? c->local[d] : 0;
+    }
+    m->run_dim = c->work_dim;
+    rt_reshaped shape; /* the range the real call gets, as real_launch */
+    if (run == c->kernel && !c->task && c->work_dim == 1 &&
+        rt_reshape_launch(k, c->work_dim, c->offset, c->global, c->local,
+                          &shape) > 0) {
+        m->run_dim = 2;
+        m->has_offset = 1;
+        m->has_local = shape.has_local;
+        for (int d = 0; d < 2; d++) {
+            m->run_global[d] = shape.global[d];
+            m->run_offset[d] = shape.offset[d];
+            m->run_local[d] = shape.local[d];
+        }
+        /* the inputs to match keep the application's presence flags */
+        m->match_offset = c->offset != NULL;
+        m->match_local = c->local != NULL;
+    }
+    __atomic_store_n(&m->epoch, RT_LOAD(dl_rt.epoch), __ATOMIC_RELEASE);
+}
+
 /* A launch once annotated programs exist. */
 static __attribute__((noinline)) cl_int launch(const launch_call *c,
                                                cl_uint nwait,
@@ -324,14 +456,14 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                                                cl_event *event)
 {
     /* Fast paths, without the lock (see rt_map_get). */
-    rt_kernel *k = rt_kernel_find(c->kernel);
+    rt_kernel *k = rt_kernel_get(c->kernel);
     if (!k) {
         if (RT_LOAD(dl_rt.transformed))
             return launch_unknown(c, nwait, wait, event);
-        return real_launch(c, c->kernel, nwait, wait, event);
+        return real_launch(c, NULL, c->kernel, nwait, wait, event);
     }
     if (!k->transformed && !RT_LOAD(dl_rt.transformed) && !tracks_any_arg(k))
-        return real_launch(c, c->kernel, nwait, wait, event);
+        return real_launch(c, NULL, c->kernel, nwait, wait, event);
     /* The device's calibration, measured once per process (blocking:
      * before the lock); NULL when the tuner is not asked. */
     const dl_calibration *calib = NULL;
@@ -348,14 +480,23 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     }
     rt_lock();
 
-    want *wants = calloc(k->nargs ? k->nargs : 1, sizeof *wants);
-    dl_dims_raw_arg *raw = calloc(k->nargs ? k->nargs : 1, sizeof *raw);
+    /* On the stack for kernels of up to 32 arguments. */
+    want wants_stack[32];
+    dl_dims_raw_arg raw_stack[32];
+    int on_heap = k->nargs > 32;
+    want *wants = on_heap ? calloc(k->nargs, sizeof *wants) : wants_stack;
+    dl_dims_raw_arg *raw = on_heap ? calloc(k->nargs, sizeof *raw) : raw_stack;
     if (!wants || !raw) {
         rt_unlock();
         free(wants);
         free(raw);
         DL_LOG_ERROR("out of memory at a launch of '%s'", k->name);
-        return real_launch(c, c->kernel, nwait, wait, event);
+        return real_launch(c, k->transformed ? k : NULL, c->kernel, nwait,
+                           wait, event);
+    }
+    if (!on_heap) {
+        memset(wants, 0, k->nargs * sizeof *wants);
+        memset(raw, 0, k->nargs * sizeof *raw);
     }
     for (cl_uint i = 0; i < k->nargs; i++) {
         wants[i].mem = arg_mem(k, i);
@@ -375,8 +516,9 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     int plain = 0;
     /* DL_POLICY=auto: the tuner picks the variant (docs/tuning.md). */
     dl_tuner_choice tc = {1, 0, 0};
-    if (k->transformed && dl_rt.tuner &&
-        dl_rt.controls.policy == DL_POLICY_AUTO) {
+    int tuned = k->transformed && dl_rt.tuner &&
+                dl_rt.controls.policy == DL_POLICY_AUTO;
+    if (tuned) {
         dl_tuner_prediction pred = launch_prediction(k, &env, calib);
         dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred};
         tc = dl_tuner_choose(dl_rt.tuner, &tl);
@@ -389,7 +531,12 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         plain = 1; /* decided, not a failure: no warning */
     } else if (k->transformed) {
         const dl_annot_arg *detail = NULL;
-        unsigned cause = plan_transformed(k, &env, wants, &detail);
+        rt_reshaped shape; /* a kernel built for the tiled range only */
+        unsigned cause =
+            rt_reshape_launch(k, env.work_dim, env.global_offset,
+                              env.global_size, env.local_size, &shape) < 0
+                ? RT_CAUSE_RESHAPE
+                : plan_transformed(k, &env, wants, &detail);
         if (!cause && apply(k, wants, c->queue, nwait, wait, &done))
             cause = RT_CAUSE_ENGINE;
         if (cause) {
@@ -423,8 +570,10 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         rt_unlock();
         dl_tuner_probe_launched(probe, NULL, 0);
         rt_events_free(&done);
-        free(wants);
-        free(raw);
+        if (on_heap) {
+            free(wants);
+            free(raw);
+        }
         return CL_INVALID_PROGRAM_EXECUTABLE;
     }
     /* Buffers whose later uses matter: those in the table. */
@@ -443,12 +592,12 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     cl_event own = NULL;
     cl_event *ev = event ? event : (first_tracked || probe ? &own : NULL);
     cl_int err = CL_SUCCESS;
-    if (plain) {
+    if (plain && err == CL_SUCCESS) {
         err = replay_args(k, kernel);
         RT_ADD(dl_rt.stats.plain_launches, 1);
     }
     if (err == CL_SUCCESS)
-        err = real_launch(c, kernel, n, w, ev);
+        err = real_launch(c, plain ? NULL : k, kernel, n, w, ev);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
                             !plain);
     if (err == CL_SUCCESS && ev && *ev)
@@ -457,28 +606,41 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
             if (b)
                 rt_buffer_used(b, c->queue, *ev);
         }
+    /* The memo: every launch of a transformed kernel (either variant)
+     * whose inputs decide it, i.e. not while the tuner probes or
+     * measures, and under DL_POLICY=auto only for as many launches as
+     * the tuner lets pass unseen between its monitoring launches. */
+    unsigned hits = !k->transformed || err != CL_SUCCESS ? 0
+                    : !tuned                            ? UINT_MAX
+                    : probe || tc.measure               ? 0
+                                                        : RT_MEMO_TUNED_HITS;
+    memo_make(k, c, wants, kernel, hits);
     rt_unlock();
     if (own)
         dl_cl.clReleaseEvent(own);
     rt_events_free(&joined);
     rt_events_free(&done);
-    free(wants);
-    free(raw);
+    if (on_heap) {
+        free(wants);
+        free(raw);
+    }
     return err;
 }
 
-cl_int dl_rt_clEnqueueNDRangeKernel(
-    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
+/* Once annotated programs exist: the memo, else launch(). */
+static __attribute__((noinline)) cl_int
+launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
+               cl_uint work_dim, const size_t *global_work_offset,
+               const size_t *global_work_size, const size_t *local_work_size,
+               cl_uint num_events_in_wait_list,
+               const cl_event *event_wait_list, cl_event *event)
 {
-    RT_ADD(dl_rt.stats.launches, 1);
-    if (!RT_LOAD(dl_rt.annotated))
-        return dl_cl.clEnqueueNDRangeKernel(
-            command_queue, kernel, work_dim, global_work_offset,
-            global_work_size, local_work_size, num_events_in_wait_list,
-            event_wait_list, event);
+    cl_int err;
+    if (work_dim &&
+        memo_launch(command_queue, kernel, work_dim, global_work_offset,
+                    global_work_size, local_work_size, num_events_in_wait_list,
+                    event_wait_list, event, &err))
+        return err;
     launch_call c = {.queue = command_queue,
                      .kernel = kernel,
                      .work_dim = work_dim,
@@ -488,15 +650,36 @@ cl_int dl_rt_clEnqueueNDRangeKernel(
     return launch(&c, num_events_in_wait_list, event_wait_list, event);
 }
 
+cl_int dl_rt_clEnqueueNDRangeKernel(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event)
+{
+    RT_ADD(dl_rt.stats.launches, 1);
+    if (__builtin_expect(RT_LOAD(dl_rt.annotated), 1))
+        return launch_ndrange(command_queue, kernel, work_dim,
+                              global_work_offset, global_work_size,
+                              local_work_size, num_events_in_wait_list,
+                              event_wait_list, event);
+    return dl_cl.clEnqueueNDRangeKernel(
+        command_queue, kernel, work_dim, global_work_offset, global_work_size,
+        local_work_size, num_events_in_wait_list, event_wait_list, event);
+}
+
 cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                            cl_uint num_events_in_wait_list,
                            const cl_event *event_wait_list, cl_event *event)
 {
     RT_ADD(dl_rt.stats.launches, 1);
+    cl_int err;
     if (!RT_LOAD(dl_rt.annotated))
         return dl_cl.clEnqueueTask(command_queue, kernel,
                                    num_events_in_wait_list, event_wait_list,
                                    event);
+    if (memo_launch(command_queue, kernel, 0, NULL, NULL, NULL,
+                    num_events_in_wait_list, event_wait_list, event, &err))
+        return err;
     launch_call c = {.queue = command_queue, .kernel = kernel, .task = 1};
     return launch(&c, num_events_in_wait_list, event_wait_list, event);
 }

@@ -3,6 +3,7 @@
  * hash, and the activated build (docs/annotations.md, "Activation") with
  * its fallback to the build as written. */
 #include "rt_internal.h"
+#include "tuner_calib.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -10,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* asta(auto) without DL_TILE.  The tuner that picks T per device is a
- * later issue; until then every asta(auto) target gets this tile. */
+/* asta(auto) without DL_TILE, when the device has no calibration yet
+ * (tuner_calib.h): the first run; later runs take the device's best
+ * measured ASTA tile for the record's size. */
 #define RT_DEFAULT_TILE 32
 
 static uint64_t fnv1a64(const char *s, size_t len)
@@ -242,9 +244,10 @@ static int wants_conversion(const dl_annot_kernel *k)
     return any;
 }
 
-static size_t target_tile(const dl_annot_layout *to)
+/* `calib`: the device's cached calibration, or NULL. */
+static size_t target_tile(const dl_annot_arg *arg, const dl_calibration *calib)
 {
-    switch (to->kind) {
+    switch (arg->to.kind) {
     case DL_KIND_AOS:
         return 1;
     case DL_KIND_DA:
@@ -253,7 +256,14 @@ static size_t target_tile(const dl_annot_layout *to)
     default:
         if (dl_rt.controls.tile != DL_CONTROL_TILE_AUTO)
             return dl_rt.controls.tile;
-        return to->tile ? to->tile : RT_DEFAULT_TILE;
+        if (arg->to.tile)
+            return arg->to.tile;
+        uint32_t words =
+            arg->record ? (uint32_t)((dl_record_size(arg->record) + 3) / 4)
+                        : 0;
+        uint32_t t = calib && words ? dl_calib_best_asta_tile(calib, words)
+                                    : 0;
+        return t ? t : RT_DEFAULT_TILE;
     }
 }
 
@@ -276,7 +286,8 @@ static int append(char **s, size_t *len, size_t *cap, const char *text)
 
 /* Decides which kernels this build transforms and writes the options.
  * Returns NULL (nothing to activate) or the activated options. */
-static char *plan_build(rt_program *p, const char *options)
+static char *plan_build(rt_program *p, const char *options,
+                        const dl_calibration *calib)
 {
     const dl_annot_program *ap = p->annot;
     p->active = calloc(ap->nkernels, sizeof *p->active);
@@ -312,7 +323,7 @@ static char *plan_build(rt_program *p, const char *options)
         }
         for (uint32_t a = 0; a < ak->nargs; a++) {
             const dl_annot_arg *arg = &ak->args[a];
-            p->tiles[k][a] = target_tile(&arg->to);
+            p->tiles[k][a] = target_tile(arg, calib);
             if (arg->to.kind != DL_KIND_ASTA)
                 continue;
             snprintf(def, sizeof def, " -D DL_TILE_%s_%s=%zu", ak->name,
@@ -382,6 +393,19 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
         return dl_cl.clBuildProgram(program, num_devices, device_list, options,
                                     pfn_notify, user_data);
 
+    /* asta(auto) targets take the device's tile from its calibration, if
+     * one is cached (read before the lock; nothing is measured here). */
+    dl_calibration *calib = calloc(1, sizeof *calib);
+    cl_device_id dev = num_devices && device_list ? device_list[0] : NULL;
+    cl_device_id devs[16];
+    if (!dev && dl_cl.clGetProgramInfo(program, CL_PROGRAM_DEVICES,
+                                       sizeof devs, devs, NULL) == CL_SUCCESS)
+        dev = devs[0]; /* fails (NULL) beyond 16 devices: default tile */
+    if (calib && (!dev || dl_calib_cached(dev, calib) != DL_SUCCESS)) {
+        free(calib);
+        calib = NULL;
+    }
+
     /* The build state changes only here; a concurrent build of the same
      * program is an application error that OpenCL reports. */
     rt_lock();
@@ -401,8 +425,9 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
         }
     }
     pthread_mutex_unlock(&p->plain_lock);
-    char *activated = p->options ? plan_build(p, options) : NULL;
+    char *activated = p->options ? plan_build(p, options, calib) : NULL;
     rt_unlock();
+    free(calib);
 
     cl_int err;
     if (!activated) {

@@ -1,7 +1,9 @@
 /* tail.c - what the chunk algorithms share: piece geometry and the host
  * side of the tail split (marshal_kernels/tail.cl), where one launch copies
  * the tail words and small halos to a temporary and one shifts the
- * full-tile parts by work-groups that each own a range. */
+ * full-tile parts by work-groups that each own a range (GPUs); on CPUs
+ * work-groups of one item rotate the tails into place, each in a range of
+ * its own, with no temporary at all. */
 #include "tail.h"
 
 /* GPUs: a work-group moves a piece together, each item a few words
@@ -56,7 +58,6 @@ void dl_chunk_spec(dl_spec *spec, const dl_step_desc *d,
 
 #define TAIL_LOCAL 64u
 #define TAIL_WORDS_PER_ITEM 8u
-#define TAIL_CPU_WORDS_PER_ITEM 1024u
 #define TAIL_GROUPS_PER_CU 4u
 #define TAIL_MIN_RANGE 65536u        /* words: fewer groups on small buffers */
 #define TAIL_HALO_BUDGET (64u << 10) /* bytes of halo copies, at least       */
@@ -71,18 +72,75 @@ static size_t halo_words(const dl_step_desc *d)
     return tail_rest(d) * (r->parts[r->nparts - 1].offset / r->word);
 }
 
-/* On a CPU a work-group is one thread: one work-item copying long runs
- * vectorises; on a GPU the items of a group share each block. */
+/* The split by work-groups (GPUs): the items of a group share each block. */
 static size_t local_size(const dl_engine *e)
 {
-    if (e->local_is_global)
-        return 1;
     return e->max_wg < TAIL_LOCAL ? e->max_wg : TAIL_LOCAL;
 }
 
-static unsigned words_per_item(const dl_engine *e)
+/* CPUs: work-groups of one work-item rotate the tails into place
+ * (dl_tail_rotate), each in one streaming pass over its range that walks
+ * up the buffer, with no temporary; one more work-item then swaps the
+ * short carries at the ranges' ends into place (dl_tail_fixup).  Two
+ * groups per compute unit balance a shared machine; a range of fewer
+ * than TAIL_CPU_MIN_RANGE words is not worth a launch of its own. */
+#define TAIL_CPU_GROUPS_PER_CU 2u
+#define TAIL_CPU_MAX_GROUPS 16u /* DL_TAIL_MAX_GROUPS: the kernels' cut table */
+#define TAIL_CPU_MIN_RANGE 65536u
+
+static dl_status rotate_prepare(dl_engine *e, dl_step *s)
 {
-    return e->local_is_global ? TAIL_CPU_WORDS_PER_ITEM : TAIL_WORDS_PER_ITEM;
+    const dl_step_desc *d = &s->desc;
+    size_t total = d->count * d->rec->rec_words;
+    size_t groups = e->compute_units * TAIL_CPU_GROUPS_PER_CU;
+    if (groups > TAIL_CPU_MAX_GROUPS)
+        groups = TAIL_CPU_MAX_GROUPS;
+    if (groups > total / TAIL_CPU_MIN_RANGE)
+        groups = total / TAIL_CPU_MIN_RANGE;
+    if (groups < 1)
+        groups = 1;
+    s->params[DL_TAIL_PARAM_GROUPS] = groups;
+    dl_spec spec;
+    dl_spec_init(&spec);
+    dl_spec_record(&spec, d->rec);
+    dl_spec_define(&spec, "DL_T", "%zuUL", d->tile);
+    dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
+    dl_spec_define(&spec, "DL_L", "1u");
+    dl_spec_define(&spec, "DL_BK", "1u");
+    dl_spec_define(&spec, "DL_US_LAST", "%uu", /* for the GPU kernels */
+                   d->rec->parts[d->rec->nparts - 1].offset / d->rec->word);
+    dl_spec_define(&spec, "DL_TAIL_MAX_GROUPS", "%uu", TAIL_CPU_MAX_GROUPS);
+    dl_status st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_rotate",
+                                    &s->kernels[DL_TAIL_KERNEL_SHIFT]);
+    if (st == DL_SUCCESS && groups > 1)
+        st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_fixup",
+                              &s->kernels[DL_TAIL_KERNEL_FIXUP]);
+    dl_spec_free(&spec);
+    return st;
+}
+
+/* The rotation by work-groups, then the fixup (the merge: the reverse). */
+static dl_status rotate_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
+{
+    cl_kernel rotate = s->kernels[DL_TAIL_KERNEL_SHIFT];
+    cl_kernel fixup = s->kernels[DL_TAIL_KERNEL_FIXUP];
+    cl_ulong count = s->desc.count;
+    cl_uint groups = (cl_uint)s->params[DL_TAIL_PARAM_GROUPS];
+    size_t global = groups, one = 1;
+    DL_RETURN_IF_FAIL(dl_set_arg(rotate, 0, sizeof buf, &buf));
+    DL_RETURN_IF_FAIL(dl_set_arg(rotate, 1, sizeof count, &count));
+    DL_RETURN_IF_FAIL(dl_set_arg(rotate, 2, sizeof groups, &groups));
+    if (!fixup)
+        return dl_chain_kernel(c, rotate, 1, &global, &one);
+    DL_RETURN_IF_FAIL(dl_set_arg(fixup, 0, sizeof buf, &buf));
+    DL_RETURN_IF_FAIL(dl_set_arg(fixup, 1, sizeof count, &count));
+    DL_RETURN_IF_FAIL(dl_set_arg(fixup, 2, sizeof groups, &groups));
+    if (s->desc.inverse)
+        DL_RETURN_IF_FAIL(dl_chain_kernel(c, fixup, 1, &one, &one));
+    DL_RETURN_IF_FAIL(dl_chain_kernel(c, rotate, 1, &global, &one));
+    if (!s->desc.inverse)
+        DL_RETURN_IF_FAIL(dl_chain_kernel(c, fixup, 1, &one, &one));
+    return DL_SUCCESS;
 }
 
 dl_status dl_tail_prepare(dl_engine *e, dl_step *s)
@@ -90,6 +148,8 @@ dl_status dl_tail_prepare(dl_engine *e, dl_step *s)
     const dl_step_desc *d = &s->desc;
     if (tail_rest(d) == 0 || d->rec->nparts < 2)
         return DL_SUCCESS; /* nothing to split (one part: DA is ASTA) */
+    if (e->local_is_global)
+        return rotate_prepare(e, s);
     size_t total = d->count * d->rec->rec_words;
     size_t halo_bytes = halo_words(d) * d->rec->word;
     /* Every group needs a halo copy: bound their memory, but let a large
@@ -114,7 +174,7 @@ dl_status dl_tail_prepare(dl_engine *e, dl_step *s)
     dl_spec_define(&spec, "DL_T", "%zuUL", d->tile);
     dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
     dl_spec_define(&spec, "DL_L", "%zuu", local);
-    dl_spec_define(&spec, "DL_BK", "%uu", words_per_item(e));
+    dl_spec_define(&spec, "DL_BK", "%uu", TAIL_WORDS_PER_ITEM);
     dl_spec_define(&spec, "DL_US_LAST", "%uu",
                    d->rec->parts[d->rec->nparts - 1].offset / d->rec->word);
     dl_status st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_gather",
@@ -129,8 +189,8 @@ dl_status dl_tail_prepare(dl_engine *e, dl_step *s)
 size_t dl_tail_temp_bytes(const dl_step *s)
 {
     const dl_step_desc *d = &s->desc;
-    if (!s->kernels[DL_TAIL_KERNEL_SHIFT])
-        return 0;
+    if (!s->kernels[DL_TAIL_KERNEL_GATHER])
+        return 0; /* no tail, or dl_tail_rotate */
     size_t words = tail_rest(d) * d->rec->rec_words +
                    s->params[DL_TAIL_PARAM_GROUPS] * halo_words(d);
     return words * d->rec->word;
@@ -140,6 +200,8 @@ dl_status dl_tail_enqueue(dl_step *s, dl_chain *c, cl_mem buf, cl_mem temp)
 {
     if (!s->kernels[DL_TAIL_KERNEL_SHIFT])
         return DL_SUCCESS;
+    if (!s->kernels[DL_TAIL_KERNEL_GATHER])
+        return rotate_enqueue(s, c, buf);
     cl_kernel gather = s->kernels[DL_TAIL_KERNEL_GATHER];
     cl_kernel shift = s->kernels[DL_TAIL_KERNEL_SHIFT];
     cl_ulong count = s->desc.count;

@@ -10,6 +10,7 @@
 
 /* The tail uses these slots of the step; the algorithm keeps the others. */
 enum {
+    DL_TAIL_KERNEL_FIXUP = DL_STEP_MAX_KERNELS - 3,
     DL_TAIL_KERNEL_GATHER = DL_STEP_MAX_KERNELS - 2,
     DL_TAIL_KERNEL_SHIFT = DL_STEP_MAX_KERNELS - 1,
     DL_TAIL_PARAM_GROUPS = 6,
@@ -34,11 +35,13 @@ void dl_chunk_spec(dl_spec *spec, const dl_step_desc *desc,
 /* Builds the tail kernels if the step needs them (count % tile > 0). */
 dl_status dl_tail_prepare(dl_engine *engine, dl_step *step);
 
-/* Bytes of the temporary buffer dl_tail_enqueue needs (0: no tail). */
+/* Bytes of the temporary buffer dl_tail_enqueue needs (0: no tail, or a
+ * CPU device, where work-groups rotate the tails into place). */
 size_t dl_tail_temp_bytes(const dl_step *step);
 
 /* Enqueues the split (desc.inverse 0) or the merge (1); `temp` holds at
- * least dl_tail_temp_bytes().  No-op without a tail. */
+ * least dl_tail_temp_bytes() (may be NULL when that is 0).  No-op without
+ * a tail. */
 dl_status dl_tail_enqueue(dl_step *step, dl_chain *chain, cl_mem buffer,
                           cl_mem temp);
 

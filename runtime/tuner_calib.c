@@ -281,6 +281,24 @@ const dl_calib_access *dl_calib_find_access(const dl_calibration *c,
     return best;
 }
 
+uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words)
+{
+    uint32_t best = 0;
+    double best_d = INFINITY, best_ns = INFINITY;
+    for (unsigned i = 0; i < c->naccess; i++) {
+        const dl_calib_access *a = &c->access[i];
+        if (a->tile <= 1) /* AoS or DA */
+            continue;
+        double d = size_ratio(a->words, words);
+        if (d < best_d || (d == best_d && a->ns_per_record < best_ns)) {
+            best = a->tile;
+            best_d = d;
+            best_ns = a->ns_per_record;
+        }
+    }
+    return best;
+}
+
 double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
                              uint32_t tile)
 {

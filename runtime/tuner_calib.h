@@ -83,6 +83,10 @@ static inline double size_ratio(double a, double b)
  * size (in log scale) and this tile; NULL if none. */
 const dl_calib_access *dl_calib_find_access(const dl_calibration *c,
                                             uint32_t words, uint32_t tile);
+/* The ASTA tile (T > 1, not DA) with the cheapest measured access at the
+ * nearest record size: the device's choice for asta(auto) targets; 0 if
+ * the calibration measured none. */
+uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words);
 /* The best conversion throughput measured for AoS -> tile (any algo), at
  * the nearest record size; 0 if none. */
 double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
@@ -111,6 +115,10 @@ dl_status dl_calib_measure(cl_context context, cl_device_id device,
 dl_status dl_calib_get(cl_context context, cl_device_id device,
                        cl_command_queue queue, int force,
                        dl_calibration *out);
+
+/* The calibration cached for `device` (its file only: measures nothing),
+ * or DL_UNSUPPORTED and friends when there is none. */
+dl_status dl_calib_cached(cl_device_id device, dl_calibration *out);
 
 /* For the runtime: the device's calibration, from dl_calib_get on the
  * first call for `device` (blocking: call it without the runtime's lock),

@@ -324,6 +324,21 @@ dl_status dl_calib_get(cl_context context, cl_device_id device,
     return DL_SUCCESS;
 }
 
+dl_status dl_calib_cached(cl_device_id device, dl_calibration *out)
+{
+    dl_cl_init_default();
+    dl_calibration *want = calloc(1, sizeof *want);
+    DL_RETURN_ERROR_ON(!want, DL_OUT_OF_MEMORY, "out of memory");
+    char path[4096];
+    dl_status st = dl_calib_identity(device, want);
+    if (st == DL_SUCCESS)
+        st = dl_calib_path(want->key, path, sizeof path);
+    if (st == DL_SUCCESS)
+        st = dl_calib_load(path, want, out);
+    free(want);
+    return st;
+}
+
 /* Calibrations of this process, one per device; never freed. */
 typedef struct device_calib {
     struct device_calib *next;

@@ -55,6 +55,10 @@ typedef struct kernel_info {
 struct dl_tuner {
     dl_tuner_config cfg;
     pthread_mutex_t lock;
+    pthread_cond_t reported; /* a kernel time arrived */
+    uint64_t reports;        /* kernel times received, all patterns     */
+    uint64_t longest_ns;     /* the longest of them                     */
+    int wait_failed;         /* a probe's times never came: stop waiting */
     dl_tuner_entry *buckets[TUNER_BUCKETS];
     kernel_info *kernels;
     unsigned nentries;
@@ -94,6 +98,11 @@ dl_tuner *dl_tuner_create(const dl_tuner_config *config)
     if (t->cfg.monitor_every == 0)
         t->cfg.monitor_every = 1;
     pthread_mutex_init(&t->lock, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&t->reported, &attr);
+    pthread_condattr_destroy(&attr);
     return t;
 }
 
@@ -111,6 +120,7 @@ void dl_tuner_destroy(dl_tuner *t)
         free(k);
     }
     pthread_mutex_destroy(&t->lock);
+    pthread_cond_destroy(&t->reported);
     free(t);
 }
 
@@ -271,6 +281,70 @@ static int shut_down(dl_tuner *t, dl_tuner_entry *e)
     return 1;
 }
 
+static dl_tuner_entry *entry_by_ticket(dl_tuner *t, uint64_t ticket);
+
+static int probe_reported(const dl_tuner *t, const dl_tuner_entry *e)
+{
+    return e->trans_n >= t->cfg.probe_samples &&
+           e->plain_n >= t->cfg.plain_samples;
+}
+
+/* A program that enqueues all its launches at once (LBM's 100 steps,
+ * SpMV's iterations) would otherwise run every one of them in the probe:
+ * the probe's times arrive when its kernels complete, after the last
+ * launch was chosen.  So the launch after the probe waits for them (the
+ * device is busy with the queued launches meanwhile; only the host stops
+ * running ahead).  It waits as long as times keep arriving: it gives up
+ * after a silence of PROBE_SILENCE_NS, or three times the longest kernel
+ * (measured, or predicted) if that is longer, e.g. when the kernels wait
+ * for a user event this thread sets later, or a driver runs nothing
+ * before clFlush; the probe then goes on as before and this tuner never
+ * waits again.  With an injected clock (the unit tests' simulations)
+ * nothing waits.  Returns the entry again (it may have been forgotten
+ * meanwhile: NULL). */
+#define PROBE_SILENCE_NS 1000000000ull
+
+static void deadline_after(struct timespec *ts, uint64_t ns)
+{
+    clock_gettime(CLOCK_MONOTONIC, ts);
+    ns += (uint64_t)ts->tv_nsec;
+    ts->tv_sec += (time_t)(ns / 1000000000ull);
+    ts->tv_nsec = (long)(ns % 1000000000ull);
+}
+
+static dl_tuner_entry *wait_for_probe(dl_tuner *t, dl_tuner_entry *e,
+                                      const dl_tuner_prediction *p)
+{
+    if (t->cfg.clock || t->wait_failed || probe_reported(t, e) ||
+        e->trans_asked < t->cfg.probe_samples ||
+        e->plain_asked < t->cfg.plain_samples)
+        return e;
+    uint64_t id = e->id, seen = t->reports;
+    uint64_t silence = PROBE_SILENCE_NS;
+    if (p && p->plain_ns > 0 && 3.0 * p->plain_ns > (double)silence)
+        silence = (uint64_t)(3.0 * p->plain_ns);
+    struct timespec until;
+    deadline_after(&until, silence);
+    for (;;) {
+        int rc = pthread_cond_timedwait(&t->reported, &t->lock, &until);
+        e = entry_by_ticket(t, id);
+        if (!e || probe_reported(t, e))
+            return e;
+        if (t->reports != seen) { /* progress: wait on */
+            seen = t->reports;
+            if (3 * t->longest_ns > silence)
+                silence = 3 * t->longest_ns;
+            deadline_after(&until, silence);
+        } else if (rc != 0) { /* timed out */
+            t->wait_failed = 1;
+            DL_LOG_INFO("tuner: no kernel of the probe of '%s' was timed "
+                        "within %llu ms; probes no longer wait",
+                        e->name, (unsigned long long)(silence / 1000000ull));
+            return e;
+        }
+    }
+}
+
 static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
 {
     dl_tuner_choice plain = {0, 0, 0};
@@ -316,8 +390,9 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         }
         /* fall through */
     case TRANSFORM_PROBE:
-        if (e->trans_n >= t->cfg.probe_samples &&
-            e->plain_n >= t->cfg.plain_samples) {
+        if (!(e = wait_for_probe(t, e, p)))
+            return c; /* the kernel was released meanwhile */
+        if (probe_reported(t, e)) {
             judge_probe(t, e);
             break;
         }
@@ -384,6 +459,10 @@ void dl_tuner_report_kernel(dl_tuner *t, uint64_t ticket, int transformed,
     else if (!probing)
         *v = 0.75 * *v + 0.25 * (double)ns; /* follow drift */
     (*n)++;
+    t->reports++;
+    if (ns > t->longest_ns)
+        t->longest_ns = ns;
+    pthread_cond_broadcast(&t->reported);
     pthread_mutex_unlock(&t->lock);
 }
 

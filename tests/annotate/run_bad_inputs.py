@@ -102,8 +102,9 @@ def main():
            rc == 0 and out == b"" and edited == stdout_text and orig == text,
            err)
 
-    # --check: a conversion asked of a kernel that was not rewritten, and
-    # a record(...) that does not match the struct, are errors
+    # --check: a conversion asked of a kernel that was not rewritten, a
+    # record(...) that does not match the struct, and a launch flag on a
+    # kernel without the tiled variant are errors
     for label, text in [
             ("--check: conversion without rewrite",
              b"struct s { int a; int b; };\n"
@@ -113,6 +114,11 @@ def main():
             ("--check: record does not match",
              b"struct s { int a; int b; };\n"
              b"//DL: aos: p[n] record(size=12; 0:4, 4:4)\n"
+             b"__kernel void k(__global struct s *p, int n)\n"
+             b"{ if (get_global_id(0) < n) p[get_global_id(0)].a = 0; }\n"),
+            ("--check: launch flag without the tiled variant",
+             b"struct s { int a; int b; };\n"
+             b"//DL: launch: tiled\n"
              b"__kernel void k(__global struct s *p, int n)\n"
              b"{ if (get_global_id(0) < n) p[get_global_id(0)].a = 0; }\n")]:
         path = os.path.join(work, "check.cl")

@@ -10,7 +10,9 @@ For every tests/annotate/corpus/NAME.cl:
 * builds the output on the OpenCL device (dla-clbuild) with the options of
   a `// dla-build: ...` line, once as it is and once with the runtime's
   activation macros (DLAYOUT_ACTIVE and DL_ACTIVE_<kernel> for every
-  rewritten kernel);
+  rewritten kernel), and, where a kernel has a tiled variant (`launch:
+  tiled`), once more with every DL_TILE_<kernel>_<arg> set to 1, which
+  compiles the flat ASTA variant instead;
 * checks that the output passes `dl-annotate --check` and that annotating
   it again changes nothing.
 
@@ -81,7 +83,14 @@ def check_case(a, name):
     active = ["-D", "DLAYOUT_ACTIVE=1"]
     for k in kernels:
         active += ["-D", "DL_ACTIVE_%s=1" % k.decode()]
-    for opts in (build, build + active):
+    # the flat form of kernels that also have a tiled variant: tile 1
+    flat = []
+    for t in re.findall(rb"^#ifndef (DL_TILE_\w+)$", out, re.M):
+        flat += ["-D", "%s=1" % t.decode()]
+    builds = [build, build + active]
+    if re.search(rb"^//DL: v1 launch: tiled", out, re.M):
+        builds.append(build + active + flat)
+    for opts in builds:
         rc, _, err = run([a.clbuild, work] + opts, a.corpus, timeout=300)
         if rc != 0:
             problems.append("the output does not build with %s:\n%s" %

@@ -9,12 +9,17 @@ dl-annotate.
 3. all three stdout must be byte-identical, and the stats line must show
    marshals > 0 (--transform) or marshals = 0 (--no-transform).
 
+With --launch tiled the run under dl-run (at DL_LOG=debug) must show the
+runtime's tiled launch (global (T, G/T), rt_reshape.c) and no plain
+launch; with --launch plain, plain launches (plain_launches > 0) and no
+marshal (the runtime sees the range cannot be tiled before converting).
+
 Without --dl-run only the first two runs are compared.  `@KERNEL@` in the
 program's arguments stands for the kernel file.
 
 usage: run_e2e.py --annotate EXE [--dl-run EXE] --work DIR --kernel FILE
            [--prepend LINE]... [--arg A]... (--transform|--no-transform)
-           -- PROGRAM [ARGS...]
+           [--launch tiled|plain] -- PROGRAM [ARGS...]
 """
 import argparse
 import os
@@ -23,6 +28,8 @@ import subprocess
 import sys
 
 STATS = re.compile(r"^dlayout-stats:.*\bmarshals=([0-9]+)", re.M)
+PLAIN = re.compile(r"^dlayout-stats:.*\bplain_launches=([0-9]+)", re.M)
+TILED = re.compile(r"kernel '\w+': tiled launch: global")
 
 
 def clean_env():
@@ -55,6 +62,7 @@ def main():
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--transform", action="store_true")
     g.add_argument("--no-transform", action="store_true")
+    ap.add_argument("--launch", choices=["tiled", "plain"])
     ap.add_argument("program", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
@@ -86,6 +94,8 @@ def main():
         return 0
     env = clean_env()
     env["DL_POLICY"] = "always"
+    if a.launch:
+        env["DL_LOG"] = "debug"
     under, err = run("under dl-run", [a.dl_run, "--stats"] +
                      argv(dl_kern), env)
     if under != original:
@@ -97,10 +107,26 @@ def main():
         return 1
     marshals = int(m.group(1))
     print("  " + m.group(0))
-    if (marshals > 0) != a.transform:
+    if a.launch == "plain" and marshals != 0:
+        print("FAIL: marshals=%d before plain launches:\n%s" % (marshals, err))
+        return 1
+    if a.launch != "plain" and (marshals > 0) != a.transform:
         print("FAIL: marshals=%d, but a transform was %sexpected:\n%s" %
               (marshals, "" if a.transform else "not ", err))
         return 1
+    p = PLAIN.search(err)
+    plain = int(p.group(1)) if p else -1
+    tiled = TILED.search(err)
+    if a.launch == "tiled" and (not tiled or plain != 0):
+        print("FAIL: expected tiled launches only (tiled: %s, "
+              "plain_launches=%d):\n%s" % (bool(tiled), plain, err[-4000:]))
+        return 1
+    if a.launch == "plain" and (tiled or plain <= 0):
+        print("FAIL: expected plain launches (tiled: %s, plain_launches=%d):"
+              "\n%s" % (bool(tiled), plain, err[-4000:]))
+        return 1
+    if a.launch:
+        print("  launches: %s" % a.launch)
     print("ok")
     return 0
 

@@ -1,6 +1,6 @@
 /* scn_two_queues.c - one buffer used from two in-order queues, ordered
- * only by events, as OpenCL requires: launch on A, read on B after it,
- * launch on B, read on A after that.  The conversions dlayout adds on one
+ * only by events, as OpenCL requires: launches on A, read on B after
+ * them, launches on B, read on A after those.  The conversions dlayout adds on one
  * queue must wait for the commands on the other. */
 #include "scenarios.h"
 
@@ -27,6 +27,12 @@ void scn_two_queues(it_cl *cl, int argc, char **argv)
     for (int round = 0; round < 2; round++) {
         cl_command_queue first = round ? b_queue : cl->queue;
         cl_command_queue second = round ? cl->queue : b_queue;
+        /* Three steps: dlayout runs the second and third from its launch
+         * memo (no event of its own), so the restore on the other queue
+         * must wait for them through a marker. */
+        for (int step = 0; step < 2; step++)
+            CHECK(clEnqueueNDRangeKernel(first, advance, 1, NULL, &global,
+                                         NULL, 0, NULL, NULL));
         CHECK(clEnqueueNDRangeKernel(first, advance, 1, NULL, &global, NULL, 0,
                                      NULL, &launched));
         CHECK(clFlush(first));

@@ -7,11 +7,13 @@
  *                            self-test).
  * Every conversion is also checked against dl_convert_host and converted
  * back, so a kernel that is race-free but wrong fails too. */
-#include <dlayout.h>
+#include "internal.h" /* dl_engine: the GPU routes on this CPU-typed device */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define MAX_CONVS 6
 
 typedef struct conv {
     int rec;           /* index into recs[] */
@@ -33,7 +35,7 @@ static const struct {
 #define DA DL_TILE_DA
 static const struct {
     const char *name;
-    conv convs[4];
+    conv convs[MAX_CONVS];
 } cases[] = {
     {"bs", {{0, 64, 1, 8, DL_ALGO_BS, "bs"},
             {1, 48, 1, 8, DL_ALGO_BS, "bs"},
@@ -51,27 +53,48 @@ static const struct {
     {"pipt", {{0, 64, DA, 8, DL_ALGO_PIPT, "pipt"},
               {1, 40, DA, 8, DL_ALGO_PIPT, "pipt"},
               {2, 48, DA, 4, DL_ALGO_PIPT, "pipt"}}},
+    /* ... and on CPUs the split by two work-groups (a range per 65,536
+     * words): a cut that moves past the end (a tail longer than half a
+     * tile), and one that stays, with the swap of the carries. */
     {"tail", {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
               {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
               {2, 50, DA, 4, DL_ALGO_AUTO, ""},
-              {0, 6007, 1, DA, DL_ALGO_AUTO, " -> "}}},
+              {0, 6007, 1, DA, DL_ALGO_AUTO, " -> "},
+              {0, 44000, DA, 27500, DL_ALGO_AUTO, "cycles(T=27500"},
+              {1, 20011, DA, 32, DL_ALGO_AUTO, "cycles(T=32"}}},
     /* Staged DA <-> ASTA (CPU devices): blocks dividing Q; a partial last
      * block; a single block (the regroup alone). */
     {"staged", {{0, 5600, DA, 8, DL_ALGO_AUTO, "cycles(T=2800"},
                 {1, 3001, DA, 4, DL_ALGO_AUTO, "regroup"},
                 {2, 11000, DA, 64, DL_ALGO_AUTO, "regroup"},
                 {1, 300, DA, 4, DL_ALGO_AUTO, "regroup"}}},
-    /* Cycle following without atomics (CPU devices): full tiles, a tail,
-     * 16-byte words, and AoS <-> DA through ASTA(1000). */
+    /* Cycle following without atomics (CPU devices): full tiles, a tail
+     * (rotated into place, uniform and mixed records), 16-byte words, a
+     * single full tile and a tail, and AoS <-> DA through ASTA(1000). */
     {"cycles", {{0, 3001, DA, 32, DL_ALGO_AUTO, "cycles(T=32"},
                 {1, 2000, DA, 64, DL_ALGO_AUTO, "cycles(T=64"},
                 {3, 999, DA, 8, DL_ALGO_AUTO, "cycles(T=8"},
-                {3, 3000, 1, DA, DL_ALGO_AUTO, "cycles(T=1000"}}},
+                {3, 3000, 1, DA, DL_ALGO_AUTO, "cycles(T=1000"},
+                {1, 2003, DA, 32, DL_ALGO_AUTO, "cycles(T=32"},
+                {2, 211, DA, 128, DL_ALGO_AUTO, "cycles(T=128"}}},
     {"oop", {{0, 45, 1, 8, DL_ALGO_OOP, "oop"},
              {1, 40, DA, 8, DL_ALGO_OOP, "oop"},
              {2, 37, 4, 8, DL_ALGO_OOP, "oop"}}},
 };
 #define NCASES (sizeof cases / sizeof *cases)
+
+/* Run as well, planned as for a GPU (oclgrind's device is typed CPU):
+ * the tail split by work-groups with halo copies, which CPUs replace by
+ * one work-item rotating the tails; one and several groups. */
+static const struct {
+    const char *name;
+    conv convs[MAX_CONVS];
+} gpu_cases[] = {
+    {"tail", {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+              {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
+              {2, 21889, DA, 128, DL_ALGO_PIPT, "pipt"}}},
+};
+#define NGPU_CASES (sizeof gpu_cases / sizeof *gpu_cases)
 
 static int fail(const char *what, cl_int err)
 {
@@ -144,6 +167,23 @@ static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
     return bad;
 }
 
+/* Every conversion of `convs` on an engine of its own. */
+static int run_convs(cl_context ctx, cl_device_id dev, cl_command_queue q,
+                     const conv *convs, int gpu)
+{
+    int bad = 0;
+    for (int c = 0; c < MAX_CONVS && convs[c].count; c++) {
+        dl_engine *e;
+        if (dl_engine_create(ctx, dev, &e) != DL_SUCCESS)
+            return fail(dl_last_error(), 0);
+        if (gpu)
+            e->local_is_global = 0;
+        bad |= run_conv(ctx, q, e, &convs[c]);
+        dl_engine_release(e);
+    }
+    return bad;
+}
+
 /* Every work-item reads its neighbour's element while the neighbour
  * writes it: a read-write race the wrapper must report. */
 static const char *racy_source =
@@ -208,13 +248,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NCASES; i++) {
         if (strcmp(argv[1], cases[i].name) != 0)
             continue;
-        dl_engine *e;
-        if (dl_engine_create(ctx, dev, &e) != DL_SUCCESS)
-            return fail(dl_last_error(), 0);
-        bad = 0;
-        for (int c = 0; c < 4 && cases[i].convs[c].count; c++)
-            bad |= run_conv(ctx, q, e, &cases[i].convs[c]);
-        dl_engine_release(e);
+        bad = run_convs(ctx, dev, q, cases[i].convs, 0);
+        for (size_t g = 0; g < NGPU_CASES; g++)
+            if (strcmp(argv[1], gpu_cases[g].name) == 0)
+                bad |= run_convs(ctx, dev, q, gpu_cases[g].convs, 1);
     }
     if (bad < 0)
         fprintf(stderr, "unknown case '%s'\n", argv[1]);

@@ -10,7 +10,9 @@
  * Each function runs once with N = 1 before, so that the first call of
  * the process (which starts the runtime) and lazy binding stay out of
  * the N calls; callgrind counts that one call too, overhead.sh divides
- * by N + 1. */
+ * by N + 1.  bench_launch runs N / 100 launches in all (at least one),
+ * in batches of 100 with a clFinish between them outside the counted
+ * function, after two uncounted launches. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
@@ -64,6 +66,17 @@ __attribute__((noinline)) void bench_get_kernel_info(cl_kernel kernel, long n)
     }
 }
 
+/* Hooked: launches that convert nothing (under --annotated the first
+ * launch, in the warm-up, converted the buffer once). */
+__attribute__((noinline)) void bench_launch(cl_command_queue queue,
+                                            cl_kernel kernel, long n)
+{
+    size_t global = 512;
+    for (long i = 0; i < n; i++)
+        CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0,
+                                     NULL, NULL));
+}
+
 /* clRetainMemObject (not hooked) + clReleaseMemObject (hooked) that does
  * not free the buffer. */
 __attribute__((noinline)) void bench_retain_release(cl_mem buffer, long n)
@@ -100,18 +113,36 @@ int main(int argc, char **argv)
     cl_mem buffer =
         clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
     CHECK(err);
+    cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+    CHECK(err);
+    float a = 2.0f;
+    int records = 512; /* 4096 bytes of {float, float} records */
+    CHECK(clSetKernelArg(kernel, 0, sizeof buffer, &buffer));
+    CHECK(clSetKernelArg(kernel, 1, sizeof a, &a));
+    CHECK(clSetKernelArg(kernel, 2, sizeof records, &records));
 
     /* Warm up: lazy binding, first-call paths. */
     bench_set_scalar_arg(kernel, 1);
     bench_set_buffer_arg(kernel, buffer, 1);
     bench_get_kernel_info(kernel, 1);
     bench_retain_release(buffer, 1);
+    /* Not counted: the first launches convert the buffer (annotated). */
+    size_t global = 512;
+    for (int i = 0; i < 2; i++)
+        CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0,
+                                     NULL, NULL));
+    CHECK(clFinish(queue));
 
     bench_set_scalar_arg(kernel, n);
     bench_set_buffer_arg(kernel, buffer, n);
     bench_get_kernel_info(kernel, n);
     bench_retain_release(buffer, n);
+    for (long left = n / 100 > 0 ? n / 100 : 1; left > 0; left -= 100) {
+        bench_launch(queue, kernel, left < 100 ? left : 100);
+        CHECK(clFinish(queue));
+    }
 
+    CHECK(clReleaseCommandQueue(queue));
     CHECK(clReleaseMemObject(buffer));
     CHECK(clReleaseKernel(kernel));
     CHECK(clReleaseProgram(program));

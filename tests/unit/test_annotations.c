@@ -853,6 +853,113 @@ static void test_format_round_trip(void **state)
     assert_string_equal(small, "asta(");
 }
 
+/* ------------------------------------------------------- the launch flag */
+
+/* "launch: tiled" marks the kernel, not an argument; "tiled(bound)" keeps
+ * the bound, bound to the kernel's integer arguments. */
+static void test_launch_flag(void **state)
+{
+    (void)state;
+    dl_annot_program *prog =
+        one("//DL: launch: tiled\n//DL: aos: f[n][2] -> asta(8)");
+    const dl_annot_kernel *k = kernel(prog, "k");
+    expect_no_diags(prog);
+    assert_true(k->ok);
+    assert_true(k->tiled);
+    assert_int_equal(k->tiled_line, 2);
+    assert_null(k->tiled_bound);
+    assert_int_equal(k->nargs, 1);
+    assert_string_equal(k->args[0].name, "f");
+    char buf[128];
+    assert_int_equal(dl_annot_format_launch(k, buf, sizeof buf),
+                     (int)strlen("//DL: v1 launch: tiled"));
+    assert_string_equal(buf, "//DL: v1 launch: tiled");
+    dl_annot_free(prog);
+
+    /* The bound, after the argument's annotation and with a version. */
+    prog = one("//DL: aos: f[n][2] -> asta(8)\n"
+               "// DL: V1 LAUNCH : Tiled ( (n + m) * 1 )");
+    k = kernel(prog, "k");
+    expect_no_diags(prog);
+    assert_true(k->ok && k->tiled);
+    assert_int_equal(k->tiled_line, 3);
+    assert_non_null(k->tiled_bound);
+    dl_annot_format_launch(k, buf, sizeof buf);
+    assert_string_equal(buf, "//DL: v1 launch: tiled((n + m) * 1)");
+    int32_t args[] = {7, 5};
+    dl_dims_raw_arg raw[5] = {{NULL, 0}, {NULL, 0}, {&args[0], 4},
+                              {&args[1], 4}, {NULL, 0}};
+    size_t g = 64;
+    dl_dims_env env = {.work_dim = 1, .global_size = &g, .args = raw,
+                       .nargs = 5};
+    int64_t bound = 0;
+    assert_int_equal(dl_dims_eval(k->tiled_bound, &env, &bound), DL_SUCCESS);
+    assert_int_equal(bound, 12);
+    dl_annot_free(prog);
+
+    /* A kernel without the flag, and a flag on its own. */
+    prog = one("//DL: aos: f[n][2] -> asta(8)");
+    k = kernel(prog, "k");
+    assert_false(k->tiled);
+    assert_int_equal(dl_annot_format_launch(k, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    dl_annot_free(prog);
+    prog = one("//DL: launch: tiled(global_size(0))");
+    k = kernel(prog, "k");
+    expect_no_diags(prog);
+    assert_true(k->ok && k->tiled);
+    assert_int_equal(k->nargs, 0);
+    dl_annot_free(prog);
+
+    /* Round trip through the canonical form. */
+    static const char *const forms[] = {
+        "//DL: v1 launch: tiled",
+        "//DL: v1 launch: tiled(n)",
+        "//DL: v1 launch: tiled(global_offset(0) + global_size(0))",
+    };
+    for (unsigned i = 0; i < sizeof forms / sizeof *forms; i++) {
+        prog = one(forms[i]);
+        k = kernel(prog, "k");
+        assert_true(k->ok && k->tiled);
+        dl_annot_format_launch(k, buf, sizeof buf);
+        assert_string_equal(buf, forms[i]);
+        dl_annot_free(prog);
+    }
+}
+
+static void test_launch_flag_errors(void **state)
+{
+    (void)state;
+    rejected("//DL: launch tiled", "expected ':' after launch");
+    rejected("//DL: launch:", "expected tiled");
+    rejected("//DL: launch: flat", "expected tiled (the only launch flag");
+    rejected("//DL: launch: tiled(n", "without a matching ')'");
+    rejected("//DL: launch: tiled()", "the bound of tiled(...)");
+    rejected("//DL: launch: tiled(n +)", "the bound of tiled(...)");
+    rejected("//DL: launch: tiled(n) x", "expected the end, found 'x'");
+    rejected("//DL: launch: tiled x", "expected '(' or the end");
+    rejected("//DL: launch: tiled(q)", "'q' in a dimension is not an "
+                                       "argument");
+    rejected("//DL: launch: tiled(x)", "'x' in a dimension is not an "
+                                       "integer");
+    rejected("//DL: v2 launch: tiled", "version v2 is not supported");
+
+    /* Twice for one kernel: the second costs the kernel. */
+    dl_annot_program *prog = one("//DL: launch: tiled\n//DL: launch: tiled");
+    const dl_annot_kernel *k = kernel(prog, "k");
+    assert_false(k->ok);
+    expect_diag(prog, 3, "second launch flag (first on line 2)");
+    dl_annot_free(prog);
+
+    /* A flag with no kernel after it is reported and costs nothing. */
+    prog = parse("__kernel void k(__global float *f) { }\n"
+                 "//DL: launch: tiled\n");
+    expect_diag(prog, 2, "annotation of 'launch' is not followed by a "
+                         "kernel");
+    assert_null(dl_annot_find(prog, "k"));
+    dl_annot_free(prog);
+}
+
 /* -------------------------------------------------------------- robustness */
 
 static uint32_t rng = 2463534242u;
@@ -1076,6 +1183,8 @@ int main(void)
         cmocka_unit_test(test_log_names_source_line),
         cmocka_unit_test(test_parse_strings),
         cmocka_unit_test(test_format_round_trip),
+        cmocka_unit_test(test_launch_flag),
+        cmocka_unit_test(test_launch_flag_errors),
         cmocka_unit_test(test_binary_garbage),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_unterminated),

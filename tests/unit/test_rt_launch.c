@@ -259,6 +259,42 @@ static void test_dims_not_fitting(void **state)
     free(got);
 }
 
+/* A clSetKernelArg that fails after the fast path recorded its value
+ * (8 bytes for a uint) must leave the old value recorded: the next
+ * launch evaluates its record count from it and runs transformed. */
+static void test_failed_set_arg_keeps_value(void **state)
+{
+    rt_fixture *fx = *state;
+    const size_t n = 40;
+    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(main_prog, "stepn");
+    rt_set_mem(k, 0, m);
+    cl_uint count = (cl_uint)n;
+    assert_int_equal(dl_rt_clSetKernelArg(k, 1, sizeof count, &count),
+                     CL_SUCCESS);
+    rt_run(fx->cl.queue, k, n); /* marshals; the next one is remembered */
+    rt_run(fx->cl.queue, k, n);
+    model_step(want, n);
+    model_step(want, n);
+    RT_SNAP(s0);
+    uint64_t wrong = 1000000;
+    assert_int_not_equal(dl_rt_clSetKernelArg(k, 1, sizeof wrong, &wrong),
+                         CL_SUCCESS);
+    rt_run(fx->cl.queue, k, n);
+    model_step(want, n);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, plain_launches), 0);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 0);
+    assert_true(rt_is_transformed(m));
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(m);
+    free(want);
+    free(got);
+}
+
 /* One buffer bound to two arguments that want ASTA(4) and ASTA(8). */
 static void test_alias_runs_plain(void **state)
 {
@@ -681,6 +717,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_release_parent_with_sub),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_task),
+        cmocka_unit_test(test_failed_set_arg_keeps_value),
         cmocka_unit_test(test_conversion_failures),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -244,6 +244,23 @@ static void test_static_choice(void **state)
     assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_INVALID_ARGUMENT);
 }
 
+/* asta(auto) takes the cheapest measured ASTA tile at the nearest record
+ * size: 8 at 4 and at 19 words (1.4 < 1.5, 5.0 < 6.0), none without
+ * ASTA entries. */
+static void test_best_asta_tile(void **state)
+{
+    (void)state;
+    dl_calibration c;
+    sample(&c);
+    assert_int_equal(dl_calib_best_asta_tile(&c, 4), 8);
+    assert_int_equal(dl_calib_best_asta_tile(&c, 20), 8);
+    c.access[2].ns_per_record = 1.2; /* ASTA(4) at 4 words now cheaper */
+    assert_int_equal(dl_calib_best_asta_tile(&c, 3), 4);
+    assert_int_equal(dl_calib_best_asta_tile(&c, 19), 8);
+    c.naccess = 2; /* AoS and DA only */
+    assert_int_equal(dl_calib_best_asta_tile(&c, 4), 0);
+}
+
 static void test_predict_launch(void **state)
 {
     (void)state;
@@ -282,6 +299,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_foreign, setup, teardown),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_static_choice),
+        cmocka_unit_test(test_best_asta_tile),
         cmocka_unit_test(test_predict_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

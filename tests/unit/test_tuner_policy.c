@@ -2,7 +2,8 @@
  * with injected measurements and an injected clock: early switch for an
  * LBM-like loop, nothing for one or two launches, the shut-down path
  * (transform loses -> plain, stays plain), the re-enable path (a new size
- * or kernel sequence probes again), the probe budget and DL_POLICY
+ * or kernel sequence probes again), the probe budget, waiting for a
+ * probe's times (a real clock and a reporting thread) and DL_POLICY
  * always/never. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,9 @@
 #include <stdlib.h>
 
 #include <cmocka.h>
+
+#include <pthread.h>
+#include <time.h>
 
 #include "tuner.h"
 
@@ -307,7 +311,9 @@ static void test_late_and_stale_reports(void **state)
     assert_true(c1.measure && c0.measure);
     assert_true(c2.transform && c2.measure);
     assert_true(c3.transform && c3.measure);
-    for (int i = 0; i < 5; i++) { /* no measurements: no decision yet */
+    /* No measurements: no decision yet (the first of these waits for
+     * them for a second, then this tuner stops waiting). */
+    for (int i = 0; i < 5; i++) {
         dl_tuner_choice c = dl_tuner_choose(t, &l);
         assert_true(c.transform);
         assert_false(c.measure);
@@ -327,6 +333,65 @@ static void test_late_and_stale_reports(void **state)
     assert_false(c1.transform);
     assert_true(c1.measure);
     dl_tuner_destroy(t);
+}
+
+/* The device's side of test_probe_waits_for_times: the probe's kernels
+ * complete 30 ms after they were enqueued, as an event callback would
+ * report them. */
+typedef struct late_times {
+    dl_tuner *tuner;
+    dl_tuner_choice plain[2], trans[2];
+    long gap_ms; /* between the plain and the transformed times */
+} late_times;
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void *report_later(void *arg)
+{
+    late_times *lt = arg;
+    sleep_ms(lt->gap_ms);
+    for (int i = 0; i < 2; i++)
+        dl_tuner_report_kernel(lt->tuner, lt->plain[i].ticket, 0, 2 * MS);
+    sleep_ms(lt->gap_ms);
+    for (int i = 0; i < 2; i++)
+        dl_tuner_report_kernel(lt->tuner, lt->trans[i].ticket, 1, 4 * MS);
+    return NULL;
+}
+
+/* A program that enqueues every launch at once: with the real clock, the
+ * launch after the probe waits for the probe's times and is already
+ * judged (here the transformed kernel loses: plain from then on), instead
+ * of running every remaining launch in the probe.  It waits as long as
+ * times keep coming (gap 600 ms: 1.2 s in all, more than the 1 s of
+ * silence it tolerates). */
+static void probe_waits(long gap_ms)
+{
+    late_times lt = {.tuner = make(DL_POLICY_AUTO), .gap_ms = gap_ms};
+    dl_tuner_launch l = {&kernel_a, "a", 5, &keen};
+    lt.plain[0] = dl_tuner_choose(lt.tuner, &l);
+    lt.plain[1] = dl_tuner_choose(lt.tuner, &l);
+    lt.trans[0] = dl_tuner_choose(lt.tuner, &l);
+    lt.trans[1] = dl_tuner_choose(lt.tuner, &l);
+    assert_true(lt.plain[0].measure && lt.plain[1].measure);
+    assert_true(lt.trans[0].transform && lt.trans[1].transform);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, report_later, &lt), 0);
+    dl_tuner_choice next = dl_tuner_choose(lt.tuner, &l); /* waits */
+    assert_false(next.transform);
+    counts(&(sim){.tuner = lt.tuner}, 0, 1);
+    pthread_join(th, NULL);
+    dl_tuner_destroy(lt.tuner);
+}
+
+static void test_probe_waits_for_times(void **state)
+{
+    (void)state;
+    probe_waits(15);
+    probe_waits(600);
 }
 
 static void test_policy_always_never(void **state)
@@ -386,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_probe_budget),
         cmocka_unit_test(test_predicted_loss),
         cmocka_unit_test(test_late_and_stale_reports),
+        cmocka_unit_test(test_probe_waits_for_times),
         cmocka_unit_test(test_policy_always_never),
         cmocka_unit_test(test_injected_clock_and_signature),
     };

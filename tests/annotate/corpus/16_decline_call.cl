@@ -1,5 +1,6 @@
 // dla-args:
-// declined: the pointer escapes into a function
+// once declined (the pointer is passed to a function): the helper is
+// defined in this source, so the transformed branch calls a copy of it
 struct foo { float a, b; };
 
 static float sum(__global struct foo *p, int i) { return p[i].a + p[i].b; }

@@ -4,7 +4,12 @@
  * runs it with the original kernel, with dl-annotate's output, and with
  * that output under dl-run: the three lines must be identical.
  *
- * usage: dla-e2e-host particles|grid KERNEL.cl N */
+ * `figure1` launches exactly N work-items with no work-group size (so N
+ * need not be a multiple of anything); with TILE it launches the range a
+ * tiled kernel wants, global (TILE, N/TILE), which only the vectorisation
+ * test uses (it looks at the compiled code, not at the result).
+ *
+ * usage: dla-e2e-host particles|grid|figure1 KERNEL.cl N [TILE] */
 #include <CL/cl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,15 +56,20 @@ static char *read_file(const char *path, size_t *len)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: dla-e2e-host particles|grid KERNEL.cl N\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1 "
+                "KERNEL.cl N [TILE]\n");
         return 2;
     }
     int particles = strcmp(argv[1], "particles") == 0;
+    int figure1 = strcmp(argv[1], "figure1") == 0;
     int n = atoi(argv[3]);
-    size_t record = particles ? 48 : 6 * sizeof(float);
+    int tile = argc == 5 ? atoi(argv[4]) : 0;
+    size_t record = particles ? 48 : figure1 ? 8 * sizeof(float)
+                                             : 6 * sizeof(float);
     size_t bytes = (size_t)n * record;
-    if (n <= 0 || (!particles && strcmp(argv[1], "grid") != 0)) {
+    if (n <= 0 || (!particles && !figure1 && strcmp(argv[1], "grid") != 0) ||
+        (argc == 5 && (!figure1 || tile <= 0 || n % tile))) {
         fprintf(stderr, "dla-e2e-host: bad arguments\n");
         return 2;
     }
@@ -103,7 +113,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "dla-e2e-host: build failed:\n%s\n", log);
         return 1;
     }
-    cl_kernel k = clCreateKernel(prog, particles ? "advance" : "smooth",
+    cl_kernel k = clCreateKernel(prog, particles ? "advance"
+                                       : figure1 ? "update"
+                                                 : "smooth",
                                  &err);
     CHECK(err);
     cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -111,7 +123,7 @@ int main(int argc, char **argv)
     CHECK(err);
     float dt = 0.01f;
     CHECK(clSetKernelArg(k, 0, sizeof buf, &buf));
-    if (particles) {
+    if (particles || figure1) {
         CHECK(clSetKernelArg(k, 1, sizeof dt, &dt));
         CHECK(clSetKernelArg(k, 2, sizeof n, &n));
     } else {
@@ -119,8 +131,13 @@ int main(int argc, char **argv)
     }
     /* a global size rounded up to 64: the kernels' guards skip the rest */
     size_t global = ((size_t)n + 63) / 64 * 64, local = 64;
+    size_t tiled[2] = {(size_t)tile, tile ? (size_t)n / (size_t)tile : 0};
+    if (figure1)
+        global = (size_t)n;
     for (int step = 0; step < 3; step++)
-        CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL,
+        CHECK(clEnqueueNDRangeKernel(q, k, tile ? 2 : 1, NULL,
+                                     tile ? tiled : &global,
+                                     figure1 ? NULL : &local, 0, NULL,
                                      NULL));
     CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, data, 0, NULL,
                               NULL));

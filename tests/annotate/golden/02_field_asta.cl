@@ -7,13 +7,30 @@ struct particle { float x, y, z; float mass; };
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
 #ifndef DL_TILE_scale_p
 #define DL_TILE_scale_p 8
 #endif
+//DL: v1 launch: tiled(n)
 //DL: v1 aos: p[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> asta(8)
 __kernel void scale(__global struct particle *p, float s, int n)
 {
 #ifdef DL_ACTIVE_scale
+#if DL_TILE_scale_p > 1 && DL_TILE_scale_p <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_scale_p) + get_global_id(0));
+    if (i < n) {
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_scale_p, dla_M_p, 16u, 0u, 4u))) *= s;
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_scale_p, dla_M_p, 16u, 12u, 4u))) = (*(__global float *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_scale_p, dla_M_p, 16u, 4u, 4u))) + (*(__global float *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_scale_p, dla_M_p, 16u, 8u, 4u)));
+    }
+
+#else
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
@@ -22,6 +39,7 @@ const size_t dla_M_p = (size_t)(long)(n);
         (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_scale_p, dla_M_p, 16u, 12u, 4u))) = (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_scale_p, dla_M_p, 16u, 4u, 4u))) + (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_scale_p, dla_M_p, 16u, 8u, 4u)));
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

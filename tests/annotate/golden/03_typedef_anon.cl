@@ -9,14 +9,30 @@ typedef struct {
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
 #ifndef DL_TILE_price_opt
 #define DL_TILE_price_opt 32
 #endif
+//DL: v1 launch: tiled(n)
 //DL: v1 aos: opt[n] record(size=12; 0:4, 4:4, 8:4) -> asta(auto)
 kernel void price(global const option_t *restrict opt, global float *out,
                   uint n)
 {
 #ifdef DL_ACTIVE_price
+#if DL_TILE_price_opt > 1 && DL_TILE_price_opt <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_opt = (size_t)(long)(n);
+
+    const size_t i = (get_global_id(1) * (size_t)(DL_TILE_price_opt) + get_global_id(0));
+    if (i >= n)
+        return;
+    out[i] = (*(__global float *)((__global char *)(opt) + DLA_ASTA_TILED(DL_TILE_price_opt, dla_M_opt, 12u, 0u, 4u))) - (*(__global float *)((__global char *)(opt) + DLA_ASTA_TILED(DL_TILE_price_opt, dla_M_opt, 12u, 4u, 4u))) * exp(-(*(__global float *)((__global char *)(opt) + DLA_ASTA_TILED(DL_TILE_price_opt, dla_M_opt, 12u, 8u, 4u))));
+
+#else
 const size_t dla_M_opt = (size_t)(long)(n);
 
     const size_t i = get_global_id(0);
@@ -24,6 +40,7 @@ const size_t dla_M_opt = (size_t)(long)(n);
         return;
     out[i] = (*(__global float *)((__global char *)(opt) + DLA_ASTA_OFF((size_t)(i), DL_TILE_price_opt, dla_M_opt, 12u, 0u, 4u))) - (*(__global float *)((__global char *)(opt) + DLA_ASTA_OFF((size_t)(i), DL_TILE_price_opt, dla_M_opt, 12u, 4u, 4u))) * exp(-(*(__global float *)((__global char *)(opt) + DLA_ASTA_OFF((size_t)(i), DL_TILE_price_opt, dla_M_opt, 12u, 8u, 4u))));
 
+#endif
 #else
 
     const size_t i = get_global_id(0);

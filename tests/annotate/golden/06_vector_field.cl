@@ -7,13 +7,30 @@ typedef struct { float4 pos; float4 vel; float w; } point_t;
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
 #ifndef DL_TILE_move_p
 #define DL_TILE_move_p 4
 #endif
+//DL: v1 launch: tiled(n)
 //DL: v1 aos: p[n] record(size=48; 0:16, 16:16, 32:4) -> asta(4)
 __kernel void move(__global point_t *p, int n)
 {
 #ifdef DL_ACTIVE_move
+#if DL_TILE_move_p > 1 && DL_TILE_move_p <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_move_p) + get_global_id(0));
+    if (i < n) {
+        (*(__global float4 *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_move_p, dla_M_p, 48u, 0u, 16u))) += (*(__global float4 *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))) * (*(__global float *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_move_p, dla_M_p, 48u, 32u, 4u)));
+        (*(__global float4 *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))).x = -(*(__global float4 *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))).x;
+    }
+
+#else
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
@@ -22,6 +39,7 @@ const size_t dla_M_p = (size_t)(long)(n);
         (*(__global float4 *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))).x = -(*(__global float4 *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_p, dla_M_p, 48u, 16u, 16u))).x;
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

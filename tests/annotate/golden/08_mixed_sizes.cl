@@ -8,13 +8,30 @@ struct rec { char tag; double value; short count; int id; };
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
 #ifndef DL_TILE_bump_r
 #define DL_TILE_bump_r 16
 #endif
+//DL: v1 launch: tiled(n)
 //DL: v1 aos: r[n] record(size=24; 0:1, 8:8, 16:2, 20:4) -> asta(16)
 __kernel void bump(__global struct rec *r, int n)
 {
 #ifdef DL_ACTIVE_bump
+#if DL_TILE_bump_r > 1 && DL_TILE_bump_r <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_r = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_bump_r) + get_global_id(0));
+    if (i < n) {
+        (*(__global double *)((__global char *)(r) + DLA_ASTA_TILED(DL_TILE_bump_r, dla_M_r, 24u, 8u, 8u))) += (double)(*(__global short *)((__global char *)(r) + DLA_ASTA_TILED(DL_TILE_bump_r, dla_M_r, 24u, 16u, 2u)));
+        (*(__global char *)((__global char *)(r) + DLA_ASTA_TILED(DL_TILE_bump_r, dla_M_r, 24u, 0u, 1u))) = (char)((*(__global int *)((__global char *)(r) + DLA_ASTA_TILED(DL_TILE_bump_r, dla_M_r, 24u, 20u, 4u))) & 0x7f);
+    }
+
+#else
 const size_t dla_M_r = (size_t)(long)(n);
 
     int i = get_global_id(0);
@@ -23,6 +40,7 @@ const size_t dla_M_r = (size_t)(long)(n);
         (*(__global char *)((__global char *)(r) + DLA_ASTA_OFF((size_t)(i), DL_TILE_bump_r, dla_M_r, 24u, 0u, 1u))) = (char)((*(__global int *)((__global char *)(r) + DLA_ASTA_OFF((size_t)(i), DL_TILE_bump_r, dla_M_r, 24u, 20u, 4u))) & 0x7f);
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -9,13 +9,32 @@
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
 #ifndef DL_TILE_collide_f
 #define DL_TILE_collide_f 32
 #endif
+//DL: v1 launch: tiled
 //DL: v1 aos: f[m][5] -> asta(32)
 __kernel void collide(__global float *f, int m)
 {
 #ifdef DL_ACTIVE_collide
+#if DL_TILE_collide_f > 1 && DL_TILE_collide_f <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_f = (size_t)(long)(m);
+
+    int c = (get_global_id(1) * (size_t)(DL_TILE_collide_f) + get_global_id(0));
+    if (c >= m)
+        return;
+    float rho = 0.0f;
+    for (int k = 0; k < Q; k++)
+        rho += (f)[DLA_ASTA_OFF(((size_t)(IDX(c, k)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, k)) % 5u), 1u)];
+    (f)[DLA_ASTA_OFF(((size_t)(IDX(c, 0)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, 0)) % 5u), 1u)] = rho;
+
+#else
 const size_t dla_M_f = (size_t)(long)(m);
 
     int c = get_global_id(0);
@@ -26,6 +45,7 @@ const size_t dla_M_f = (size_t)(long)(m);
         rho += (f)[DLA_ASTA_OFF(((size_t)(IDX(c, k)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, k)) % 5u), 1u)];
     (f)[DLA_ASTA_OFF(((size_t)(IDX(c, 0)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, 0)) % 5u), 1u)] = rho;
 
+#endif
 #else
 
     int c = get_global_id(0);

@@ -7,6 +7,11 @@ struct pair { float a; int b; short c; };
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
 #ifndef DL_TILE_copy_src
 #define DL_TILE_copy_src 4
 #endif
@@ -41,12 +46,23 @@ static void dla_store_copy_dst(__global char *p, size_t i, size_t M, struct pair
         ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_copy_dst, M, 12u, 10u, 2u)))[b] = ((__private ushort *)&r)[5u + b];
 }
 #endif
+//DL: v1 launch: tiled(n)
 //DL: v1 aos: src[n] record(size=12; 0:4, 4:4, 8:2) -> asta(4)
 //DL: v1 aos: dst[n] record(size=12; 0:4, 4:4, 8:2) -> asta(4)
 __kernel void copy(__global struct pair *src, __global struct pair *dst,
                    int n)
 {
 #ifdef DL_ACTIVE_copy
+#if DL_TILE_copy_src > 1 && DL_TILE_copy_src <= 1024 && DL_TILE_copy_dst == DL_TILE_copy_src
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_src = (size_t)(long)(n);
+const size_t dla_M_dst = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_copy_src) + get_global_id(0));
+    if (i < n)
+        dla_store_copy_dst((__global char *)(dst), (size_t)(i), dla_M_dst, (dla_load_copy_src((__global char *)(src), (size_t)(i), dla_M_src)));
+
+#else
 const size_t dla_M_src = (size_t)(long)(n);
 const size_t dla_M_dst = (size_t)(long)(n);
 
@@ -54,6 +70,7 @@ const size_t dla_M_dst = (size_t)(long)(n);
     if (i < n)
         dla_store_copy_dst((__global char *)(dst), (size_t)(i), dla_M_dst, (dla_load_copy_src((__global char *)(src), (size_t)(i), dla_M_src)));
 
+#endif
 #else
 
     int i = get_global_id(0);

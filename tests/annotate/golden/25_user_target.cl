@@ -6,19 +6,35 @@
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
 #ifndef DL_TILE_add_v
 #define DL_TILE_add_v 16
 #endif
+//DL: v1 launch: tiled(n)
 //DL: v1 aos: v[n][4] -> asta(16)
 __kernel void add(__global float *v, int n)
 {
 #ifdef DL_ACTIVE_add
+#if DL_TILE_add_v > 1 && DL_TILE_add_v <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_v = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_add_v) + get_global_id(0));
+    if (i < n)
+        (v)[DLA_ASTA_OFF((size_t)(i), DL_TILE_add_v, dla_M_v, 4u, 0u, 1u)] += (v)[DLA_ASTA_OFF((size_t)(i), DL_TILE_add_v, dla_M_v, 4u, 3u, 1u)];
+
+#else
 const size_t dla_M_v = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n)
         (v)[DLA_ASTA_OFF((size_t)(i), DL_TILE_add_v, dla_M_v, 4u, 0u, 1u)] += (v)[DLA_ASTA_OFF((size_t)(i), DL_TILE_add_v, dla_M_v, 4u, 3u, 1u)];
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -1,0 +1,56 @@
+// dla-args: --layout asta --tile 8
+// tiled launch: an early `if (i >= n) return;` after a declaration that
+// reads no memory makes padding safe, so the flag is tiled(n)
+struct body { float x, y, z, m; };
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_drift_b
+#define DL_TILE_drift_b 8
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> asta(8)
+__kernel void drift(__global struct body *b, float dt, int n)
+{
+#ifdef DL_ACTIVE_drift
+#if DL_TILE_drift_b > 1 && DL_TILE_drift_b <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_b = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_drift_b) + get_global_id(0));
+    float step = dt * 0.5f;
+    if (i >= n)
+        return;
+    (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_drift_b, dla_M_b, 16u, 0u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_drift_b, dla_M_b, 16u, 12u, 4u))) * step;
+    (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_drift_b, dla_M_b, 16u, 4u, 4u))) -= step;
+
+#else
+const size_t dla_M_b = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    float step = dt * 0.5f;
+    if (i >= n)
+        return;
+    (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_drift_b, dla_M_b, 16u, 0u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_drift_b, dla_M_b, 16u, 12u, 4u))) * step;
+    (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_drift_b, dla_M_b, 16u, 4u, 4u))) -= step;
+
+#endif
+#else
+
+    int i = get_global_id(0);
+    float step = dt * 0.5f;
+    if (i >= n)
+        return;
+    b[i].x += b[i].m * step;
+    b[i].y -= step;
+
+#endif
+}

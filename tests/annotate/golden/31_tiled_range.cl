@@ -1,0 +1,50 @@
+// dla-args: --layout asta --tile 4
+// tiled launch without padding: no guard (the count is the range), and
+// get_global_size(0) / get_global_offset(0) read from the 2-D range
+struct cell { float v; float w; };
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_ramp_c
+#define DL_TILE_ramp_c 4
+#endif
+//DL: v1 launch: tiled
+//DL: v1 aos: c[global_offset(0) + global_size(0)] record(size=8; 0:4, 4:4) -> asta(4)
+__kernel void ramp(__global struct cell *c)
+{
+#ifdef DL_ACTIVE_ramp
+#if DL_TILE_ramp_c > 1 && DL_TILE_ramp_c <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_c = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));
+
+    size_t i = (get_global_id(1) * (size_t)(DL_TILE_ramp_c) + get_global_id(0));
+    float span = (float)(get_global_size(0) * get_global_size(1));
+    (*(__global float *)((__global char *)(c) + DLA_ASTA_TILED(DL_TILE_ramp_c, dla_M_c, 8u, 0u, 4u))) = (float)(i - (get_global_offset(1) * (size_t)(DL_TILE_ramp_c))) / span;
+    (*(__global float *)((__global char *)(c) + DLA_ASTA_TILED(DL_TILE_ramp_c, dla_M_c, 8u, 4u, 4u))) += (*(__global float *)((__global char *)(c) + DLA_ASTA_TILED(DL_TILE_ramp_c, dla_M_c, 8u, 0u, 4u)));
+
+#else
+const size_t dla_M_c = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
+
+    size_t i = get_global_id(0);
+    float span = (float)get_global_size(0);
+    (*(__global float *)((__global char *)(c) + DLA_ASTA_OFF((size_t)(i), DL_TILE_ramp_c, dla_M_c, 8u, 0u, 4u))) = (float)(i - get_global_offset(0)) / span;
+    (*(__global float *)((__global char *)(c) + DLA_ASTA_OFF((size_t)(i), DL_TILE_ramp_c, dla_M_c, 8u, 4u, 4u))) += (*(__global float *)((__global char *)(c) + DLA_ASTA_OFF((size_t)(i), DL_TILE_ramp_c, dla_M_c, 8u, 0u, 4u)));
+
+#endif
+#else
+
+    size_t i = get_global_id(0);
+    float span = (float)get_global_size(0);
+    c[i].v = (float)(i - get_global_offset(0)) / span;
+    c[i].w += c[i].v;
+
+#endif
+}

@@ -1,0 +1,58 @@
+// dla-args: --layout asta --tile 8
+// flat ASTA only: local ids, group ids and local sizes tie a work-item to
+// its work-group, which a tiled launch changes
+struct q { float a, b; };
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_by_local_p
+#define DL_TILE_by_local_p 8
+#endif
+//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> asta(8)
+__kernel void by_local(__global struct q *p, int n)
+{
+#ifdef DL_ACTIVE_by_local
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n)
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_by_local_p, dla_M_p, 8u, 0u, 4u))) = (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_by_local_p, dla_M_p, 8u, 4u, 4u))) + (float)get_local_id(0);
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n)
+        p[i].a = p[i].b + (float)get_local_id(0);
+
+#endif
+}
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_by_group_p
+#define DL_TILE_by_group_p 8
+#endif
+//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> asta(8)
+__kernel void by_group(__global struct q *p, int n)
+{
+#ifdef DL_ACTIVE_by_group
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n)
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_by_group_p, dla_M_p, 8u, 4u, 4u))) = (float)(get_group_id(0) * get_local_size(0));
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n)
+        p[i].b = (float)(get_group_id(0) * get_local_size(0));
+
+#endif
+}

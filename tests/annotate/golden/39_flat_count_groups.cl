@@ -1,0 +1,29 @@
+// dla-args: --layout asta --tile 8
+// flat ASTA only: the record count names the work-group shape
+struct q { float a, b; };
+
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_grouped_p
+#define DL_TILE_grouped_p 8
+#endif
+//DL: v1 aos: p[num_groups(0) * local_size(0)] record(size=8; 0:4, 4:4) -> asta(8)
+__kernel void grouped(__global struct q *p)
+{
+#ifdef DL_ACTIVE_grouped
+const size_t dla_M_p = (size_t)((long)get_num_groups(0) * (long)get_local_size(0));
+
+    size_t i = get_global_id(0);
+    (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_grouped_p, dla_M_p, 8u, 0u, 4u))) = (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_grouped_p, dla_M_p, 8u, 4u, 4u)));
+
+#else
+
+    size_t i = get_global_id(0);
+    p[i].a = p[i].b;
+
+#endif
+}

@@ -1,0 +1,52 @@
+// dla-args: --layout asta --tile 8
+// tiled launch with a DA argument beside the ASTA one: the DA index of
+// the own record is contiguous in the lanes too, and both counts are read
+// from the tiled range
+struct v2 { float x, y; };
+
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_mix_a
+#define DL_TILE_mix_a 8
+#endif
+//DL: v1 launch: tiled
+//DL: v1 aos: a[global_offset(0) + global_size(0)] record(size=8; 0:4, 4:4) -> asta(8)
+//DL: v1 aos: b[global_offset(0) + global_size(0)] record(size=8; 0:4, 4:4) -> da
+__kernel void mix(__global struct v2 *a, __global struct v2 *b)
+{
+#ifdef DL_ACTIVE_mix
+#if DL_TILE_mix_a > 1 && DL_TILE_mix_a <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_a = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));
+const size_t dla_M_b = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));
+
+    size_t i = (get_global_id(1) * (size_t)(DL_TILE_mix_a) + get_global_id(0));
+    (*(__global float *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_mix_a, dla_M_a, 8u, 0u, 4u))) += ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(i)];
+    ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(i)] = (*(__global float *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_mix_a, dla_M_a, 8u, 4u, 4u)));
+
+#else
+const size_t dla_M_a = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
+const size_t dla_M_b = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
+
+    size_t i = get_global_id(0);
+    (*(__global float *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_mix_a, dla_M_a, 8u, 0u, 4u))) += ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(i)];
+    ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(i)] = (*(__global float *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_mix_a, dla_M_a, 8u, 4u, 4u)));
+
+#endif
+#else
+
+    size_t i = get_global_id(0);
+    a[i].x += b[i].y;
+    b[i].x = a[i].y;
+
+#endif
+}

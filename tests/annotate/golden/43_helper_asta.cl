@@ -1,0 +1,83 @@
+// dla-args: --layout asta --tile 8
+// ASTA(T) through helpers: neighbours (q + 1)->f and q[1], an alias
+// inside the helper, a whole-record copy; the count is annotated (the
+// helper reads records next to the passed one)
+typedef struct { float a; float b; int tag; } cell;
+
+static float pair_sum(__global cell *q)
+{
+    __global cell *r = &q[1];
+    return q->a + (q + 1)->b + r->a + q[1].b;
+}
+
+static void copy_to(__global cell *c, int from, int to)
+{
+    c[to] = c[from];
+}
+
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DL_TILE_smooth_c
+#define DL_TILE_smooth_c 8
+#endif
+#ifdef DL_ACTIVE_smooth
+static cell dla_load_smooth_c(__global char *p, size_t i, size_t M)
+{
+    cell r;
+    (void)M;
+    for (uint b = 0; b < 1u; b++)
+        ((__private uint *)&r)[0u + b] = ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_smooth_c, M, 12u, 0u, 4u)))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private uint *)&r)[1u + b] = ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_smooth_c, M, 12u, 4u, 4u)))[b];
+    for (uint b = 0; b < 1u; b++)
+        ((__private uint *)&r)[2u + b] = ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_smooth_c, M, 12u, 8u, 4u)))[b];
+    return r;
+}
+static void dla_store_smooth_c(__global char *p, size_t i, size_t M, cell r)
+{
+    (void)M;
+    for (uint b = 0; b < 1u; b++)
+        ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_smooth_c, M, 12u, 0u, 4u)))[b] = ((__private uint *)&r)[0u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_smooth_c, M, 12u, 4u, 4u)))[b] = ((__private uint *)&r)[1u + b];
+    for (uint b = 0; b < 1u; b++)
+        ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_smooth_c, M, 12u, 8u, 4u)))[b] = ((__private uint *)&r)[2u + b];
+}
+static float dla_smooth_c_pair_sum(__global cell *q, size_t dla_x_q, size_t dla_M_c)
+{
+    const size_t dla_i_r = (dla_x_q + (size_t)(1));
+    return (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_smooth_c, dla_M_c, 12u, 0u, 4u))) + (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((dla_x_q + (size_t)(1)), DL_TILE_smooth_c, dla_M_c, 12u, 4u, 4u))) + (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_i_r), DL_TILE_smooth_c, dla_M_c, 12u, 0u, 4u))) + (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((dla_x_q + (size_t)(1)), DL_TILE_smooth_c, dla_M_c, 12u, 4u, 4u)));
+}
+static void dla_smooth_c_copy_to(__global cell *c, size_t dla_x_c, size_t dla_M_c, int from, int to)
+{
+    dla_store_smooth_c((__global char *)(c), (dla_x_c + (size_t)(to)), dla_M_c, (dla_load_smooth_c((__global char *)(c), (dla_x_c + (size_t)(from)), dla_M_c)));
+}
+#endif
+//DL: v1 aos: c[n + 1] record(size=12; 0:4, 4:4, 8:4) -> asta(8)
+__kernel void smooth(__global cell *c, __global float *out, int n)
+{
+#ifdef DL_ACTIVE_smooth
+const size_t dla_M_c = (size_t)((long)(n) + 1L);
+
+    int i = get_global_id(0);
+    if (i < n) {
+        out[i] = dla_smooth_c_pair_sum(c, (size_t)(i), dla_M_c);
+        if ((*(__global int *)((__global char *)(c) + DLA_ASTA_OFF((size_t)(i), DL_TILE_smooth_c, dla_M_c, 12u, 8u, 4u))) == 7)
+            dla_smooth_c_copy_to(c, (size_t)(0), dla_M_c, i + 1, i);
+    }
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n) {
+        out[i] = pair_sum(&c[i]);
+        if (c[i].tag == 7)
+            copy_to(c, i + 1, i);
+    }
+
+#endif
+}
