@@ -8,6 +8,7 @@
  * engine failure) runs the plain variant: the same kernel from the
  * program built as written, with the same argument values. */
 #include "rt_internal.h"
+#include "rt_memo.h"
 #include "rt_reshape.h"
 #include "tuner_calib.h"
 #include "tuner_timing.h"
@@ -338,117 +339,6 @@ static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
                        k->name, arg->name, cause_text(cause));
 }
 
-/* Whether a launch has the inputs of the kernel's memo. */
-static inline int memo_matches(const rt_kernel *k, cl_command_queue queue,
-                               cl_uint work_dim, const size_t *offset,
-                               const size_t *global, const size_t *local)
-{
-    const rt_memo *m = &k->memo;
-    if (m->args_gen != k->args_gen || m->queue != queue ||
-        m->work_dim != work_dim || m->match_offset != (offset != NULL) ||
-        m->match_local != (local != NULL))
-        return 0;
-    for (cl_uint d = 0; d < work_dim; d++)
-        if (m->global[d] != global[d] || (offset && m->offset[d] != offset[d]) ||
-            (local && m->local[d] != local[d]))
-            return 0;
-    return 1;
-}
-
-/* The memo's fast path (rt_internal.h), in the entry points before
- * anything else: the same inputs as the kernel's last launch, and no
- * change of the state since, so the same decision holds and nothing needs
- * converting.  Returns 0 when it does not apply.  work_dim 0: a task. */
-static inline int memo_launch(cl_command_queue queue, cl_kernel kernel,
-                              cl_uint work_dim, const size_t *offset,
-                              const size_t *global, const size_t *local,
-                              cl_uint nwait, const cl_event *wait,
-                              cl_event *event, cl_int *err)
-{
-    rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) != kernel ||
-        !__atomic_load_n(&k->memo.epoch, __ATOMIC_ACQUIRE))
-        return 0;
-    __atomic_add_fetch(&dl_rt.inflight, 1, __ATOMIC_SEQ_CST);
-    rt_memo *m = &k->memo;
-    int hit = __atomic_load_n(&dl_rt.epoch, __ATOMIC_SEQ_CST) ==
-                  __atomic_load_n(&m->epoch, __ATOMIC_ACQUIRE) &&
-              m->hits_left && memo_matches(k, queue, work_dim, offset, global, local);
-    if (hit) {
-        m->hits_left--; /* racy between threads: only a budget */
-        if (m->run_kernel != kernel)
-            RT_ADD(dl_rt.stats.plain_launches, 1);
-        if (!work_dim)
-            *err = dl_cl.clEnqueueTask(queue, m->run_kernel, nwait, wait,
-                                       event);
-        else
-            *err = dl_cl.clEnqueueNDRangeKernel(
-                queue, m->run_kernel, m->run_dim,
-                m->has_offset ? m->run_offset : NULL, m->run_global,
-                m->has_local ? m->run_local : NULL, nwait, wait, event);
-    }
-    __atomic_sub_fetch(&dl_rt.inflight, 1, __ATOMIC_RELEASE);
-    return hit;
-}
-
-/* Under DL_POLICY=auto, memo launches in a row before the tuner sees one
- * again (it measures every 16th launch it sees in a decided state). */
-#define RT_MEMO_TUNED_HITS 15
-
-/* After a launch of a transformed kernel (locked): remembers its inputs
- * and the variant `run` it launched, for `hits` memo launches (0: none),
- * and marks its buffers used on this queue, since the memo's launches
- * leave no events.  Not with sub-buffers (their parents' conversions must
- * see their uses). */
-static void memo_make(rt_kernel *k, const launch_call *c, const want *wants,
-                      cl_kernel run, unsigned hits)
-{
-    rt_memo *m = &k->memo;
-    __atomic_store_n(&m->epoch, 0, __ATOMIC_RELAXED);
-    if (rt_hg_active || c->work_dim > 3 || !hits)
-        return;
-    for (cl_uint i = 0; i < k->nargs; i++) {
-        rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;
-        if (b && (b->parent || b->nsubs))
-            return;
-    }
-    for (cl_uint i = 0; i < k->nargs; i++) {
-        rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;
-        if (b)
-            rt_buffer_mark_lazy(b, c->queue);
-    }
-    m->args_gen = k->args_gen;
-    m->run_kernel = run;
-    m->hits_left = hits;
-    m->queue = c->queue;
-    m->work_dim = c->work_dim;
-    m->has_offset = m->match_offset = c->offset != NULL;
-    m->has_local = m->match_local = c->local != NULL;
-    for (cl_uint d = 0; d < c->work_dim; d++) {
-        m->global[d] = m->run_global[d] = c->global[d];
-        m->offset[d] = m->run_offset[d] = c->offset ? c->offset[d] : 0;
-        m->local[d] = m->run_local[d] = c->local ? c->local[d] : 0;
-    }
-    m->run_dim = c->work_dim;
-    rt_reshaped shape; /* the range the real call gets, as real_launch */
-    if (run == c->kernel && !c->task && c->work_dim == 1 &&
-        rt_reshape_launch(k, c->work_dim, c->offset, c->global, c->local,
-                          &shape) > 0) {
-        m->run_dim = 2;
-        m->has_offset = 1;
-        m->has_local = shape.has_local;
-        for (int d = 0; d < 2; d++) {
-            m->run_global[d] = shape.global[d];
-            m->run_offset[d] = shape.offset[d];
-            m->run_local[d] = shape.local[d];
-        }
-        /* the inputs to match keep the application's presence flags */
-        m->match_offset = c->offset != NULL;
-        m->match_local = c->local != NULL;
-    }
-    __atomic_store_n(&m->epoch, RT_LOAD(dl_rt.epoch), __ATOMIC_RELEASE);
-}
-
 /* A launch once annotated programs exist. */
 static __attribute__((noinline)) cl_int launch(const launch_call *c,
                                                cl_uint nwait,
@@ -614,7 +504,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                     : !tuned                            ? UINT_MAX
                     : probe || tc.measure               ? 0
                                                         : RT_MEMO_TUNED_HITS;
-    memo_make(k, c, wants, kernel, hits);
+    rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
+                 c->local, kernel, hits);
     rt_unlock();
     if (own)
         dl_cl.clReleaseEvent(own);
@@ -637,7 +528,7 @@ launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
 {
     cl_int err;
     if (work_dim &&
-        memo_launch(command_queue, kernel, work_dim, global_work_offset,
+        rt_memo_launch(command_queue, kernel, work_dim, global_work_offset,
                     global_work_size, local_work_size, num_events_in_wait_list,
                     event_wait_list, event, &err))
         return err;
@@ -677,7 +568,7 @@ cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
         return dl_cl.clEnqueueTask(command_queue, kernel,
                                    num_events_in_wait_list, event_wait_list,
                                    event);
-    if (memo_launch(command_queue, kernel, 0, NULL, NULL, NULL,
+    if (rt_memo_launch(command_queue, kernel, 0, NULL, NULL, NULL,
                     num_events_in_wait_list, event_wait_list, event, &err))
         return err;
     launch_call c = {.queue = command_queue, .kernel = kernel, .task = 1};

@@ -1,0 +1,56 @@
+/* rt_memo.c - making the launch memo (rt_memo.h). */
+#include "rt_memo.h"
+#include "rt_reshape.h"
+
+void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
+                  cl_uint work_dim, const size_t *offset, const size_t *global,
+                  const size_t *local, cl_kernel run, unsigned hits)
+{
+    rt_memo *m = &k->memo;
+    __atomic_store_n(&m->epoch, 0, __ATOMIC_RELAXED);
+    if (rt_hg_active || work_dim > 3 || !hits)
+        return;
+    /* The buffers bound to the kernel that the table knows. */
+    rt_buffer *bufs[64];
+    cl_uint nbufs = 0;
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        const rt_arg *a = &k->args[i];
+        cl_mem mem = a->size == sizeof mem && a->value
+                         ? *(const cl_mem *)a->value
+                         : NULL;
+        rt_buffer *b = mem ? rt_buffer_find(mem) : NULL;
+        if (!b)
+            continue;
+        if (b->parent || b->nsubs || nbufs == 64)
+            return;
+        bufs[nbufs++] = b;
+    }
+    for (cl_uint i = 0; i < nbufs; i++)
+        rt_buffer_mark_lazy(bufs[i], queue);
+    m->args_gen = k->args_gen;
+    m->run_kernel = run;
+    m->hits_left = hits;
+    m->queue = queue;
+    m->work_dim = work_dim;
+    m->has_offset = m->match_offset = offset != NULL;
+    m->has_local = m->match_local = local != NULL;
+    for (cl_uint d = 0; d < work_dim; d++) {
+        m->global[d] = m->run_global[d] = global[d];
+        m->offset[d] = m->run_offset[d] = offset ? offset[d] : 0;
+        m->local[d] = m->run_local[d] = local ? local[d] : 0;
+    }
+    m->run_dim = work_dim;
+    rt_reshaped shape; /* the range the real call gets, as real_launch */
+    if (run == k->kernel && !task && work_dim == 1 &&
+        rt_reshape_launch(k, work_dim, offset, global, local, &shape) > 0) {
+        m->run_dim = 2;
+        m->has_offset = 1;
+        m->has_local = shape.has_local;
+        for (int d = 0; d < 2; d++) {
+            m->run_global[d] = shape.global[d];
+            m->run_offset[d] = shape.offset[d];
+            m->run_local[d] = shape.local[d];
+        }
+    }
+    __atomic_store_n(&m->epoch, RT_LOAD(dl_rt.epoch), __ATOMIC_RELEASE);
+}
