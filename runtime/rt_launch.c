@@ -503,7 +503,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     unsigned hits = !k->transformed || err != CL_SUCCESS ? 0
                     : !tuned                            ? UINT_MAX
                     : probe || tc.measure               ? 0
-                                                        : RT_MEMO_TUNED_HITS;
+                    : dl_tuner_unseen_launches(dl_rt.tuner);
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
                  c->local, kernel, hits);
     rt_unlock();

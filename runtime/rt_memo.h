@@ -8,10 +8,6 @@
 
 #include "rt_internal.h"
 
-/* Under DL_POLICY=auto, memo launches in a row before the tuner sees one
- * again (it measures every 16th launch it sees in a decided state). */
-#define RT_MEMO_TUNED_HITS 15
-
 /* After a launch of a transformed kernel (locked): remembers its inputs
  * and the variant `run` it launched, for `hits` memo launches (0: none),
  * and marks its buffers used on this queue, since the memo's launches

@@ -115,6 +115,11 @@ void dl_tuner_counts(const dl_tuner *tuner, uint64_t *decided_transform,
 /* The injected clock, or CLOCK_MONOTONIC: for host timing of launches. */
 uint64_t dl_tuner_now(const dl_tuner *tuner);
 
+/* How many launches in a row of a decided pattern may skip the tuner
+ * (the runtime's launch memo) without delaying its monitoring: it
+ * measures every monitor_every-th launch it sees. */
+unsigned dl_tuner_unseen_launches(const dl_tuner *tuner);
+
 /* ------------------------------------------------------- static choice */
 
 typedef struct dl_calibration dl_calibration; /* tuner_calib.h */

@@ -143,6 +143,11 @@ static uint64_t monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+unsigned dl_tuner_unseen_launches(const dl_tuner *t)
+{
+    return t->cfg.monitor_every - 1;
+}
+
 uint64_t dl_tuner_now(const dl_tuner *t)
 {
     if (t && t->cfg.clock)

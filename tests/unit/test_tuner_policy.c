@@ -431,6 +431,12 @@ static void test_injected_clock_and_signature(void **state)
     dl_tuner *t = dl_tuner_create(&cfg);
     assert_int_equal(dl_tuner_now(t), 1000);
     assert_int_equal(dl_tuner_now(t), 1001);
+    /* The runtime's launch memo may skip the tuner this often. */
+    assert_int_equal(dl_tuner_unseen_launches(t), cfg.monitor_every - 1);
+    dl_tuner_destroy(t);
+    cfg.monitor_every = 0; /* taken as 1: every launch is seen */
+    t = dl_tuner_create(&cfg);
+    assert_int_equal(dl_tuner_unseen_launches(t), 0);
     dl_tuner_destroy(t);
     uint64_t a = dl_tuner_signature(dl_tuner_signature(0, 1024), 19);
     uint64_t b = dl_tuner_signature(dl_tuner_signature(0, 19), 1024);
