@@ -83,6 +83,14 @@ int dla_child(const dla_tree *t, int node, int nth)
     return -1;
 }
 
+int dla_is_return(const dla_tree *t, int node)
+{
+    if (node >= 0 && t->nodes[node].kind == CXCursor_CompoundStmt &&
+        t->nodes[node].first >= 0 && t->nodes[t->nodes[node].first].next < 0)
+        node = t->nodes[node].first;
+    return node >= 0 && t->nodes[node].kind == CXCursor_ReturnStmt;
+}
+
 static int is_implicit(const dla_tree *t, int node)
 {
     enum CXCursorKind k = t->nodes[node].kind;

@@ -25,6 +25,9 @@ void dla_tree_free(dla_tree *t);
 
 /* The nth child (-1 if none). */
 int dla_child(const dla_tree *t, int node, int nth);
+/* Whether statement `node` is a return, alone or as the only statement
+ * of a block (an early-return guard's body). */
+int dla_is_return(const dla_tree *t, int node);
 /* Skips implicit casts (UnexposedExpr) and parentheses downwards. */
 int dla_strip(const dla_tree *t, int node);
 /* The first ancestor that is not an implicit cast or parentheses; *from

@@ -132,12 +132,7 @@ static char *guard(ctx *c, unsigned at, CXCursor gid)
         if (dla_child(t, s, 2) >= 0 || then < 0)
             continue;
         if (r.end <= at) { /* before the access: early return? */
-            int ret = then;
-            if (t->nodes[ret].kind == CXCursor_CompoundStmt &&
-                t->nodes[ret].first >= 0 &&
-                t->nodes[t->nodes[ret].first].next < 0)
-                ret = t->nodes[ret].first;
-            if (t->nodes[ret].kind == CXCursor_ReturnStmt)
+            if (dla_is_return(t, then))
                 return guard_compare(c, dla_child(t, s, 0), gid, 1);
             continue;
         }

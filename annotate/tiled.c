@@ -198,12 +198,7 @@ static char *padding_bound(ctx *c)
         if (t->nodes[s].kind != CXCursor_IfStmt || clang_Cursor_isNull(gid) ||
             then < 0 || dla_child(t, s, 2) >= 0)
             return NULL;
-        int ret = then;
-        if (t->nodes[ret].kind == CXCursor_CompoundStmt &&
-            t->nodes[ret].first >= 0 &&
-            t->nodes[t->nodes[ret].first].next < 0)
-            ret = t->nodes[ret].first;
-        if (t->nodes[ret].kind == CXCursor_ReturnStmt)
+        if (dla_is_return(t, then))
             return guard_compare(c, dla_child(t, s, 0), gid, 1);
         if (t->nodes[s].next >= 0)
             return NULL;
