@@ -51,12 +51,6 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
                                                           void *),
                             void *user_data);
 cl_int dl_rt_clReleaseProgram(cl_program program);
-/* CL_PROGRAM_BINARY_SIZES and CL_PROGRAM_BINARIES of a program dlayout
- * built transformed describe the program as written (its plain variant),
- * so that an application caching binaries never gets transformed code. */
-cl_int dl_rt_clGetProgramInfo(cl_program program, cl_program_info param_name,
-                              size_t param_value_size, void *param_value,
-                              size_t *param_value_size_ret);
 
 /* ----------------------------------------------------------- kernels */
 cl_kernel dl_rt_clCreateKernel(cl_program program, const char *kernel_name,

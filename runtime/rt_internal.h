@@ -109,17 +109,21 @@ typedef struct rt_program {
     size_t source_len;
     char *name; /* "<hash>.cl" or the injected file, for messages */
     dl_annot_program *annot;
-    /* Set by the last clBuildProgram: */
-    int activated;  /* built with DLAYOUT_ACTIVE */
+    /* Set by the last clBuildProgram (the application's program is built
+     * as written; the activated variant is a second program): */
+    int activated;  /* some kernel is planned transformed (xform_options) */
     int *active;    /* per annot kernel: built with DL_ACTIVE_<name> */
     size_t **tiles; /* per annot kernel, per annot arg: the target tile */
     char *options;  /* the application's options ("" if none) */
+    char *xform_options; /* options + activation macros, or NULL */
     cl_uint ndevices;
     cl_device_id *devices; /* NULL: all of the context's */
-    /* The program as written, built on demand for plain launches. */
-    pthread_mutex_t plain_lock;
-    cl_program plain;
-    int plain_failed;
+    /* The activated variant, built once on demand (rt_program_xform):
+     * eagerly under DL_POLICY=always, at the first transformed launch
+     * under auto, so that a program the tuner keeps plain builds once. */
+    pthread_mutex_t xform_lock;
+    cl_program xform;
+    int xform_failed;
 } rt_program;
 
 /* ------------------------------------------------------------- kernels */
@@ -184,10 +188,14 @@ typedef struct rt_kernel {
     rt_program *prog;             /* NULL: not an annotated program */
     const dl_annot_kernel *annot; /* NULL: no annotation            */
     size_t annot_index;           /* into prog->active / tiles      */
-    int transformed;              /* built with DL_ACTIVE_<name>    */
+    int transformed;              /* planned with DL_ACTIVE_<name>  */
     cl_uint nargs;
     rt_arg *args;
-    cl_kernel plain; /* lazily made plain variant      */
+    /* The same kernel of the activated variant, made at its first
+     * transformed launch; its arguments are replayed from args[] when
+     * args_gen moved on since xform_gen. */
+    cl_kernel xform;
+    unsigned xform_gen;
     unsigned warned; /* RT_CAUSE_ bits already logged  */
     unsigned args_gen; /* counts clSetKernelArg calls    */
     rt_memo memo;
@@ -267,8 +275,9 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 /* rt_programs.c */
 rt_program *rt_program_find(cl_program program); /* locked */
 void rt_program_unref(rt_program *p);            /* locked */
-/* Builds (once) the program as written; returns NULL after logging. */
-cl_program rt_program_plain(rt_program *p); /* unlocked */
+/* Builds (once) the activated variant; returns NULL after logging why,
+ * and then every kernel of the program runs as written. */
+cl_program rt_program_xform(rt_program *p); /* unlocked */
 
 /* rt_kernels.c */
 rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */

@@ -1,7 +1,8 @@
 /* rt_kernels.c - the kernel table: for kernels created while annotated
  * programs exist, their annotation (if any), whether the build
- * transformed them, and every clSetKernelArg value (for dimension
- * expressions, buffer arguments and the replay into the plain variant). */
+ * plans to transform them, and every clSetKernelArg value (for dimension
+ * expressions, buffer arguments and the replay into the activated
+ * variant's kernel). */
 #include "rt_internal.h"
 
 #include <stdlib.h>
@@ -38,8 +39,8 @@ static void free_kernel(rt_kernel *k)
     for (cl_uint i = 0; i < k->nargs; i++)
         free(k->args[i].heap);
     free(k->args);
-    if (k->plain)
-        dl_cl.clReleaseKernel(k->plain);
+    if (k->xform)
+        dl_cl.clReleaseKernel(k->xform);
     if (k->prog)
         rt_program_unref(k->prog);
     free(k->name);

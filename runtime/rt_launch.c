@@ -3,10 +3,12 @@
  *   in the layout the kernel wants        -> nothing moves;
  *   original, a transformed one wanted    -> marshal it first;
  *   transformed, another layout wanted    -> convert it back (and on).
- * A kernel built transformed cannot read untransformed data, so a launch
- * that cannot be transformed (dimensions, aliasing, a sub-buffer, an
- * engine failure) runs the plain variant: the same kernel from the
- * program built as written, with the same argument values. */
+ * The application's kernel is the plain variant (its program is built as
+ * written); a transformed launch runs the same kernel of the activated
+ * variant (rt_programs.c), made at the first such launch, with the
+ * application's argument values replayed into it.  A launch that cannot
+ * be transformed (dimensions, aliasing, a sub-buffer, an engine failure)
+ * runs the application's kernel on the original layout. */
 #include "rt_internal.h"
 #include "rt_memo.h"
 #include "rt_reshape.h"
@@ -179,47 +181,58 @@ static int apply(const rt_kernel *k, want *wants, cl_command_queue q,
     return 0;
 }
 
-/* Makes k->plain, the plain variant's kernel (unlocked: it builds). */
-static void plain_kernel(rt_kernel *k)
+/* Makes k->xform, the activated variant's kernel (unlocked: it may
+ * build the variant).  Returns it, or NULL: the kernel runs plain. */
+static cl_kernel xform_kernel(rt_kernel *k)
 {
     rt_lock();
-    cl_kernel plain = k->plain;
+    cl_kernel xform = k->xform;
     rt_program *p = k->prog;
     p->refs++;
     rt_unlock();
-    if (plain)
+    if (xform)
         goto out;
-    cl_program prog = rt_program_plain(p);
+    cl_program prog = rt_program_xform(p);
     cl_int err = CL_SUCCESS;
     if (prog)
-        plain = dl_cl.clCreateKernel(prog, k->name, &err);
-    if (prog && !plain)
-        DL_LOG_ERROR("kernel '%s': no plain variant (OpenCL error %d)",
+        xform = dl_cl.clCreateKernel(prog, k->name, &err);
+    if (prog && !xform)
+        DL_LOG_ERROR("kernel '%s': no activated variant (OpenCL error %d); "
+                     "it runs as written",
                      k->name, (int)err);
     rt_lock();
-    if (plain && k->plain) { /* another thread was faster */
-        dl_cl.clReleaseKernel(plain);
-        plain = k->plain;
-    } else if (plain) {
-        k->plain = plain;
+    if (xform && k->xform) { /* another thread was faster */
+        dl_cl.clReleaseKernel(xform);
+        xform = k->xform;
+    } else if (xform) {
+        k->xform = xform;
+        k->xform_gen = k->args_gen - 1; /* its arguments are not set */
+    } else {
+        k->transformed = 0;
     }
     rt_unlock();
 out:
     rt_lock();
     rt_program_unref(p);
     rt_unlock();
+    return xform;
 }
 
-static cl_int replay_args(const rt_kernel *k, cl_kernel plain)
+/* Locked.  Gives k->xform the application's argument values, unless it
+ * has them already. */
+static cl_int sync_xform_args(rt_kernel *k)
 {
+    if (k->xform_gen == k->args_gen)
+        return CL_SUCCESS;
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *a = &k->args[i];
         if (!a->size)
             continue;
-        cl_int err = dl_cl.clSetKernelArg(plain, i, a->size, a->value);
+        cl_int err = dl_cl.clSetKernelArg(k->xform, i, a->size, a->value);
         if (err != CL_SUCCESS)
             return err;
     }
+    k->xform_gen = k->args_gen;
     return CL_SUCCESS;
 }
 
@@ -381,8 +394,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         free(wants);
         free(raw);
         DL_LOG_ERROR("out of memory at a launch of '%s'", k->name);
-        return real_launch(c, k->transformed ? k : NULL, c->kernel, nwait,
-                           wait, event);
+        return launch_unknown(c, nwait, wait, event); /* runs it plain */
     }
     if (!on_heap) {
         memset(wants, 0, k->nargs * sizeof *wants);
@@ -419,7 +431,15 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                    : NULL;
     if (k->transformed && !tc.transform) {
         plain = 1; /* decided, not a failure: no warning */
-    } else if (k->transformed) {
+    } else if (k->transformed && !k->xform) {
+        /* Building the activated variant blocks: not under the lock.
+         * Nothing was converted yet.  A failed build (logged there)
+         * leaves the kernel untransformed. */
+        rt_unlock();
+        xform_kernel(k);
+        rt_lock();
+    }
+    if (!plain && k->transformed) {
         const dl_annot_arg *detail = NULL;
         rt_reshaped shape; /* a kernel built for the tiled range only */
         unsigned cause =
@@ -441,31 +461,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
             wants[i].transformed = 0;
         apply(k, wants, c->queue, nwait, wait, &done);
     }
-    cl_kernel kernel = c->kernel;
-    if (plain && !k->plain) {
-        /* Building the plain variant blocks: not under the lock.  Other
-         * threads may move the buffers meanwhile, so check them again. */
-        rt_unlock();
-        plain_kernel(k);
-        rt_lock();
-        if (k->plain)
-            apply(k, wants, c->queue, nwait, wait, &done);
-    }
-    if (plain)
-        kernel = k->plain;
-    if (!kernel) {
-        /* No plain variant: the data is in the original layout, and the
-         * transformed kernel would misread it.  Report the launch as
-         * failing rather than compute wrong results. */
-        rt_unlock();
-        dl_tuner_probe_launched(probe, NULL, 0);
-        rt_events_free(&done);
-        if (on_heap) {
-            free(wants);
-            free(raw);
-        }
-        return CL_INVALID_PROGRAM_EXECUTABLE;
-    }
+    int run_xform = !plain && k->transformed;
+    cl_kernel kernel = run_xform ? k->xform : c->kernel;
     /* Buffers whose later uses matter: those in the table. */
     rt_buffer *first_tracked = NULL;
     for (cl_uint i = 0; i < k->nargs && !first_tracked; i++)
@@ -481,15 +478,13 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     const cl_event *w = rt_events_join(&joined, nwait, wait, &done, &n);
     cl_event own = NULL;
     cl_event *ev = event ? event : (first_tracked || probe ? &own : NULL);
-    cl_int err = CL_SUCCESS;
-    if (plain && err == CL_SUCCESS) {
-        err = replay_args(k, kernel);
+    cl_int err = run_xform ? sync_xform_args(k) : CL_SUCCESS;
+    if (plain)
         RT_ADD(dl_rt.stats.plain_launches, 1);
-    }
     if (err == CL_SUCCESS)
-        err = real_launch(c, plain ? NULL : k, kernel, n, w, ev);
+        err = real_launch(c, run_xform ? k : NULL, kernel, n, w, ev);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
-                            !plain);
+                            run_xform);
     if (err == CL_SUCCESS && ev && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {
             rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;

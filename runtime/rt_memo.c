@@ -41,7 +41,7 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
     }
     m->run_dim = work_dim;
     rt_reshaped shape; /* the range the real call gets, as real_launch */
-    if (run == k->kernel && !task && work_dim == 1 &&
+    if (run == k->xform && !task && work_dim == 1 &&
         rt_reshape_launch(k, work_dim, offset, global, local, &shape) > 0) {
         m->run_dim = 2;
         m->has_offset = 1;

@@ -57,7 +57,7 @@ static inline int rt_memo_launch(cl_command_queue queue, cl_kernel kernel,
               rt_memo_matches(k, queue, work_dim, offset, global, local);
     if (hit) {
         m->hits_left--; /* racy between threads: only a budget */
-        if (m->run_kernel != kernel)
+        if (m->run_kernel == kernel) /* the plain variant, decided */
             RT_ADD(dl_rt.stats.plain_launches, 1);
         if (!work_dim)
             *err = dl_cl.clEnqueueTask(queue, m->run_kernel, nwait, wait,

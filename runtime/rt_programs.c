@@ -1,7 +1,8 @@
 /* rt_programs.c - the program table: the source of every program created
  * from source, its annotations, DL_DUMP_DIR / DL_INJECT_DIR by content
- * hash, and the activated build (docs/annotations.md, "Activation") with
- * its fallback to the build as written. */
+ * hash.  The application's program is built as written; the activated
+ * variant (docs/annotations.md, "Activation") is a second program built
+ * from the same source, on demand. */
 #include "rt_internal.h"
 #include "tuner_calib.h"
 
@@ -112,10 +113,16 @@ static void free_build(rt_program *p)
     free(p->tiles);
     free(p->active);
     free(p->options);
+    free(p->xform_options);
     free(p->devices);
+    if (p->xform) /* built with the previous options */
+        dl_cl.clReleaseProgram(p->xform);
+    p->xform = NULL;
+    p->xform_failed = 0;
     p->tiles = NULL;
     p->active = NULL;
     p->options = NULL;
+    p->xform_options = NULL;
     p->devices = NULL;
     p->ndevices = 0;
     p->activated = 0;
@@ -125,11 +132,9 @@ void rt_program_unref(rt_program *p)
 {
     if (--p->refs)
         return;
-    if (p->plain)
-        dl_cl.clReleaseProgram(p->plain);
     free_build(p);
     dl_annot_free(p->annot);
-    pthread_mutex_destroy(&p->plain_lock);
+    pthread_mutex_destroy(&p->xform_lock);
     free(p->source);
     free(p->name);
     free(p);
@@ -214,7 +219,7 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
     p->source_len = len;
     p->name = label;
     p->annot = annot;
-    pthread_mutex_init(&p->plain_lock, NULL);
+    pthread_mutex_init(&p->xform_lock, NULL);
     rt_lock();
     dl_status st = rt_map_put(&dl_rt.programs, program, p);
     rt_unlock();
@@ -346,17 +351,16 @@ static char *plan_build(rt_program *p, const char *options,
 }
 
 /* The first lines of the build log of a failed build, on one line. */
-static void log_build_failure(rt_program *p, cl_int err, cl_uint ndev,
-                              const cl_device_id *devs)
+static void log_build_failure(rt_program *p, cl_program failed, cl_int err)
 {
     char log[1024] = "";
-    cl_device_id dev = ndev && devs ? devs[0] : NULL;
-    if (!dev && dl_cl.clGetProgramInfo)
-        dl_cl.clGetProgramInfo(p->program, CL_PROGRAM_DEVICES, sizeof dev,
-                               &dev, NULL);
-    if (dev && dl_cl.clGetProgramBuildInfo) {
+    cl_device_id dev = p->ndevices ? p->devices[0] : NULL;
+    if (!dev && failed)
+        dl_cl.clGetProgramInfo(failed, CL_PROGRAM_DEVICES, sizeof dev, &dev,
+                               NULL);
+    if (dev && failed) {
         size_t n = 0;
-        if (dl_cl.clGetProgramBuildInfo(p->program, dev, CL_PROGRAM_BUILD_LOG,
+        if (dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG,
                                         sizeof log - 1, log, &n) != CL_SUCCESS)
             snprintf(log, sizeof log, "(build log too long or unavailable)");
     }
@@ -370,11 +374,15 @@ static void log_build_failure(rt_program *p, cl_int err, cl_uint ndev,
             *c = '\0';
             break;
         }
-    DL_LOG_WARN("%s: the activated build failed (OpenCL error %d), building "
-                "the program as written and transforming nothing: %s",
+    DL_LOG_WARN("%s: the activated build failed (OpenCL error %d), the "
+                "program runs as written and transforms nothing: %s",
                 p->name, (int)err, log);
 }
 
+/* The application's build goes through as written, options and callback
+ * unchanged; the runtime only plans the activated variant here (which
+ * kernels, which tiles) and builds it now under DL_POLICY=always, later
+ * (rt_program_xform, at the first transformed launch) under auto. */
 cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
                             const cl_device_id *device_list,
                             const char *options,
@@ -407,14 +415,10 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
     }
 
     /* The build state changes only here; a concurrent build of the same
-     * program is an application error that OpenCL reports. */
+     * program is an application error that OpenCL reports, and kernels
+     * (which use the state) cannot exist across a rebuild. */
     rt_lock();
-    /* plain_lock too: rt_program_plain reads the options and devices. */
-    pthread_mutex_lock(&p->plain_lock);
-    if (p->plain) /* built with the previous options */
-        dl_cl.clReleaseProgram(p->plain);
-    p->plain = NULL;
-    p->plain_failed = 0;
+    pthread_mutex_lock(&p->xform_lock);
     free_build(p);
     p->options = strdup(options ? options : "");
     if (num_devices && device_list) {
@@ -424,109 +428,78 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
             p->ndevices = num_devices;
         }
     }
-    pthread_mutex_unlock(&p->plain_lock);
-    char *activated = p->options ? plan_build(p, options, calib) : NULL;
+    p->xform_options = p->options ? plan_build(p, options, calib) : NULL;
+    pthread_mutex_unlock(&p->xform_lock);
     rt_unlock();
     free(calib);
 
-    cl_int err;
-    if (!activated) {
-        err = dl_cl.clBuildProgram(program, num_devices, device_list, options,
-                                   pfn_notify, user_data);
-    } else {
-        DL_LOG_DEBUG("%s: building with '%s'", p->name, activated);
-        /* Synchronously, so that a failure can be retried; the
-         * application's callback is then called once, after the build. */
-        err = dl_cl.clBuildProgram(program, num_devices, device_list,
-                                   activated, NULL, NULL);
-        rt_lock();
-        if (err == CL_SUCCESS) {
-            p->activated = 1;
-            for (uint32_t k = 0; k < p->annot->nkernels; k++)
-                if (p->active[k])
-                    RT_ADD(dl_rt.stats.kernels_transformed, 1);
-        } else {
-            for (uint32_t k = 0; k < p->annot->nkernels; k++)
-                if (p->active[k]) {
-                    p->active[k] = 0;
-                    RT_ADD(dl_rt.stats.declined, 1);
-                }
-        }
-        rt_unlock();
-        if (err != CL_SUCCESS) {
-            log_build_failure(p, err, num_devices, device_list);
-            err = dl_cl.clBuildProgram(program, num_devices, device_list,
-                                       options, NULL, NULL);
-        }
-        if (pfn_notify)
-            pfn_notify(program, user_data);
-        free(activated);
+    cl_int err = dl_cl.clBuildProgram(program, num_devices, device_list,
+                                      options, pfn_notify, user_data);
+    rt_lock();
+    if (err == CL_SUCCESS && p->xform_options) {
+        p->activated = 1;
+        for (uint32_t k = 0; k < p->annot->nkernels; k++)
+            if (p->active[k])
+                RT_ADD(dl_rt.stats.kernels_transformed, 1);
     }
+    int eager = p->activated && dl_rt.controls.policy != DL_POLICY_AUTO;
+    rt_unlock();
+    if (eager)
+        rt_program_xform(p);
     rt_lock();
     rt_program_unref(p);
     rt_unlock();
     return err;
 }
 
-cl_program rt_program_plain(rt_program *p)
+/* Locked.  The activated build failed: no kernel of the program is
+ * transformed from now on. */
+static void deactivate(rt_program *p)
 {
-    pthread_mutex_lock(&p->plain_lock);
-    if (!p->plain && !p->plain_failed) {
+    for (uint32_t k = 0; k < p->annot->nkernels; k++)
+        if (p->active[k]) {
+            p->active[k] = 0;
+            RT_ADD(dl_rt.stats.kernels_transformed, (uint64_t)-1); /* -1 */
+            RT_ADD(dl_rt.stats.declined, 1);
+        }
+    p->activated = 0;
+    rt_kernel *k;
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.kernels); i++)
+        if ((k = rt_map_at(&dl_rt.kernels, i)) && k->prog == p)
+            k->transformed = 0;
+}
+
+cl_program rt_program_xform(rt_program *p)
+{
+    int failed = 0;
+    pthread_mutex_lock(&p->xform_lock);
+    if (!p->xform && !p->xform_failed && p->xform_options) {
+        DL_LOG_DEBUG("%s: building the activated variant with '%s'", p->name,
+                     p->xform_options);
         const char *text = p->source;
         cl_int err = CL_SUCCESS;
-        cl_program plain = dl_cl.clCreateProgramWithSource(
+        cl_program xform = dl_cl.clCreateProgramWithSource(
             p->context, 1, &text, &p->source_len, &err);
-        if (plain)
-            err =
-                dl_cl.clBuildProgram(plain, p->ndevices, p->devices,
-                                     p->options ? p->options : "", NULL, NULL);
+        if (xform)
+            err = dl_cl.clBuildProgram(xform, p->ndevices, p->devices,
+                                       p->xform_options, NULL, NULL);
         if (err != CL_SUCCESS) {
-            DL_LOG_ERROR("%s: building the program as written failed "
-                         "(OpenCL error %d)",
-                         p->name, (int)err);
-            if (plain)
-                dl_cl.clReleaseProgram(plain);
-            p->plain_failed = 1;
+            log_build_failure(p, xform, err);
+            if (xform)
+                dl_cl.clReleaseProgram(xform);
+            p->xform_failed = failed = 1;
         } else {
-            p->plain = plain;
+            p->xform = xform;
         }
     }
-    cl_program plain = p->plain;
-    pthread_mutex_unlock(&p->plain_lock);
-    return plain;
-}
-
-cl_int dl_rt_clGetProgramInfo(cl_program program, cl_program_info param_name,
-                              size_t param_value_size, void *param_value,
-                              size_t *param_value_size_ret)
-{
-    if (!RT_LOAD(dl_rt.annotated) || (param_name != CL_PROGRAM_BINARY_SIZES &&
-                                      param_name != CL_PROGRAM_BINARIES))
-        return dl_cl.clGetProgramInfo(program, param_name, param_value_size,
-                                      param_value, param_value_size_ret);
-    rt_lock();
-    rt_program *p = rt_program_find(program);
-    if (p && p->activated)
-        p->refs++;
-    else
-        p = NULL;
-    rt_unlock();
-    if (!p)
-        return dl_cl.clGetProgramInfo(program, param_name, param_value_size,
-                                      param_value, param_value_size_ret);
-    cl_program plain = rt_program_plain(p);
-    if (!plain)
-        DL_LOG_ERROR("%s: the application asks for the binary of a program "
-                     "built transformed, and the program as written does "
-                     "not build; it gets the transformed binary",
-                     p->name);
-    cl_int err = dl_cl.clGetProgramInfo(plain ? plain : program, param_name,
-                                        param_value_size, param_value,
-                                        param_value_size_ret);
-    rt_lock();
-    rt_program_unref(p);
-    rt_unlock();
-    return err;
+    cl_program xform = p->xform;
+    pthread_mutex_unlock(&p->xform_lock);
+    if (failed) { /* after xform_lock: the lock order is rt_lock first */
+        rt_lock();
+        deactivate(p);
+        rt_unlock();
+    }
+    return xform;
 }
 
 cl_int dl_rt_clReleaseProgram(cl_program program)

@@ -79,7 +79,7 @@ static void test_bad_annotation(void **state)
     dl_rt_clReleaseProgram(p);
 }
 
-/* The activated build fails: the program is rebuilt as written, the
+/* The activated build fails: the program runs as written, the
  * failure is logged, nothing is transformed, the output is right. */
 static void test_activated_build_fails(void **state)
 {
@@ -284,14 +284,14 @@ static void test_binary_is_plain(void **state)
         RT_SRC_PROLOGUE RT_STEP_KERNEL("bin", "asta(4)", "DL_TILE_bin_f");
     cl_program p = rt_build(fx, src);
     size_t size = 0;
-    assert_int_equal(dl_rt_clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES,
+    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES,
                                             sizeof size, &size, NULL),
                      CL_SUCCESS);
     assert_true(size > 0);
     unsigned char *bin = malloc(size);
     assert_non_null(bin);
     assert_int_equal(
-        dl_rt_clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL),
+        clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL),
         CL_SUCCESS);
     cl_int err = CL_SUCCESS, status = CL_SUCCESS;
     const unsigned char *bins[1] = {bin};
