@@ -107,6 +107,94 @@ static void test_activated_build_fails(void **state)
     dl_rt_clReleaseProgram(p);
 }
 
+/* Whether the activated variant of program `p` has been built. */
+static int xform_built(cl_program p)
+{
+    rt_lock();
+    rt_program *rp = rt_program_find(p);
+    assert_non_null(rp);
+    int built = rp->xform != NULL;
+    rt_unlock();
+    return built;
+}
+
+/* DL_POLICY=auto: the tuner's first two launches of a pattern run plain,
+ * on the application's program (built as written); the activated variant
+ * is built at the first transformed launch, not before. */
+static void test_auto_builds_activated_on_demand(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src =
+        RT_SRC_PROLOGUE RT_STEP_KERNEL("lazy", "asta(4)", "DL_TILE_lazy_f");
+    dl_rt_controls()->policy = DL_POLICY_AUTO;
+    RT_SNAP(s0);
+    cl_program p = rt_build(fx, src);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 1);
+    assert_false(xform_built(p));
+    const size_t n = 33;
+    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(p, "lazy");
+    rt_set_mem(k, 0, m);
+    for (int i = 0; i < 2; i++) {
+        rt_run(fx->cl.queue, k, n);
+        model_step(want, n);
+    }
+    RT_SNAP(s2);
+    assert_int_equal(RT_DELTA(s2, s1, plain_launches), 2);
+    assert_int_equal(RT_DELTA(s2, s1, marshals), 0);
+    assert_false(xform_built(p));
+    /* A transformed launch (forced) builds it and converts. */
+    dl_rt_controls()->policy = DL_POLICY_ALWAYS;
+    rt_run(fx->cl.queue, k, n);
+    model_step(want, n);
+    RT_SNAP(s3);
+    assert_int_equal(RT_DELTA(s3, s2, marshals), 1);
+    assert_int_equal(RT_DELTA(s3, s2, plain_launches), 0);
+    assert_true(xform_built(p));
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(m);
+    dl_rt_clReleaseProgram(p);
+    free(want);
+    free(got);
+}
+
+/* DL_POLICY=auto, and the activated build fails at the first transformed
+ * launch: one warning, the kernel is taken back off the transformed
+ * ones, that launch and the later ones run as written. */
+static void test_auto_activated_build_fails(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src = "//DL: aos: f[global_size(0)][2] -> asta(4)\n"
+                      "__kernel void broken2(__global uint *f) {\n"
+                      "#ifdef DL_ACTIVE_broken2\n"
+                      "  this is not OpenCL C;\n"
+                      "#endif\n"
+                      "  f[2 * get_global_id(0)] += 5u;\n"
+                      "}\n";
+    dl_rt_controls()->policy = DL_POLICY_AUTO;
+    RT_SNAP(s0);
+    cl_program p = rt_build(fx, src);
+    dl_rt_controls()->policy = DL_POLICY_ALWAYS; /* the next launch */
+    rt_log_begin();
+    run_and_check(fx, p, "broken2", 21, model_add5);
+    run_and_check(fx, p, "broken2", 22, model_add5);
+    char *log = rt_log_end();
+    RT_SNAP(s1);
+    const char *first = strstr(log, "activated build failed");
+    if (!first || strstr(first + 1, "activated build failed"))
+        fail_msg("not one build-failure warning: '%s'", log);
+    free(log);
+    assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 0);
+    assert_int_equal(RT_DELTA(s1, s0, declined), 1);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 0);
+    assert_false(xform_built(p));
+    dl_rt_clReleaseProgram(p);
+}
+
 static void test_policy_never(void **state)
 {
     rt_fixture *fx = *state;
@@ -354,6 +442,8 @@ int main(void)
         cmocka_unit_test(test_activated),
         cmocka_unit_test(test_bad_annotation),
         cmocka_unit_test(test_activated_build_fails),
+        cmocka_unit_test(test_auto_builds_activated_on_demand),
+        cmocka_unit_test(test_auto_activated_build_fails),
         cmocka_unit_test(test_policy_never),
         cmocka_unit_test(test_tile_override),
         cmocka_unit_test(test_build_callback_and_create_all),
