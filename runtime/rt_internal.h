@@ -116,6 +116,8 @@ typedef struct rt_program {
     size_t **tiles; /* per annot kernel, per annot arg: the target tile */
     char *options;  /* the application's options ("" if none) */
     char *xform_options; /* options + activation macros, or NULL */
+    uint64_t build_ns;   /* how long the application's build took: what
+                            the activated variant's will take, about */
     cl_uint ndevices;
     cl_device_id *devices; /* NULL: all of the context's */
     /* The activated variant, built once on demand (rt_program_xform):

@@ -316,7 +316,7 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
                                              const dl_dims_env *env,
                                              const dl_calibration *calib)
 {
-    dl_tuner_prediction none = {0, 0, 0};
+    dl_tuner_prediction none = {0, 0, 0, 0};
     dl_tuner_kernel_info info[16];
     size_t n = 0;
     for (uint32_t j = 0; calib && j < k->annot->nargs; j++) {
@@ -422,6 +422,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                 dl_rt.controls.policy == DL_POLICY_AUTO;
     if (tuned) {
         dl_tuner_prediction pred = launch_prediction(k, &env, calib);
+        /* A first transformed launch also builds the activated variant. */
+        pred.first_ns = k->xform ? 0 : (double)k->prog->build_ns;
         dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred};
         tc = dl_tuner_choose(dl_rt.tuner, &tl);
     }

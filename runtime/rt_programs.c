@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* asta(auto) without DL_TILE, when the device has no calibration yet
  * (tuner_calib.h): the first run; later runs take the device's best
@@ -433,9 +434,14 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
     rt_unlock();
     free(calib);
 
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     cl_int err = dl_cl.clBuildProgram(program, num_devices, device_list,
                                       options, pfn_notify, user_data);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     rt_lock();
+    p->build_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
+                  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
     if (err == CL_SUCCESS && p->xform_options) {
         p->activated = 1;
         for (uint32_t k = 0; k < p->annot->nkernels; k++)

@@ -38,6 +38,9 @@ typedef struct dl_tuner_prediction {
     double speedup;       /* plain time / transformed time; 0: unknown   */
     double conversion_ns; /* marshal + restore of the arguments; 0: unknown */
     double plain_ns;      /* the plain kernel's time; 0: unknown          */
+    /* What the first transformed launch costs besides its conversions
+     * (building the activated variant, not yet built); 0: nothing. */
+    double first_ns;
 } dl_tuner_prediction;
 
 typedef uint64_t (*dl_tuner_clock_fn)(void *user); /* nanoseconds */

@@ -286,6 +286,28 @@ static int shut_down(dl_tuner *t, dl_tuner_entry *e)
     return 1;
 }
 
+/* Whether a probe cannot pay even if the transformed kernel took no time
+ * at all: the plain time measured, times the horizon, is below what the
+ * probe costs up front (the variant's build and a marshal and restore).
+ * judge_probe would then reject it anyway, after paying that.  Unknown
+ * plain times (not reported yet: long or queued kernels) probe. */
+static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
+                            const dl_tuner_prediction *p, char *why,
+                            size_t size)
+{
+    if (!p || e->plain_n == 0)
+        return 0;
+    double upfront = p->first_ns + p->conversion_ns;
+    if (upfront <= 0 || e->plain_ns * t->cfg.horizon >= upfront)
+        return 0;
+    snprintf(why, size,
+             "a probe cannot pay: plain %.3f ms over %.0f launches against "
+             "%.3f ms up front (build %.3f ms, conversions %.3f ms)",
+             e->plain_ns / 1e6, t->cfg.horizon, upfront / 1e6,
+             p->first_ns / 1e6, p->conversion_ns / 1e6);
+    return 1;
+}
+
 static dl_tuner_entry *entry_by_ticket(dl_tuner *t, uint64_t ticket);
 
 static int probe_reported(const dl_tuner *t, const dl_tuner_entry *e)
@@ -299,7 +321,8 @@ static int probe_reported(const dl_tuner *t, const dl_tuner_entry *e)
  * the probe's times arrive when its kernels complete, after the last
  * launch was chosen.  So the launch after the probe waits for them (the
  * device is busy with the queued launches meanwhile; only the host stops
- * running ahead).  It waits as long as times keep arriving: it gives up
+ * running ahead), and so does the launch that would start a probe that
+ * must build the activated variant, for the plain samples' times.  It waits as long as times keep arriving: it gives up
  * after a silence of PROBE_SILENCE_NS, or three times the longest kernel
  * (measured, or predicted) if that is longer, e.g. when the kernels wait
  * for a user event this thread sets later, or a driver runs nothing
@@ -317,12 +340,18 @@ static void deadline_after(struct timespec *ts, uint64_t ns)
     ts->tv_nsec = (long)(ns % 1000000000ull);
 }
 
-static dl_tuner_entry *wait_for_probe(dl_tuner *t, dl_tuner_entry *e,
-                                      const dl_tuner_prediction *p)
+static int plain_reported(const dl_tuner *t, const dl_tuner_entry *e)
 {
-    if (t->cfg.clock || t->wait_failed || probe_reported(t, e) ||
-        e->trans_asked < t->cfg.probe_samples ||
-        e->plain_asked < t->cfg.plain_samples)
+    return e->plain_n >= t->cfg.plain_samples;
+}
+
+/* Waits until `done(e)` (see above). */
+static dl_tuner_entry *wait_for(dl_tuner *t, dl_tuner_entry *e,
+                                const dl_tuner_prediction *p,
+                                int (*done)(const dl_tuner *,
+                                            const dl_tuner_entry *))
+{
+    if (t->cfg.clock || t->wait_failed || done(t, e))
         return e;
     uint64_t id = e->id, seen = t->reports;
     uint64_t silence = PROBE_SILENCE_NS;
@@ -333,7 +362,7 @@ static dl_tuner_entry *wait_for_probe(dl_tuner *t, dl_tuner_entry *e,
     for (;;) {
         int rc = pthread_cond_timedwait(&t->reported, &t->lock, &until);
         e = entry_by_ticket(t, id);
-        if (!e || probe_reported(t, e))
+        if (!e || done(t, e))
             return e;
         if (t->reports != seen) { /* progress: wait on */
             seen = t->reports;
@@ -342,7 +371,7 @@ static dl_tuner_entry *wait_for_probe(dl_tuner *t, dl_tuner_entry *e,
             deadline_after(&until, silence);
         } else if (rc != 0) { /* timed out */
             t->wait_failed = 1;
-            DL_LOG_INFO("tuner: no kernel of the probe of '%s' was timed "
+            DL_LOG_INFO("tuner: no kernel of a probe of '%s' was timed "
                         "within %llu ms; probes no longer wait",
                         e->name, (unsigned long long)(silence / 1000000ull));
             return e;
@@ -384,8 +413,19 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             decide(t, e, k->last == 1, "probe budget spent");
             break;
         }
-        if (e->plain_asked >= t->cfg.plain_samples &&
-            (e->launches >= t->cfg.probe_after || keen(t, p))) {
+        char why[200];
+        int due = e->plain_asked >= t->cfg.plain_samples &&
+                  (e->launches >= t->cfg.probe_after || keen(t, p));
+        /* A probe that must build the variant first waits for the plain
+         * samples' times, which say whether it can pay. */
+        if (due && p && p->first_ns > 0 &&
+            !(e = wait_for(t, e, p, plain_reported)))
+            return c; /* the kernel was released meanwhile */
+        if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
+            decide(t, e, 0, why);
+            break;
+        }
+        if (due) {
             k->probes++;
             e->state = TRANSFORM_PROBE;
         } else {
@@ -395,7 +435,9 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         }
         /* fall through */
     case TRANSFORM_PROBE:
-        if (!(e = wait_for_probe(t, e, p)))
+        if (e->trans_asked >= t->cfg.probe_samples &&
+            e->plain_asked >= t->cfg.plain_samples &&
+            !(e = wait_for(t, e, p, probe_reported)))
             return c; /* the kernel was released meanwhile */
         if (probe_reported(t, e)) {
             judge_probe(t, e);

@@ -3,7 +3,8 @@
  * LBM-like loop, nothing for one or two launches, the shut-down path
  * (transform loses -> plain, stays plain), the re-enable path (a new size
  * or kernel sequence probes again), the probe budget, waiting for a
- * probe's times (a real clock and a reporting thread) and DL_POLICY
+ * probe's times (a real clock and a reporting thread), a probe that
+ * cannot pay its variant's build, and DL_POLICY
  * always/never. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,7 +97,9 @@ static void counts(const sim *s, uint64_t t, uint64_t p)
     assert_int_equal(dp, p);
 }
 
-static const dl_tuner_prediction keen = {2.4, 1.0 * MS, 2.4 * MS};
+static uint64_t fake_clock(void *user) { return (*(uint64_t *)user)++; }
+
+static const dl_tuner_prediction keen = {2.4, 1.0 * MS, 2.4 * MS, 0};
 
 /* DA 2.4x faster, conversion cheap: transformed from the third launch
  * (two plain samples first), and the cumulative time beats plain by the
@@ -140,6 +143,53 @@ static void test_short_programs_pay_nothing(void **state)
     assert_true(s.transformed_launches >= 8);
     counts(&s, 1, 0);
     dl_tuner_destroy(s.tuner);
+}
+
+/* A kernel too short for any probe to pay (20 us plain, while building
+ * the activated variant takes 35 ms): decided plain without converting.
+ * The same kernel once the variant is built (nothing up front), or a
+ * long one, still probes; so does one whose plain times never came. */
+static void test_probe_cannot_pay(void **state)
+{
+    (void)state;
+    const dl_tuner_prediction unbuilt = {0, 0.02 * MS, 0, 35.0 * MS};
+    const dl_tuner_prediction built = {0, 0.02 * MS, 0, 0};
+    sim s = {make(DL_POLICY_AUTO), 20000, 10000, 20000, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 20; i++)
+        assert_false(launch(&s, &kernel_a, 1, &unbuilt).transform);
+    assert_int_equal(s.transformed_launches, 0);
+    counts(&s, 0, 1);
+    dl_tuner_destroy(s.tuner);
+
+    sim b = {make(DL_POLICY_AUTO), 20000, 10000, 2000, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 20; i++)
+        launch(&b, &kernel_a, 1, &built);
+    assert_true(b.transformed_launches >= 16);
+    counts(&b, 1, 0);
+    dl_tuner_destroy(b.tuner);
+
+    sim l = {make(DL_POLICY_AUTO), 10 * MS, 4 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 20; i++)
+        launch(&l, &kernel_a, 1, &unbuilt);
+    assert_true(l.transformed_launches >= 16);
+    counts(&l, 1, 0);
+    dl_tuner_destroy(l.tuner);
+
+    /* Plain launches whose times are not reported: the probe goes on
+     * (with an injected clock nothing waits for them). */
+    uint64_t tick = 0;
+    dl_tuner_config cfg;
+    dl_tuner_config_defaults(&cfg);
+    cfg.clock = fake_clock;
+    cfg.clock_user = &tick;
+    dl_tuner *t = dl_tuner_create(&cfg);
+    assert_non_null(t);
+    dl_tuner_launch q = {&kernel_b, "k", 1, &unbuilt};
+    int transformed = 0;
+    for (int i = 0; i < 6; i++)
+        transformed |= dl_tuner_choose(t, &q).transform;
+    assert_true(transformed);
+    dl_tuner_destroy(t);
 }
 
 /* The transformed kernel is slower: the probe ends plain and it stays so. */
@@ -277,7 +327,7 @@ static void test_probe_budget(void **state)
 static void test_predicted_loss(void **state)
 {
     (void)state;
-    dl_tuner_prediction loss = {0.8, 1 * MS, 2 * MS};
+    dl_tuner_prediction loss = {0.8, 1 * MS, 2 * MS, 0};
     sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
     for (int i = 0; i < 3; i++)
         assert_false(launch(&s, &kernel_a, 1, &loss).transform);
@@ -387,6 +437,34 @@ static void probe_waits(long gap_ms)
     dl_tuner_destroy(lt.tuner);
 }
 
+static void *report_plain_later(void *arg)
+{
+    late_times *lt = arg;
+    sleep_ms(lt->gap_ms);
+    for (int i = 0; i < 2; i++)
+        dl_tuner_report_kernel(lt->tuner, lt->plain[i].ticket, 0, 20000);
+    return NULL;
+}
+
+/* The launch that would start a probe needing the variant's build waits
+ * for the plain samples' times (here 20 us: no probe can pay 35 ms). */
+static void test_probe_start_waits_for_plain_times(void **state)
+{
+    (void)state;
+    const dl_tuner_prediction unbuilt = {0, 0, 0, 35.0 * MS};
+    late_times lt = {.tuner = make(DL_POLICY_AUTO), .gap_ms = 30};
+    dl_tuner_launch l = {&kernel_a, "a", 5, &unbuilt};
+    lt.plain[0] = dl_tuner_choose(lt.tuner, &l);
+    lt.plain[1] = dl_tuner_choose(lt.tuner, &l);
+    assert_false(dl_tuner_choose(lt.tuner, &l).transform);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, report_plain_later, &lt), 0);
+    assert_false(dl_tuner_choose(lt.tuner, &l).transform); /* waits */
+    counts(&(sim){.tuner = lt.tuner}, 0, 1);
+    pthread_join(th, NULL);
+    dl_tuner_destroy(lt.tuner);
+}
+
 static void test_probe_waits_for_times(void **state)
 {
     (void)state;
@@ -399,7 +477,7 @@ static void test_policy_always_never(void **state)
     (void)state;
     dl_tuner *always = make(DL_POLICY_ALWAYS);
     dl_tuner *never = make(DL_POLICY_NEVER);
-    dl_tuner_prediction loss = {0.5, 0, 0};
+    dl_tuner_prediction loss = {0.5, 0, 0, 0};
     for (int i = 0; i < 10; i++) {
         dl_tuner_launch l = {&kernel_a, "a", (uint64_t)i, &loss};
         dl_tuner_choice a = dl_tuner_choose(always, &l);
@@ -418,7 +496,6 @@ static void test_policy_always_never(void **state)
     dl_tuner_destroy(never);
 }
 
-static uint64_t fake_clock(void *user) { return (*(uint64_t *)user)++; }
 
 static void test_injected_clock_and_signature(void **state)
 {
@@ -456,8 +533,10 @@ int main(void)
         cmocka_unit_test(test_re_enable_on_new_pattern),
         cmocka_unit_test(test_probe_budget),
         cmocka_unit_test(test_predicted_loss),
+        cmocka_unit_test(test_probe_cannot_pay),
         cmocka_unit_test(test_late_and_stale_reports),
         cmocka_unit_test(test_probe_waits_for_times),
+        cmocka_unit_test(test_probe_start_waits_for_plain_times),
         cmocka_unit_test(test_policy_always_never),
         cmocka_unit_test(test_injected_clock_and_signature),
     };
