@@ -173,6 +173,7 @@ typedef struct rt_memo {
     /* The launch's inputs. */
     unsigned args_gen;
     unsigned hits_left; /* launches it may still serve */
+    unsigned hits_given; /* hits_left when it was made */
     cl_kernel run_kernel; /* the variant the decision launched */
     cl_command_queue queue;
     cl_uint work_dim;

@@ -424,7 +424,10 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         dl_tuner_prediction pred = launch_prediction(k, &env, calib);
         /* A first transformed launch also builds the activated variant. */
         pred.first_ns = k->xform ? 0 : (double)k->prog->build_ns;
-        dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred};
+        /* The memo's launches since the last one that asked. */
+        unsigned served = k->memo.hits_given - k->memo.hits_left;
+        dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred,
+                              served};
         tc = dl_tuner_choose(dl_rt.tuner, &tl);
     }
     dl_tuner_probe *probe =

@@ -8,6 +8,7 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
 {
     rt_memo *m = &k->memo;
     __atomic_store_n(&m->epoch, 0, __ATOMIC_RELAXED);
+    m->hits_given = m->hits_left = 0;
     if (rt_hg_active || work_dim > 3 || !hits)
         return;
     /* The buffers bound to the kernel that the table knows. */
@@ -29,7 +30,7 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
         rt_buffer_mark_lazy(bufs[i], queue);
     m->args_gen = k->args_gen;
     m->run_kernel = run;
-    m->hits_left = hits;
+    m->hits_left = m->hits_given = hits;
     m->queue = queue;
     m->work_dim = work_dim;
     m->has_offset = m->match_offset = offset != NULL;

@@ -83,6 +83,9 @@ typedef struct dl_tuner_launch {
     const char *name;     /* for the log */
     uint64_t signature;   /* dl_tuner_signature of the launch shape */
     const dl_tuner_prediction *prediction; /* NULL: none */
+    /* Launches of the kernel since its last choice that the runtime ran
+     * without asking, as dl_tuner_unseen_launches allows: counted too. */
+    unsigned served;
 } dl_tuner_launch;
 
 typedef struct dl_tuner_choice {

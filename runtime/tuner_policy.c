@@ -11,7 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-enum state { NEW, PLAIN_PROBE, TRANSFORM_PROBE, TRANSFORM, PLAIN };
+/* DEFERRED: plain, because no probe could pay yet (probe_cannot_pay). */
+enum state { NEW, PLAIN_PROBE, TRANSFORM_PROBE, TRANSFORM, PLAIN, DEFERRED };
 
 #define TUNER_BUCKETS 256u
 #define TUNER_MAX_ENTRIES 4096u
@@ -287,10 +288,13 @@ static int shut_down(dl_tuner *t, dl_tuner_entry *e)
 }
 
 /* Whether a probe cannot pay even if the transformed kernel took no time
- * at all: the plain time measured, times the horizon, is below what the
- * probe costs up front (the variant's build and a marshal and restore).
- * judge_probe would then reject it anyway, after paying that.  Unknown
- * plain times (not reported yet: long or queued kernels) probe. */
+ * at all: the plain time measured, times the launches it could save on,
+ * is below what the probe costs up front (the variant's build and a
+ * marshal and restore).  Those launches: the horizon, or a quarter of the
+ * launches the pattern has run (the past as the guess of the future, and
+ * a real gain a fraction of the plain time), so that a long loop of a
+ * short kernel is probed in the end.  Unknown plain times (not reported
+ * yet: long or queued kernels) probe. */
 static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
                             const dl_tuner_prediction *p, char *why,
                             size_t size)
@@ -298,14 +302,17 @@ static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
     if (!p || e->plain_n == 0)
         return 0;
     double upfront = p->first_ns + p->conversion_ns;
-    if (upfront <= 0 || e->plain_ns * t->cfg.horizon >= upfront)
-        return 0;
-    snprintf(why, size,
-             "a probe cannot pay: plain %.3f ms over %.0f launches against "
+    double launches = (double)e->launches / 4.0;
+    if (launches < t->cfg.horizon)
+        launches = t->cfg.horizon;
+    int cannot = upfront > 0 && e->plain_ns * launches < upfront;
+    if (cannot == (e->state != DEFERRED)) /* the caller logs `why` */
+        snprintf(why, size,
+             "a probe %s pay: plain %.3f ms over %.0f launches against "
              "%.3f ms up front (build %.3f ms, conversions %.3f ms)",
-             e->plain_ns / 1e6, t->cfg.horizon, upfront / 1e6,
-             p->first_ns / 1e6, p->conversion_ns / 1e6);
-    return 1;
+             cannot ? "cannot" : "can now", e->plain_ns / 1e6, launches,
+             upfront / 1e6, p->first_ns / 1e6, p->conversion_ns / 1e6);
+    return cannot;
 }
 
 static dl_tuner_entry *entry_by_ticket(dl_tuner *t, uint64_t ticket);
@@ -396,7 +403,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
     }
     dl_tuner_choice c = {0, 0, e->id};
     const dl_tuner_prediction *p = l->prediction;
-    e->launches++;
+    e->launches += 1 + (uint64_t)l->served;
     if (e->state == NEW) {
         if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
             decide(t, e, 0, "the calibration predicts no gain");
@@ -404,6 +411,11 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             decide(t, e, k->last, "probe budget spent, as last decided");
         else
             e->state = PLAIN_PROBE;
+    }
+    char why[200];
+    if (e->state == DEFERRED && !probe_cannot_pay(t, e, p, why, sizeof why)) {
+        DL_LOG_INFO("tuner: kernel '%s': %s", e->name, why);
+        e->state = PLAIN_PROBE; /* due: the probe starts now */
     }
     switch (e->state) {
     case PLAIN_PROBE:
@@ -413,7 +425,6 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             decide(t, e, k->last == 1, "probe budget spent");
             break;
         }
-        char why[200];
         int due = e->plain_asked >= t->cfg.plain_samples &&
                   (e->launches >= t->cfg.probe_after || keen(t, p));
         /* A probe that must build the variant first waits for the plain
@@ -423,6 +434,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             return c; /* the kernel was released meanwhile */
         if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
             decide(t, e, 0, why);
+            e->state = DEFERRED;
             break;
         }
         if (due) {

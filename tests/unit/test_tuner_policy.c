@@ -61,7 +61,7 @@ static dl_tuner *make(dl_policy policy)
 static dl_tuner_choice launch(sim *s, const void *kernel, uint64_t sig,
                               const dl_tuner_prediction *pred)
 {
-    dl_tuner_launch l = {kernel, "k", sig, pred};
+    dl_tuner_launch l = {kernel, "k", sig, pred, 0};
     dl_tuner_choice c = dl_tuner_choose(s->tuner, &l);
     if (c.transform && !s->buffers_transformed) {
         dl_tuner_note_conversion(s->tuner, c.ticket);
@@ -146,7 +146,8 @@ static void test_short_programs_pay_nothing(void **state)
 }
 
 /* A kernel too short for any probe to pay (20 us plain, while building
- * the activated variant takes 35 ms): decided plain without converting.
+ * the activated variant takes 35 ms): plain without converting, until a
+ * long loop of it makes the probe worth it.
  * The same kernel once the variant is built (nothing up front), or a
  * long one, still probes; so does one whose plain times never came. */
 static void test_probe_cannot_pay(void **state)
@@ -159,7 +160,32 @@ static void test_probe_cannot_pay(void **state)
         assert_false(launch(&s, &kernel_a, 1, &unbuilt).transform);
     assert_int_equal(s.transformed_launches, 0);
     counts(&s, 0, 1);
+    /* A long loop of it is probed in the end: once a quarter of its
+     * launches times 20 us covers the 35.02 ms (launch 7004), and the
+     * 2x gain is kept. */
+    int first = 0;
+    for (int i = 21; i <= 8000; i++)
+        if (launch(&s, &kernel_a, 1, &unbuilt).transform && !first)
+            first = i;
+    assert_in_range(first, 7000, 7010);
+    assert_true(s.transformed_launches >= 990);
+    counts(&s, 1, 1);
     dl_tuner_destroy(s.tuner);
+
+    /* The same when the runtime serves 15 launches of 16 without asking
+     * (its launch memo): those count, so the probe comes as soon. */
+    dl_tuner *m = make(DL_POLICY_AUTO);
+    int asked = 0;
+    for (int i = 1; i <= 1000 && !asked; i++) {
+        dl_tuner_launch ml = {&kernel_a, "k", 1, &unbuilt, i > 2 ? 15 : 0};
+        dl_tuner_choice c = dl_tuner_choose(m, &ml);
+        if (c.measure && !c.transform)
+            dl_tuner_report_kernel(m, c.ticket, 0, 20000);
+        if (c.transform)
+            asked = i;
+    }
+    assert_in_range(asked, 438, 442);
+    dl_tuner_destroy(m);
 
     sim b = {make(DL_POLICY_AUTO), 20000, 10000, 2000, 0, 0, 0, 0, 0};
     for (int i = 0; i < 20; i++)
@@ -184,7 +210,7 @@ static void test_probe_cannot_pay(void **state)
     cfg.clock_user = &tick;
     dl_tuner *t = dl_tuner_create(&cfg);
     assert_non_null(t);
-    dl_tuner_launch q = {&kernel_b, "k", 1, &unbuilt};
+    dl_tuner_launch q = {&kernel_b, "k", 1, &unbuilt, 0};
     int transformed = 0;
     for (int i = 0; i < 6; i++)
         transformed |= dl_tuner_choose(t, &q).transform;
@@ -352,7 +378,7 @@ static void test_late_and_stale_reports(void **state)
 {
     (void)state;
     dl_tuner *t = make(DL_POLICY_AUTO);
-    dl_tuner_launch l = {&kernel_a, "a", 3, &keen};
+    dl_tuner_launch l = {&kernel_a, "a", 3, &keen, 0};
     dl_tuner_choice c1 = dl_tuner_choose(t, &l);
     dl_tuner_choice c0 = dl_tuner_choose(t, &l);
     dl_tuner_choice c2 = dl_tuner_choose(t, &l); /* reports still due */
@@ -421,7 +447,7 @@ static void *report_later(void *arg)
 static void probe_waits(long gap_ms)
 {
     late_times lt = {.tuner = make(DL_POLICY_AUTO), .gap_ms = gap_ms};
-    dl_tuner_launch l = {&kernel_a, "a", 5, &keen};
+    dl_tuner_launch l = {&kernel_a, "a", 5, &keen, 0};
     lt.plain[0] = dl_tuner_choose(lt.tuner, &l);
     lt.plain[1] = dl_tuner_choose(lt.tuner, &l);
     lt.trans[0] = dl_tuner_choose(lt.tuner, &l);
@@ -453,7 +479,7 @@ static void test_probe_start_waits_for_plain_times(void **state)
     (void)state;
     const dl_tuner_prediction unbuilt = {0, 0, 0, 35.0 * MS};
     late_times lt = {.tuner = make(DL_POLICY_AUTO), .gap_ms = 30};
-    dl_tuner_launch l = {&kernel_a, "a", 5, &unbuilt};
+    dl_tuner_launch l = {&kernel_a, "a", 5, &unbuilt, 0};
     lt.plain[0] = dl_tuner_choose(lt.tuner, &l);
     lt.plain[1] = dl_tuner_choose(lt.tuner, &l);
     assert_false(dl_tuner_choose(lt.tuner, &l).transform);
@@ -479,7 +505,7 @@ static void test_policy_always_never(void **state)
     dl_tuner *never = make(DL_POLICY_NEVER);
     dl_tuner_prediction loss = {0.5, 0, 0, 0};
     for (int i = 0; i < 10; i++) {
-        dl_tuner_launch l = {&kernel_a, "a", (uint64_t)i, &loss};
+        dl_tuner_launch l = {&kernel_a, "a", (uint64_t)i, &loss, 0};
         dl_tuner_choice a = dl_tuner_choose(always, &l);
         l.prediction = &keen;
         dl_tuner_choice n = dl_tuner_choose(never, &l);
