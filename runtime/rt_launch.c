@@ -417,7 +417,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     rt_events done = {0};
     int plain = 0;
     /* DL_POLICY=auto: the tuner picks the variant (docs/tuning.md). */
-    dl_tuner_choice tc = {1, 0, 0};
+    dl_tuner_choice tc = {1, 0, 0, 0};
     int tuned = k->transformed && dl_rt.tuner &&
                 dl_rt.controls.policy == DL_POLICY_AUTO;
     if (tuned) {
@@ -503,7 +503,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     unsigned hits = !k->transformed || err != CL_SUCCESS ? 0
                     : !tuned                            ? UINT_MAX
                     : probe || tc.measure               ? 0
-                    : dl_tuner_unseen_launches(dl_rt.tuner);
+                    : tc.unseen;
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
                  c->local, kernel, hits);
     rt_unlock();

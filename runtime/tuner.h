@@ -84,7 +84,7 @@ typedef struct dl_tuner_launch {
     uint64_t signature;   /* dl_tuner_signature of the launch shape */
     const dl_tuner_prediction *prediction; /* NULL: none */
     /* Launches of the kernel since its last choice that the runtime ran
-     * without asking, as dl_tuner_unseen_launches allows: counted too. */
+     * without asking, as dl_tuner_choice.unseen allowed: counted too. */
     unsigned served;
 } dl_tuner_launch;
 
@@ -92,6 +92,11 @@ typedef struct dl_tuner_choice {
     int transform;         /* launch the transformed variant */
     int measure;           /* time this launch and report it */
     uint64_t ticket; /* names the pattern in reports; 0: report nothing */
+    /* How many launches in a row with the same inputs may run this
+     * choice without asking (the runtime's launch memo), reported back
+     * as dl_tuner_launch.served: 0 while the pattern is probed, so that
+     * no probe launch is skipped; monitor_every - 1 once decided. */
+    unsigned unseen;
 } dl_tuner_choice;
 
 dl_tuner_choice dl_tuner_choose(dl_tuner *tuner, const dl_tuner_launch *l);
@@ -121,10 +126,6 @@ void dl_tuner_counts(const dl_tuner *tuner, uint64_t *decided_transform,
 /* The injected clock, or CLOCK_MONOTONIC: for host timing of launches. */
 uint64_t dl_tuner_now(const dl_tuner *tuner);
 
-/* How many launches in a row of a decided pattern may skip the tuner
- * (the runtime's launch memo) without delaying its monitoring: it
- * measures every monitor_every-th launch it sees. */
-unsigned dl_tuner_unseen_launches(const dl_tuner *tuner);
 
 /* ------------------------------------------------------- static choice */
 

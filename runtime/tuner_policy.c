@@ -42,6 +42,7 @@ struct dl_tuner_entry {
     double conv_rate;         /* moving sum of launches that convert */
     double rate_weight;       /* the same sum if every launch did    */
     uint64_t trans_launches;  /* transformed launches so far        */
+    uint64_t next_monitor;    /* trans_launches of the next measured one */
 };
 
 /* Per kernel, over all its patterns: the probe budget. */
@@ -144,11 +145,6 @@ static uint64_t monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-unsigned dl_tuner_unseen_launches(const dl_tuner *t)
-{
-    return t->cfg.monitor_every - 1;
-}
-
 uint64_t dl_tuner_now(const dl_tuner *t)
 {
     if (t && t->cfg.clock)
@@ -210,6 +206,7 @@ static void decide(dl_tuner *t, dl_tuner_entry *e, int transform,
     if (k)
         k->last = transform;
     e->state = transform ? TRANSFORM : PLAIN;
+    e->next_monitor = e->trans_launches + t->cfg.monitor_every;
     if (transform)
         t->decided_transform++;
     else
@@ -388,7 +385,7 @@ static dl_tuner_entry *wait_for(dl_tuner *t, dl_tuner_entry *e,
 
 static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
 {
-    dl_tuner_choice plain = {0, 0, 0};
+    dl_tuner_choice plain = {0, 0, 0, 0};
     kernel_info *k = kernel_info_get(t, l->kernel);
     /* The sequence is the last *other* kernel before this one, so that a
      * loop of one kernel is one pattern from its first launch on. */
@@ -401,9 +398,14 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         plain.transform = k && k->last == 1;
         return plain;
     }
-    dl_tuner_choice c = {0, 0, e->id};
+    dl_tuner_choice c = {0, 0, e->id, 0};
     const dl_tuner_prediction *p = l->prediction;
     e->launches += 1 + (uint64_t)l->served;
+    if (e->state == TRANSFORM) /* the served launches ran transformed */
+        for (unsigned i = 0; i < l->served; i++) {
+            age_conversions(e);
+            e->trans_launches++;
+        }
     if (e->state == NEW) {
         if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
             decide(t, e, 0, "the calibration predicts no gain");
@@ -464,9 +466,14 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
     default:
         break;
     }
+    /* Decided: the runtime may run the next launches without asking. */
+    c.unseen = t->cfg.monitor_every - 1;
     if (e->state == TRANSFORM && !shut_down(t, e)) {
         c.transform = 1;
-        c.measure = e->trans_launches % t->cfg.monitor_every == 0;
+        /* Every monitor_every-th launch, served ones included. */
+        c.measure = e->trans_launches >= e->next_monitor;
+        if (c.measure)
+            e->next_monitor = e->trans_launches + t->cfg.monitor_every;
         age_conversions(e);
         e->trans_launches++;
         return c;
@@ -476,7 +483,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
 
 dl_tuner_choice dl_tuner_choose(dl_tuner *t, const dl_tuner_launch *l)
 {
-    dl_tuner_choice c = {0, 0, 0};
+    dl_tuner_choice c = {0, 0, 0, 0};
     if (t->cfg.policy == DL_POLICY_ALWAYS) {
         c.transform = 1;
         return c;

@@ -523,6 +523,50 @@ static void test_policy_always_never(void **state)
 }
 
 
+/* The runtime's launch memo may run launches without asking only once
+ * the pattern is decided: never during the probe (every probe launch is
+ * seen, so a probe is not put off by the memo), then monitor_every - 1
+ * in a row; the transformed ones it served count towards the next
+ * monitoring launch, which comes every monitor_every launches. */
+static void test_unseen_launches(void **state)
+{
+    (void)state;
+    dl_tuner_config cfg;
+    dl_tuner_config_defaults(&cfg);
+    dl_tuner *t = dl_tuner_create(&cfg);
+    assert_non_null(t);
+    dl_tuner_launch l = {&kernel_a, "k", 1, &keen, 0};
+    dl_tuner_choice c;
+    int i = 0;
+    do { /* plain samples, probe, until decided */
+        c = dl_tuner_choose(t, &l);
+        if (c.measure)
+            dl_tuner_report_kernel(t, c.ticket, c.transform,
+                                   c.transform ? 1 * MS : 3 * MS);
+    } while (c.unseen == 0 && ++i < 10);
+    assert_true(i >= 4); /* 2 plain + 2 transformed samples, all seen */
+    assert_true(c.transform);
+    assert_int_equal(c.unseen, cfg.monitor_every - 1);
+    /* 15 served launches between asks: every ask is due to monitor. */
+    unsigned measured = 0;
+    l.served = cfg.monitor_every - 1;
+    for (int n = 0; n < 8; n++) {
+        c = dl_tuner_choose(t, &l);
+        assert_true(c.transform);
+        measured += (unsigned)c.measure;
+        if (c.measure)
+            dl_tuner_report_kernel(t, c.ticket, 1, 1 * MS);
+    }
+    assert_in_range(measured, 7, 8);
+    /* Asking at every launch: one in monitor_every is measured. */
+    l.served = 0;
+    measured = 0;
+    for (unsigned n = 0; n < 4 * cfg.monitor_every; n++)
+        measured += (unsigned)dl_tuner_choose(t, &l).measure;
+    assert_int_equal(measured, 4);
+    dl_tuner_destroy(t);
+}
+
 static void test_injected_clock_and_signature(void **state)
 {
     (void)state;
@@ -534,12 +578,6 @@ static void test_injected_clock_and_signature(void **state)
     dl_tuner *t = dl_tuner_create(&cfg);
     assert_int_equal(dl_tuner_now(t), 1000);
     assert_int_equal(dl_tuner_now(t), 1001);
-    /* The runtime's launch memo may skip the tuner this often. */
-    assert_int_equal(dl_tuner_unseen_launches(t), cfg.monitor_every - 1);
-    dl_tuner_destroy(t);
-    cfg.monitor_every = 0; /* taken as 1: every launch is seen */
-    t = dl_tuner_create(&cfg);
-    assert_int_equal(dl_tuner_unseen_launches(t), 0);
     dl_tuner_destroy(t);
     uint64_t a = dl_tuner_signature(dl_tuner_signature(0, 1024), 19);
     uint64_t b = dl_tuner_signature(dl_tuner_signature(0, 19), 1024);
@@ -564,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_probe_waits_for_times),
         cmocka_unit_test(test_probe_start_waits_for_plain_times),
         cmocka_unit_test(test_policy_always_never),
+        cmocka_unit_test(test_unseen_launches),
         cmocka_unit_test(test_injected_clock_and_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
