@@ -430,20 +430,20 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                               served};
         tc = dl_tuner_choose(dl_rt.tuner, &tl);
     }
-    dl_tuner_probe *probe =
-        tc.measure ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket, c->queue,
-                                          nwait, wait)
-                   : NULL;
-    if (k->transformed && !tc.transform) {
-        plain = 1; /* decided, not a failure: no warning */
-    } else if (k->transformed && !k->xform) {
-        /* Building the activated variant blocks: not under the lock.
-         * Nothing was converted yet.  A failed build (logged there)
-         * leaves the kernel untransformed. */
+    if (k->transformed && tc.transform && !k->xform) {
+        /* Building the activated variant blocks: not under the lock, and
+         * before a probe starts timing.  Nothing was converted yet.  A
+         * failed build (logged there) leaves the kernel untransformed. */
         rt_unlock();
         xform_kernel(k);
         rt_lock();
     }
+    dl_tuner_probe *probe =
+        tc.measure ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket, c->queue,
+                                          nwait, wait)
+                   : NULL;
+    if (k->transformed && !tc.transform)
+        plain = 1; /* decided, not a failure: no warning */
     if (!plain && k->transformed) {
         const dl_annot_arg *detail = NULL;
         rt_reshaped shape; /* a kernel built for the tiled range only */
