@@ -12,21 +12,31 @@ static int group_teardown(void **state) { return rt_teardown(state); }
 
 /* Runs kernel `name` of `p` once on n random records; `model` gives the
  * expected result. */
-static void run_and_check(rt_fixture *fx, cl_program p, const char *name,
-                          size_t n, void (*model)(uint32_t *, size_t))
+/* Reads the n records of `m` back, requires them equal to `want`, then
+ * releases the kernel and the buffer and frees `want`. */
+static void check_and_release(const rt_fixture *fx, cl_kernel k, cl_mem m,
+                              uint32_t *want, size_t n)
 {
-    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
-    cl_mem m = rt_buffer_of(fx, want, n * 8);
-    cl_kernel k = rt_kernel_of(p, name);
-    rt_set_mem(k, 0, m);
-    rt_run(fx->cl.queue, k, n);
-    model(want, n);
+    uint32_t *got = calloc(n, 8);
+    assert_non_null(got);
     rt_read(fx->cl.queue, m, got, n * 8);
     assert_memory_equal(got, want, n * 8);
     dl_rt_clReleaseKernel(k);
     dl_rt_clReleaseMemObject(m);
     free(want);
     free(got);
+}
+
+static void run_and_check(rt_fixture *fx, cl_program p, const char *name,
+                          size_t n, void (*model)(uint32_t *, size_t))
+{
+    uint32_t *want = rt_random_records(n);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(p, name);
+    rt_set_mem(k, 0, m);
+    rt_run(fx->cl.queue, k, n);
+    model(want, n);
+    check_and_release(fx, k, m, want, n);
 }
 
 static void model_add5(uint32_t *f, size_t n)
@@ -133,7 +143,7 @@ static void test_auto_builds_activated_on_demand(void **state)
     assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 1);
     assert_false(xform_built(p));
     const size_t n = 33;
-    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    uint32_t *want = rt_random_records(n);
     cl_mem m = rt_buffer_of(fx, want, n * 8);
     cl_kernel k = rt_kernel_of(p, "lazy");
     rt_set_mem(k, 0, m);
@@ -153,13 +163,8 @@ static void test_auto_builds_activated_on_demand(void **state)
     assert_int_equal(RT_DELTA(s3, s2, marshals), 1);
     assert_int_equal(RT_DELTA(s3, s2, plain_launches), 0);
     assert_true(xform_built(p));
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
-    dl_rt_clReleaseKernel(k);
-    dl_rt_clReleaseMemObject(m);
+    check_and_release(fx, k, m, want, n);
     dl_rt_clReleaseProgram(p);
-    free(want);
-    free(got);
 }
 
 /* DL_POLICY=auto, and the activated build fails at the first transformed
@@ -267,18 +272,13 @@ static void test_build_callback_and_create_all(void **state)
     rt_unlock();
     assert_true(transformed);
     const size_t n = 12;
-    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    uint32_t *want = rt_random_records(n);
     cl_mem m = rt_buffer_of(fx, want, n * 8);
     rt_set_mem(k, 0, m);
     rt_run(fx->cl.queue, k, n);
     model_step(want, n);
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
-    dl_rt_clReleaseKernel(k);
-    dl_rt_clReleaseMemObject(m);
+    check_and_release(fx, k, m, want, n);
     dl_rt_clReleaseProgram(p);
-    free(want);
-    free(got);
 }
 
 /* DL_DUMP_DIR writes the source under its hash; DL_INJECT_DIR builds the

@@ -99,6 +99,18 @@ static void counts(const sim *s, uint64_t t, uint64_t p)
 
 static uint64_t fake_clock(void *user) { return (*(uint64_t *)user)++; }
 
+/* A tuner on an injected clock reading *tick (nothing ever waits). */
+static dl_tuner *make_clocked(uint64_t *tick)
+{
+    dl_tuner_config cfg;
+    dl_tuner_config_defaults(&cfg);
+    cfg.clock = fake_clock;
+    cfg.clock_user = tick;
+    dl_tuner *t = dl_tuner_create(&cfg);
+    assert_non_null(t);
+    return t;
+}
+
 static const dl_tuner_prediction keen = {2.4, 1.0 * MS, 2.4 * MS, 0};
 
 /* DA 2.4x faster, conversion cheap: transformed from the third launch
@@ -204,12 +216,7 @@ static void test_probe_cannot_pay(void **state)
     /* Plain launches whose times are not reported: the probe goes on
      * (with an injected clock nothing waits for them). */
     uint64_t tick = 0;
-    dl_tuner_config cfg;
-    dl_tuner_config_defaults(&cfg);
-    cfg.clock = fake_clock;
-    cfg.clock_user = &tick;
-    dl_tuner *t = dl_tuner_create(&cfg);
-    assert_non_null(t);
+    dl_tuner *t = make_clocked(&tick);
     dl_tuner_launch q = {&kernel_b, "k", 1, &unbuilt, 0};
     int transformed = 0;
     for (int i = 0; i < 6; i++)
@@ -571,11 +578,7 @@ static void test_injected_clock_and_signature(void **state)
 {
     (void)state;
     uint64_t tick = 1000;
-    dl_tuner_config cfg;
-    dl_tuner_config_defaults(&cfg);
-    cfg.clock = fake_clock;
-    cfg.clock_user = &tick;
-    dl_tuner *t = dl_tuner_create(&cfg);
+    dl_tuner *t = make_clocked(&tick);
     assert_int_equal(dl_tuner_now(t), 1000);
     assert_int_equal(dl_tuner_now(t), 1001);
     dl_tuner_destroy(t);
