@@ -512,6 +512,7 @@ static dl_status build_program(dl_engine *e, const char *source,
         }
     }
     cl_int err;
+    double t0 = now_ms();
     cl_program prog = dl_cl.clCreateProgramWithSource(e->context, 3, texts,
                                                       NULL, &err);
     if (err != CL_SUCCESS)
@@ -527,6 +528,8 @@ static dl_status build_program(dl_engine *e, const char *source,
         return dl_fail(DL_BUILD_ERROR, "building %s failed (%d): %.700s",
                        source, (int)err, log);
     }
+    DL_LOG_DEBUG("built marshal program %s from source in %.1f ms", source,
+                 now_ms() - t0);
     if (key.text && dl_cl.clGetProgramInfo &&
         __atomic_load_n(&binary_deferred, __ATOMIC_ACQUIRE)) {
         defer_store(dir, path, prog, &key); /* takes the key */

@@ -245,6 +245,28 @@ static void test_shut_down_after_losing_probe(void **state)
     dl_tuner_destroy(s.tuner);
 }
 
+/* The probe's marshal cost far more than predicted (POCL compiling the
+ * marshal programs on a first run: 740 ms against LBM's 49 ms saving per
+ * step, 15 steps' worth).  That marshal is spent and the restore is owed
+ * either way, so the measured saving decides: kept, and the loop runs
+ * transformed to its end. */
+static void test_dear_first_marshal_keeps_a_gain(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 72 * MS, 23 * MS, 740 * MS, 0, 0, 0, 0, 0};
+    const dl_tuner_prediction cheap = {0.9, 40.0 * MS, 0, 0};
+    for (int i = 1; i <= 100; i++) {
+        dl_tuner_choice c = launch(&s, &kernel_a, 1, &cheap);
+        if (i == 4)
+            s.marshal_ns = 20 * MS; /* compiled now: the restore is cheap */
+        if (i >= 6)
+            assert_true(c.transform);
+    }
+    counts(&s, 1, 0);
+    assert_int_equal(s.transformed_launches, 97);
+    dl_tuner_destroy(s.tuner);
+}
+
 /* Kept at first, then every launch pays a restore and a marshal (the host
  * reads each result): switched back to plain, which then holds. */
 static void test_shut_down_when_conversions_recur(void **state)
@@ -594,6 +616,7 @@ int main(void)
         cmocka_unit_test(test_lbm_switches_early),
         cmocka_unit_test(test_short_programs_pay_nothing),
         cmocka_unit_test(test_shut_down_after_losing_probe),
+        cmocka_unit_test(test_dear_first_marshal_keeps_a_gain),
         cmocka_unit_test(test_shut_down_when_conversions_recur),
         cmocka_unit_test(test_shut_down_when_kernel_slows),
         cmocka_unit_test(test_probe_sees_recurring_conversions),
