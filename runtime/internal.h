@@ -175,6 +175,11 @@ size_t dl_staged_block(const dl_engine *engine, const dl_record *rec,
 size_t dl_staged_aos_tile(const dl_engine *engine, const dl_record *rec,
                           size_t count);
 
+/* How many marshal programs a first conversion from -> to would build
+ * (plan.c): 0 when the engine holds its plan. */
+unsigned dl_plan_builds_needed(dl_engine *engine, const dl_layout *from,
+                               const dl_layout *to, dl_algo algo);
+
 /* Round-up division. */
 static inline size_t dl_div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 

@@ -16,6 +16,7 @@ struct dl_plan {
     size_t count, from_tile, to_tile;
     dl_algo algo;
     int nsteps;
+    int dry; /* dl_plan_builds_needed: steps chosen, nothing built */
     dl_step steps[DL_PLAN_MAX_STEPS];
     size_t extra_bytes;
     size_t bytes;
@@ -105,7 +106,8 @@ static dl_status add_step(dl_plan *p, dl_step_kind kind, size_t tile,
                        "and %u-word records on this device",
                        kind == DL_STEP_TILES ? "AoS<->ASTA" : "DA<->ASTA",
                        tile, p->record->rec_words);
-    DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
+    if (!p->dry)
+        DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
     p->nsteps++;
     if (s->extra_bytes > p->extra_bytes)
         p->extra_bytes = s->extra_bytes;
@@ -124,7 +126,8 @@ static dl_status add_staged(dl_plan *p, const dl_algo_ops *ops,
     DL_RETURN_ERROR_ON(!s->ops->fits(p->engine, &s->desc), DL_UNSUPPORTED,
                        "%s step with T=%zu does not fit this device",
                        ops->name, tile);
-    DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
+    if (!p->dry)
+        DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
     p->nsteps++;
     if (s->extra_bytes > p->extra_bytes)
         p->extra_bytes = s->extra_bytes;
@@ -354,6 +357,38 @@ void dl_plan_cache_clear(dl_engine *e)
         free(c);
     }
     e->plans = NULL;
+}
+
+/* How many marshal programs a first conversion from -> to would build:
+ * none when the engine holds its plan, else about one per step (the
+ * planner's choice, made without building anything; a step may also
+ * build a tail program).  The tuner weighs this before a probe. */
+unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from,
+                               const dl_layout *to, dl_algo algo)
+{
+    if (!e || !from || !to || !from->record ||
+        dl_layouts_compatible(from, to) != DL_SUCCESS)
+        return 0;
+    size_t a = dl_layout_tile(from), b = dl_layout_tile(to);
+    pthread_mutex_lock(&e->lock);
+    for (dl_plan_entry *c = e->plans; c; c = c->next) {
+        const dl_plan *p = c->plan;
+        if (p->record == from->record && p->count == from->count &&
+            p->from_tile == a && p->to_tile == b && p->algo == algo) {
+            pthread_mutex_unlock(&e->lock);
+            return 0;
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    dl_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return 0;
+    *p = (dl_plan){.engine = e, .record = (dl_record *)from->record,
+                   .count = from->count, .from_tile = a, .to_tile = b,
+                   .algo = algo, .dry = 1};
+    unsigned n = plan_steps(p) == DL_SUCCESS ? (unsigned)p->nsteps : 0;
+    free(p);
+    return n;
 }
 
 /* Finds or makes the plan for a conversion.  Cached plans live as long as

@@ -2,6 +2,7 @@
  * current layout, the host's layout, its parent (sub-buffers), the
  * commands that used it since its last conversion, and the conversions
  * themselves (DL paper section 5.2, the buffer tuple). */
+#include "internal.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
 
@@ -331,6 +332,18 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     dl_cl.clRetainEvent(*ev);
     RT_ADD(dl_rt.stats.bytes_marshaled, (uint64_t)dl_layout_bytes(&f));
     return DL_SUCCESS;
+}
+
+unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
+                              const rt_layout *to)
+{
+    dl_engine *engine = NULL;
+    if (engine_of(queue, &engine) != DL_SUCCESS)
+        return 0;
+    dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
+    dl_algo algo = (dl_algo)dl_rt.controls.algo;
+    return dl_plan_builds_needed(engine, &f, &t, algo) +
+           dl_plan_builds_needed(engine, &t, &f, algo);
 }
 
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,

@@ -337,6 +337,10 @@ dl_status rt_buffer_marshal(rt_buffer *buf, cl_command_queue queue,
 dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
                             cl_uint nwait, const cl_event *wait,
                             rt_events *done);
+/* Marshal programs that a conversion from -> to and its restore would
+ * build on the engine of `queue`: 0 once planned in this process. */
+unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
+                              const rt_layout *to);
 /* The buffer is overwritten entirely: original layout, no conversion. */
 void rt_buffer_reset(rt_buffer *buf);
 /* Records a command that used the buffer (the event is retained). */

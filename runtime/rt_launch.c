@@ -310,16 +310,32 @@ static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
     return h;
 }
 
+/* A marshal program built from POCL's cache took 25-60 ms here, about
+ * what the application's own (larger) program took; on a cold cache both
+ * take far longer, a one-off of a machine's first run that must not talk
+ * every probe out of it.  So a build is estimated as the application's,
+ * at most this. */
+#define MARSHAL_BUILD_MAX_NS 50e6
+
 /* The static prediction for this launch (docs/tuning.md): every
- * converted argument, at the record count of this launch. */
+ * converted argument, at the record count of this launch, converted to
+ * the activated variant's layout; first_ns is what the first transformed
+ * launch costs besides: the activated variant's build, unless built, and
+ * that of the marshal programs its conversions need, unless planned. */
 static dl_tuner_prediction launch_prediction(const rt_kernel *k,
                                              const dl_dims_env *env,
-                                             const dl_calibration *calib)
+                                             const dl_calibration *calib,
+                                             cl_command_queue queue)
 {
     dl_tuner_prediction none = {0, 0, 0, 0};
     dl_tuner_kernel_info info[16];
     size_t n = 0;
-    for (uint32_t j = 0; calib && j < k->annot->nargs; j++) {
+    size_t *tiles = k->prog->tiles ? k->prog->tiles[k->annot_index] : NULL;
+    double build = (double)k->prog->build_ns;
+    double unit = build < MARSHAL_BUILD_MAX_NS ? build : MARSHAL_BUILD_MAX_NS;
+    double first = k->xform ? 0 : build;
+    rt_layout seen[16];
+    for (uint32_t j = 0; j < k->annot->nargs; j++) {
         const dl_annot_arg *arg = &k->annot->args[j];
         size_t count = 0;
         if (!arg->record)
@@ -327,11 +343,30 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
         if (n == 16 || dl_dims_eval_count(arg->count, env, &count) !=
                            DL_SUCCESS)
             return none;
+        rt_layout from = {arg->record, count,
+                          arg->from.kind == DL_KIND_AOS  ? 1
+                          : arg->from.kind == DL_KIND_DA ? DL_TILE_DA
+                                                         : arg->from.tile};
+        rt_layout to = {arg->record, count, tiles ? tiles[j] : 0};
+        /* Arguments of one shape share their programs. */
+        int again = 0;
+        for (size_t i = 0; i < n; i++)
+            again |= seen[i].count == count && seen[i].tile == to.tile &&
+                     dl_record_size(seen[i].rec) ==
+                         dl_record_size(arg->record) &&
+                     dl_record_nfields(seen[i].rec) ==
+                         dl_record_nfields(arg->record);
+        if (!again && to.tile && !rt_layout_equal(&from, &to))
+            first += unit * rt_conversion_builds(queue, &from, &to);
+        seen[n] = to;
         info[n++] = (dl_tuner_kernel_info){
             dl_record_size(arg->record), dl_record_nfields(arg->record), NULL,
-            count, 16, dl_rt.controls.tile};
+            count, 16, dl_rt.controls.tile, to.tile};
     }
-    return dl_tuner_predict_launch(calib, info, n);
+    dl_tuner_prediction p =
+        calib ? dl_tuner_predict_launch(calib, info, n) : none;
+    p.first_ns = first;
+    return p;
 }
 
 /* One warning per kernel and cause, naming the annotation's line. */
@@ -421,9 +456,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     int tuned = k->transformed && dl_rt.tuner &&
                 dl_rt.controls.policy == DL_POLICY_AUTO;
     if (tuned) {
-        dl_tuner_prediction pred = launch_prediction(k, &env, calib);
-        /* A first transformed launch also builds the activated variant. */
-        pred.first_ns = k->xform ? 0 : (double)k->prog->build_ns;
+        dl_tuner_prediction pred =
+            launch_prediction(k, &env, calib, c->queue);
         /* The memo's launches since the last one that asked. */
         unsigned served = k->memo.hits_given - k->memo.hits_left;
         dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred,

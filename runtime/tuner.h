@@ -139,6 +139,10 @@ typedef struct dl_tuner_kernel_info {
     size_t count;              /* records */
     double expected_launches;  /* over which the conversion must pay */
     size_t tile_override;      /* DL_TILE, 0 = auto */
+    /* The layout a transformed launch converts to (its activated
+     * variant's; DL_TILE_DA or T), whatever the calibration predicts:
+     * what a probe's conversions cost.  0: the predicted tile's. */
+    size_t target_tile;
 } dl_tuner_kernel_info;
 
 typedef struct dl_tuner_static {

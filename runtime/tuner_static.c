@@ -43,6 +43,20 @@ static size_t layout_tile(uint32_t calib_tile)
     return calib_tile == DL_CALIB_TILE_DA ? DL_TILE_DA : calib_tile;
 }
 
+/* Marshal + restore of the argument to calibration tile `tile`. */
+static double conversion_ns(const dl_calibration *calib,
+                            const dl_tuner_kernel_info *info, uint32_t words,
+                            uint32_t tile)
+{
+    double bytes = (double)info->count * info->record_size;
+    double rate = dl_calib_convert_rate(calib, words, tile);
+    /* Unmeasured algorithm: a conversion reads and writes everything at
+     * best twice, at copy speed. */
+    if (rate <= 0)
+        rate = calib->copy_bytes_per_ns / 2;
+    return rate > 0 ? 2.0 * bytes / rate : INFINITY;
+}
+
 dl_status dl_tuner_static_choice(const dl_calibration *calib,
                                  const dl_tuner_kernel_info *info,
                                  dl_tuner_static *out)
@@ -78,13 +92,7 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
     if (best->tile == 1)
         return DL_SUCCESS;
 
-    double bytes = count * info->record_size;
-    double rate = dl_calib_convert_rate(calib, words, best->tile);
-    /* Unmeasured algorithm: a conversion reads and writes everything at
-     * best twice, at copy speed. */
-    if (rate <= 0)
-        rate = calib->copy_bytes_per_ns / 2;
-    out->conversion_ns = rate > 0 ? 2.0 * bytes / rate : INFINITY;
+    out->conversion_ns = conversion_ns(calib, info, words, best->tile);
     double saving = out->plain_ns - best->ns_per_record * count;
     out->amortises = saving * info->expected_launches > out->conversion_ns;
     /* A loss, or a gain the conversion cannot pay, leaves the data alone
@@ -118,12 +126,17 @@ dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
             s.speedup <= 0)
             return p; /* one unknown argument: no prediction */
         plain += s.plain_ns;
-        if (s.tile == 1) {
-            transformed += s.plain_ns;
-        } else {
-            transformed += s.plain_ns / s.speedup;
-            conversion += isfinite(s.conversion_ns) ? s.conversion_ns : 0;
-        }
+        transformed += s.tile == 1 ? s.plain_ns : s.plain_ns / s.speedup;
+        /* A probe converts to the annotated target even where the
+         * calibration predicts no gain (its kernels stream; LBM gathers). */
+        double conv = s.tile == 1 ? 0 : s.conversion_ns;
+        if (args[i].target_tile > 1)
+            conv = conversion_ns(calib, &args[i],
+                                 (args[i].record_size + 3) / 4,
+                                 args[i].target_tile >= args[i].count
+                                     ? DL_CALIB_TILE_DA
+                                     : (uint32_t)args[i].target_tile);
+        conversion += isfinite(conv) ? conv : 0;
     }
     if (plain <= 0 || transformed <= 0)
         return p;

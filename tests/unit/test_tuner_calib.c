@@ -191,7 +191,7 @@ static void test_path(void **state)
 static dl_tuner_kernel_info info(uint32_t words, double launches)
 {
     return (dl_tuner_kernel_info){words * 4, words, NULL, 1u << 20, launches,
-                                  0};
+                                  0, 0};
 }
 
 static void test_static_choice(void **state)
@@ -279,6 +279,15 @@ static void test_predict_launch(void **state)
     p = dl_tuner_predict_launch(&c, &args[1], 1);
     assert_true(p.speedup > 0.999 && p.speedup < 1.001);
     assert_true(p.conversion_ns == 0);
+    /* Its activated variant converts it to DA all the same (a probe
+     * pays that): at the measured rate of 19 words -> DA, the nearest
+     * record size, marshal + restore of 16 MiB at 1.5 bytes/ns. */
+    dl_tuner_kernel_info to_da = info(4, 100);
+    to_da.target_tile = DL_TILE_DA;
+    p = dl_tuner_predict_launch(&c, &to_da, 1);
+    double conv = 2.0 * (4.0 * 4 * (1u << 20)) / 1.5;
+    assert_true(p.speedup > 0.999 && p.speedup < 1.001);
+    assert_true(p.conversion_ns > conv * 0.999 && p.conversion_ns < conv * 1.001);
     /* Nothing known. */
     dl_calibration empty;
     memset(&empty, 0, sizeof empty);
