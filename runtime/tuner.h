@@ -39,7 +39,8 @@ typedef struct dl_tuner_prediction {
     double conversion_ns; /* marshal + restore of the arguments; 0: unknown */
     double plain_ns;      /* the plain kernel's time; 0: unknown          */
     /* What the first transformed launch costs besides its conversions
-     * (building the activated variant, not yet built); 0: nothing. */
+     * (building the activated variant, not yet built, and the marshal
+     * programs its conversions need, not yet planned); 0: nothing. */
     double first_ns;
 } dl_tuner_prediction;
 
