@@ -69,6 +69,16 @@ static const char *cause_text(unsigned cause)
     }
 }
 
+/* The layout the host's data of an annotated argument is in. */
+static rt_layout host_layout(const dl_annot_arg *arg, size_t count)
+{
+    rt_layout l = {arg->record, count,
+                   arg->from.kind == DL_KIND_AOS  ? 1
+                   : arg->from.kind == DL_KIND_DA ? DL_TILE_DA
+                                                  : arg->from.tile};
+    return l;
+}
+
 /* Fills wants[] for the transformed variant; returns 0 or a cause. */
 static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
                                  want *wants, const dl_annot_arg **detail)
@@ -91,10 +101,7 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         size_t count = 0;
         if (dl_dims_eval_count(arg->count, env, &count) != DL_SUCCESS)
             return RT_CAUSE_DIMS;
-        rt_layout from = {arg->record, count,
-                          arg->from.kind == DL_KIND_AOS  ? 1
-                          : arg->from.kind == DL_KIND_DA ? DL_TILE_DA
-                                                         : arg->from.tile};
+        rt_layout from = host_layout(arg, count);
         rt_layout to = {arg->record, count, tiles[j]};
         if (count == 0 || rt_layout_equal(&from, &to))
             continue; /* nothing to convert for this launch */
@@ -343,10 +350,7 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
         if (n == 16 || dl_dims_eval_count(arg->count, env, &count) !=
                            DL_SUCCESS)
             return none;
-        rt_layout from = {arg->record, count,
-                          arg->from.kind == DL_KIND_AOS  ? 1
-                          : arg->from.kind == DL_KIND_DA ? DL_TILE_DA
-                                                         : arg->from.tile};
+        rt_layout from = host_layout(arg, count);
         rt_layout to = {arg->record, count, tiles ? tiles[j] : 0};
         /* Arguments of one shape share their programs. */
         int again = 0;
