@@ -208,4 +208,19 @@ static inline int rt_is_transformed(cl_mem m)
     return t;
 }
 
+/* Reads the n records of `m` back, requires them equal to `want`, then
+ * releases the kernel and the buffer and frees `want`. */
+static inline void check_and_release(const rt_fixture *fx, cl_kernel k,
+                                     cl_mem m, uint32_t *want, size_t n)
+{
+    uint32_t *got = calloc(n, 8);
+    assert_non_null(got);
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(m);
+    free(want);
+    free(got);
+}
+
 #endif

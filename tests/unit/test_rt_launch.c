@@ -251,11 +251,7 @@ static void test_dims_not_fitting(void **state)
     assert_int_equal(RT_DELTA(s2, s1, unmarshals), 1); /* before the first */
     assert_int_equal(RT_DELTA(s2, s1, declined), 1);   /* warned once */
     assert_false(rt_is_transformed(m));
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
-    dl_rt_clReleaseKernel(k);
-    dl_rt_clReleaseMemObject(m);
-    free(want);
+    check_and_release(fx, k, m, want, n);
     free(got);
 }
 

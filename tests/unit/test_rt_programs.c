@@ -12,21 +12,6 @@ static int group_teardown(void **state) { return rt_teardown(state); }
 
 /* Runs kernel `name` of `p` once on n random records; `model` gives the
  * expected result. */
-/* Reads the n records of `m` back, requires them equal to `want`, then
- * releases the kernel and the buffer and frees `want`. */
-static void check_and_release(const rt_fixture *fx, cl_kernel k, cl_mem m,
-                              uint32_t *want, size_t n)
-{
-    uint32_t *got = calloc(n, 8);
-    assert_non_null(got);
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
-    dl_rt_clReleaseKernel(k);
-    dl_rt_clReleaseMemObject(m);
-    free(want);
-    free(got);
-}
-
 static void run_and_check(rt_fixture *fx, cl_program p, const char *name,
                           size_t n, void (*model)(uint32_t *, size_t))
 {

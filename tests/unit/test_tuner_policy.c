@@ -48,15 +48,8 @@ static dl_tuner *make_skip(dl_policy policy, double skip_below)
     return t;
 }
 
-static dl_tuner *make(dl_policy policy)
-{
-    dl_tuner_config cfg;
-    dl_tuner_config_defaults(&cfg);
-    cfg.policy = policy;
-    dl_tuner *t = dl_tuner_create(&cfg);
-    assert_non_null(t);
-    return t;
-}
+/* The defaults (skip_below 0) under `policy`. */
+static dl_tuner *make(dl_policy policy) { return make_skip(policy, 0); }
 
 static dl_tuner_choice launch(sim *s, const void *kernel, uint64_t sig,
                               const dl_tuner_prediction *pred)
