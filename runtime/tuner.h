@@ -96,7 +96,8 @@ typedef struct dl_tuner_choice {
     /* How many launches in a row with the same inputs may run this
      * choice without asking (the runtime's launch memo), reported back
      * as dl_tuner_launch.served: 0 while the pattern is probed, so that
-     * no probe launch is skipped; monitor_every - 1 once decided. */
+     * no probe launch is skipped; once decided, monitor_every - 1 while
+     * transformed, more while plain (tuner_policy.c, unseen_budget). */
     unsigned unseen;
 } dl_tuner_choice;
 

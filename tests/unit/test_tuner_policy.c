@@ -192,6 +192,28 @@ static void test_probe_cannot_pay(void **state)
     assert_in_range(asked, 438, 442);
     dl_tuner_destroy(m);
 
+    /* The memo as the runtime drives it, serving as many launches as the
+     * tuner allows: a deferred pattern is asked about again only where a
+     * probe could pay (launch 7004), at most 4096 launches apart, so the
+     * loop takes a handful of slow launches instead of one in 16. */
+    dl_tuner *d = make(DL_POLICY_AUTO);
+    unsigned served = 0, asks = 0, total = 0, probed_at = 0;
+    while (total < 20000 && !probed_at) {
+        dl_tuner_launch dlaunch = {&kernel_a, "k", 1, &unbuilt, served};
+        dl_tuner_choice c = dl_tuner_choose(d, &dlaunch);
+        asks++;
+        total += 1 + served;
+        if (c.measure && !c.transform)
+            dl_tuner_report_kernel(d, c.ticket, 0, 20000);
+        if (c.transform)
+            probed_at = total;
+        assert_in_range(c.unseen, 0, 4096);
+        served = c.unseen;
+    }
+    assert_in_range(probed_at, 7000, 7010);
+    assert_in_range(asks, 4, 8);
+    dl_tuner_destroy(d);
+
     sim b = {make(DL_POLICY_AUTO), 20000, 10000, 2000, 0, 0, 0, 0, 0};
     for (int i = 0; i < 20; i++)
         launch(&b, &kernel_a, 1, &built);
@@ -549,7 +571,8 @@ static void test_policy_always_never(void **state)
  * the pattern is decided: never during the probe (every probe launch is
  * seen, so a probe is not put off by the memo), then monitor_every - 1
  * in a row; the transformed ones it served count towards the next
- * monitoring launch, which comes every monitor_every launches. */
+ * monitoring launch, which comes every monitor_every launches.  Decided
+ * plain, nothing is monitored and the memo may serve far longer. */
 static void test_unseen_launches(void **state)
 {
     (void)state;
@@ -587,6 +610,26 @@ static void test_unseen_launches(void **state)
         measured += (unsigned)dl_tuner_choose(t, &l).measure;
     assert_int_equal(measured, 4);
     dl_tuner_destroy(t);
+
+    /* A pattern decided plain by its probe is watched by nobody: the
+     * memo may serve it much longer (4096 launches) between asks. */
+    dl_tuner *p = dl_tuner_create(&cfg);
+    assert_non_null(p);
+    dl_tuner_launch pl = {&kernel_b, "k", 1, &keen, 0};
+    i = 0;
+    do {
+        c = dl_tuner_choose(p, &pl);
+        if (c.measure)
+            dl_tuner_report_kernel(p, c.ticket, c.transform,
+                                   c.transform ? 3 * MS : 1 * MS);
+    } while (c.unseen == 0 && ++i < 10);
+    assert_false(c.transform);
+    assert_int_equal(c.unseen, 4096);
+    pl.served = c.unseen;
+    c = dl_tuner_choose(p, &pl);
+    assert_false(c.transform);
+    assert_int_equal(c.unseen, 4096);
+    dl_tuner_destroy(p);
 }
 
 static void test_injected_clock_and_signature(void **state)
