@@ -5,8 +5,13 @@
  * tiles never share words, so tiles need no coordination.
  *
  * Specialisation (besides the record, see common.cl): DL_T (tile), DL_N =
- * DL_T*DL_RW words per tile, DL_INVERSE (0: AoS -> ASTA, 1: ASTA -> AoS)
- * and DL_BS_CPU, which picks one of two schedules:
+ * DL_T*DL_RW words per tile and DL_BS_CPU, which picks one of two
+ * schedules (below).  Both directions are in every program: each kernel
+ * has an `_inverse` twin (ASTA -> AoS), so the restore after a marshal
+ * builds nothing (a build from source costs POCL 30-60 ms even from its
+ * cache).  The direction is a constant argument of inlined helpers, so
+ * each kernel is as specialised as with a -D.
+ *
  *
  * DL_BS_CPU 0 (GPUs): the paper's scheme.  A work-group of DL_L items holds
  *   DL_G tiles in registers, DL_K words per item, waits at a barrier and
@@ -29,20 +34,20 @@
  *   wide for a chunk list, use a plain gather (!DL_BS_ROWS).
  */
 
-#if DL_INVERSE
-#define DL_SOURCE(dest, w) dl_tile_asta_pos((dest), (w))
-#else
-#define DL_SOURCE(dest, w) dl_tile_aos_pos((dest), (w))
-#endif
+/* Where the word that belongs at position dest of a w-record tile comes
+ * from: inv 0 (to ASTA) or 1 (back to AoS), a constant at every use. */
+#define DL_SOURCE(inv, dest, w)                                               \
+    ((inv) ? dl_tile_asta_pos((dest), (w)) : dl_tile_aos_pos((dest), (w)))
+
+#define DL_INLINE inline __attribute__((always_inline))
 
 #if DL_BS_CPU
 
 #define DL_CAT2(a, b) a##b
 #define DL_CAT(a, b) DL_CAT2(a, b)
-/* The tile count is a constant only once the helpers are inlined; LLVM
- * kept the larger ones out of line, and with runtime bounds vectorised
- * them with gathers. */
-#define DL_INLINE inline __attribute__((always_inline))
+/* DL_INLINE (above): the tile count is a constant only once the helpers
+ * are inlined; LLVM kept the larger ones out of line, and with runtime
+ * bounds vectorised them with gathers. */
 
 #if DL_BS_ROWS
 /* Chunk-major order of `nrec` records: word u0 + j of record i (chunk
@@ -146,13 +151,13 @@ DL_INLINE void name(SQ const DL_WORD *aos,                                    \
  * Keeping the plain copies apart from the shuffles mattered out of DRAM:
  * with them fused into one loop the forward conversion ran at ~0.7 of a
  * copy. */
-#if DL_INVERSE
+/* ASTA -> AoS */
 DL_DEFINE_ROWS_TO_CHUNKS(dl_rows_to_chunks, __global, DL_PRIVATE)
 #if DL_CHUNKED
 DL_DEFINE_CHUNKS_TO_AOS(dl_chunks_to_aos, DL_PRIVATE, __global)
 #endif
-DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
-                                DL_WORD *b, const uint ntiles)
+DL_INLINE void dl_convert_tiles_inv(__global DL_WORD *base, DL_WORD *a,
+                                    DL_WORD *b, const uint ntiles)
 {
     (void)a;
     dl_rows_to_chunks(base, b, ntiles);
@@ -163,7 +168,8 @@ DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
         base[i] = b[i];
 #endif
 }
-#else /* AoS -> ASTA */
+
+/* AoS -> ASTA */
 #if DL_BS_COLS
 DL_DEFINE_AOS_TO_COLS(dl_aos_to_cols, __global, DL_PRIVATE)
 #elif DL_CHUNKED
@@ -172,8 +178,8 @@ DL_DEFINE_CHUNKS_TO_ROWS(dl_chunks_to_rows, DL_PRIVATE, __global)
 #else
 DL_DEFINE_CHUNKS_TO_ROWS(dl_chunks_to_rows, __global, DL_PRIVATE)
 #endif
-DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
-                                DL_WORD *b, const uint ntiles)
+DL_INLINE void dl_convert_tiles_fwd(__global DL_WORD *base, DL_WORD *a,
+                                    DL_WORD *b, const uint ntiles)
 {
 #if DL_BS_COLS
     dl_aos_to_cols(base, b, ntiles);
@@ -189,21 +195,40 @@ DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
     for (uint i = 0; i < ntiles * DL_N; i++)
         base[i] = b[i];
 }
-#endif
 
 #else /* !DL_BS_ROWS: mixed records, or wider than the chunk lists go */
 
-DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
-                                DL_WORD *b, const uint ntiles)
+DL_INLINE void dl_gather_tiles(__global DL_WORD *base, DL_WORD *a,
+                               const uint ntiles, const int inv)
 {
-    (void)b;
     for (uint i = 0; i < ntiles * DL_N; i++)
         a[i] = base[i];
     for (uint g = 0; g < ntiles; g++)
         for (uint p = 0; p < DL_N; p++)
-            base[g * DL_N + p] = a[g * DL_N + DL_SOURCE(p, DL_T)];
+            base[g * DL_N + p] = a[g * DL_N + DL_SOURCE(inv, p, DL_T)];
+}
+DL_INLINE void dl_convert_tiles_fwd(__global DL_WORD *base, DL_WORD *a,
+                                    DL_WORD *b, const uint ntiles)
+{
+    (void)b;
+    dl_gather_tiles(base, a, ntiles, 0);
+}
+DL_INLINE void dl_convert_tiles_inv(__global DL_WORD *base, DL_WORD *a,
+                                    DL_WORD *b, const uint ntiles)
+{
+    (void)b;
+    dl_gather_tiles(base, a, ntiles, 1);
 }
 #endif
+
+DL_INLINE void dl_convert_tiles(__global DL_WORD *base, DL_WORD *a,
+                                DL_WORD *b, const uint ntiles, const int inv)
+{
+    if (inv)
+        dl_convert_tiles_inv(base, a, b, ntiles);
+    else
+        dl_convert_tiles_fwd(base, a, b, ntiles);
+}
 
 /* Asks for the batch at `batch` ahead of time.  The streaming copies of a
  * batch start and end with the data it needs, so without help a core
@@ -226,14 +251,14 @@ DL_INLINE void dl_prefetch_batch(const __global DL_WORD *buf, ulong batch)
 /* The partial last tile (R = count % DL_T records, stored as ASTA(R)),
  * through the private array a. */
 DL_INLINE void dl_convert_tail(__global DL_WORD *buf, ulong count,
-                               DL_WORD *a)
+                               DL_WORD *a, const int inv)
 {
     const uint w = (uint)(count % DL_T);
     __global DL_WORD *base = buf + (count / DL_T) * DL_N;
     for (uint i = 0; i < w * DL_RW; i++)
         a[i] = base[i];
     for (uint i = 0; i < w * DL_RW; i++)
-        base[i] = a[DL_SOURCE(i, w)];
+        base[i] = a[DL_SOURCE(inv, i, w)];
 }
 
 /* One launch does everything (on POCL each launch costs tens of
@@ -243,18 +268,17 @@ DL_INLINE void dl_convert_tail(__global DL_WORD *buf, ulong count,
  * batch one by one and then the partial last tile.  per_item and items
  * depend on the count, so they are arguments: one program serves every
  * count. */
-__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void dl_bs_batch(__global DL_WORD *buf, ulong count, uint per_item,
-                 uint items)
+DL_INLINE void dl_bs_batch_run(__global DL_WORD *buf, ulong count,
+                               uint per_item, uint items, const int inv)
 {
     DL_WORD a[DL_G * DL_N], b[DL_G * DL_N];
     const ulong full = count / DL_T, batches = full / DL_G;
     const uint id = get_global_id(0);
     if (id == items) {
         for (ulong q = batches * DL_G; q < full; q++)
-            dl_convert_tiles(buf + q * DL_N, a, b, 1);
+            dl_convert_tiles(buf + q * DL_N, a, b, 1, inv);
         if (count % DL_T > 1) /* one record is already in place */
-            dl_convert_tail(buf, count, a);
+            dl_convert_tail(buf, count, a, inv);
         return;
     }
     const ulong first = (ulong)id * per_item;
@@ -264,15 +288,29 @@ void dl_bs_batch(__global DL_WORD *buf, ulong count, uint per_item,
     for (ulong k = first; k < end; k++) {
         if (k + DL_PREFETCH < end)
             dl_prefetch_batch(buf, k + DL_PREFETCH);
-        dl_convert_tiles(buf + k * (DL_G * DL_N), a, b, DL_G);
+        dl_convert_tiles(buf + k * (DL_G * DL_N), a, b, DL_G, inv);
     }
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_bs_batch(__global DL_WORD *buf, ulong count, uint per_item,
+                 uint items)
+{
+    dl_bs_batch_run(buf, count, per_item, items, 0);
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_bs_batch_inverse(__global DL_WORD *buf, ulong count, uint per_item,
+                         uint items)
+{
+    dl_bs_batch_run(buf, count, per_item, items, 1);
 }
 
 #else /* GPU schedule */
 
 /* Full tiles: group g converts tiles [g*DL_G, g*DL_G + DL_G). */
-__kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
-void dl_bs_group(__global DL_WORD *buf, ulong full_tiles)
+DL_INLINE void dl_bs_group_run(__global DL_WORD *buf, ulong full_tiles,
+                               const int inv)
 {
     const uint lid = get_local_id(0);
     const ulong first = (ulong)get_group_id(0) * DL_G;
@@ -284,7 +322,7 @@ void dl_bs_group(__global DL_WORD *buf, ulong full_tiles)
         uint p = k * DL_L + lid;
         if (p < limit) {
             uint tile = p / DL_N, a = p % DL_N;
-            v[k] = base[tile * DL_N + DL_SOURCE(a, DL_T)];
+            v[k] = base[tile * DL_N + DL_SOURCE(inv, a, DL_T)];
         }
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
@@ -295,9 +333,21 @@ void dl_bs_group(__global DL_WORD *buf, ulong full_tiles)
     }
 }
 
-/* The partial last tile: R = count % DL_T records, stored as ASTA(R). */
 __kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
-void dl_bs_tail(__global DL_WORD *buf, ulong count)
+void dl_bs_group(__global DL_WORD *buf, ulong full_tiles)
+{
+    dl_bs_group_run(buf, full_tiles, 0);
+}
+
+__kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
+void dl_bs_group_inverse(__global DL_WORD *buf, ulong full_tiles)
+{
+    dl_bs_group_run(buf, full_tiles, 1);
+}
+
+/* The partial last tile: R = count % DL_T records, stored as ASTA(R). */
+DL_INLINE void dl_bs_tail_run(__global DL_WORD *buf, ulong count,
+                              const int inv)
 {
     const uint lid = get_local_id(0);
     const uint w = (uint)(count % DL_T);
@@ -307,7 +357,7 @@ void dl_bs_tail(__global DL_WORD *buf, ulong count)
     for (uint k = 0; k < DL_K; k++) {
         uint p = k * DL_L + lid;
         if (p < limit)
-            v[k] = base[DL_SOURCE(p, w)];
+            v[k] = base[DL_SOURCE(inv, p, w)];
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (uint k = 0; k < DL_K; k++) {
@@ -315,6 +365,18 @@ void dl_bs_tail(__global DL_WORD *buf, ulong count)
         if (p < limit)
             base[p] = v[k];
     }
+}
+
+__kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
+void dl_bs_tail(__global DL_WORD *buf, ulong count)
+{
+    dl_bs_tail_run(buf, count, 0);
+}
+
+__kernel __attribute__((reqd_work_group_size(DL_L, 1, 1)))
+void dl_bs_tail_inverse(__global DL_WORD *buf, ulong count)
+{
+    dl_bs_tail_run(buf, count, 1);
 }
 
 #endif

@@ -87,23 +87,32 @@ inline ulong dl_div(ulong a, ulong b)
 }
 
 #ifdef DL_P
-/* Chunk kernels (pttwac_tiles.cl, pipt.cl): where the piece at chunk
- * position v (of Q*RW*DL_P) belongs.  DA chunk d = us*Q + q*k + j holds
- * the chunk that belongs at ASTA chunk a = q*RW + us + j. */
-inline ulong dl_chunk_next(ulong v, ulong q_tiles)
+/* Chunk kernels (pttwac_tiles.cl, pipt.cl, staged_cycles.cl): where the
+ * piece at chunk position v (of Q*RW*DL_P) belongs.  DA chunk d = us*Q +
+ * q*k + j holds the chunk that belongs at ASTA chunk a = q*RW + us + j.
+ * inv 0: DA d -> ASTA a; 1: back.  A constant at every call. */
+inline __attribute__((always_inline)) ulong
+dl_chunk_next_dir(ulong v, ulong q_tiles, const int inv)
 {
     ulong c = v / DL_P, piece = v % DL_P, to;
-#if !DL_INVERSE /* DA d -> ASTA a */
-    uint u = (uint)dl_div(c, q_tiles); /* part (us, k): us <= u < us+k */
-    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
-    ulong rem = c - us * q_tiles;
-    to = (rem / k) * DL_RW + us + rem % k;
-#else /* ASTA a -> DA d */
-    ulong q = c / DL_RW;
-    uint u = (uint)(c % DL_RW);
-    uint us = DL_PART_START(u), k = DL_PART_LEN(u);
-    to = us * q_tiles + q * k + (u - us);
-#endif
+    if (!inv) { /* DA d -> ASTA a */
+        uint u = (uint)dl_div(c, q_tiles); /* part (us, k): us <= u < us+k */
+        uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+        ulong rem = c - us * q_tiles;
+        to = (rem / k) * DL_RW + us + rem % k;
+    } else { /* ASTA a -> DA d */
+        ulong q = c / DL_RW;
+        uint u = (uint)(c % DL_RW);
+        uint us = DL_PART_START(u), k = DL_PART_LEN(u);
+        to = us * q_tiles + q * k + (u - us);
+    }
     return to * DL_P + piece;
 }
+
+#ifdef DL_INVERSE /* kernels built for one direction */
+inline ulong dl_chunk_next(ulong v, ulong q_tiles)
+{
+    return dl_chunk_next_dir(v, q_tiles, DL_INVERSE);
+}
+#endif
 #endif

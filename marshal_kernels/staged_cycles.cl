@@ -11,9 +11,11 @@
  * split off the partial tile).
  *
  * Specialisation (besides the record, see common.cl): DL_T (words per
- * chunk), DL_C words per slice, DL_S slices per chunk, DL_INVERSE (0:
- * DA -> ASTA), DL_P = 1 (dl_chunk_next's positions are whole chunks),
- * DL_AHEAD moves to prefetch ahead, DL_COMING chunks of the next cycle.
+ * chunk), DL_C words per slice, DL_S slices per chunk, DL_P = 1
+ * (dl_chunk_next_dir's positions are whole chunks), DL_AHEAD moves to
+ * prefetch ahead, DL_COMING chunks of the next cycle.  Both directions
+ * are in every program (dl_staged_cycles: DA -> ASTA, and its _inverse),
+ * so a marshal and its restore build one program between them.
  */
 
 #define DL_INLINE inline __attribute__((always_inline))
@@ -37,19 +39,20 @@ DL_INLINE void dl_prefetch_piece(__global const DL_WORD *p, uint len)
  * coming == start): short cycles (S = 16 at T = 256: four chunks) would
  * otherwise wait for their leader's load at every start. */
 DL_INLINE void dl_follow(__global DL_WORD *piece, ulong start, uint len,
-                         ulong q_tiles, DL_WORD *carry, ulong coming)
+                         ulong q_tiles, DL_WORD *carry, ulong coming,
+                         const int inv)
 {
     ulong c = coming;
     for (uint k = 0; k < DL_COMING && coming != start; k++) {
         dl_prefetch_piece(piece + c * DL_T, len);
-        c = dl_chunk_next(c, q_tiles);
+        c = dl_chunk_next_dir(c, q_tiles, inv);
         if (c == coming)
             break;
     }
-    ulong next = dl_chunk_next(start, q_tiles), ahead = next;
+    ulong next = dl_chunk_next_dir(start, q_tiles, inv), ahead = next;
     for (uint k = 0; k < DL_AHEAD && ahead != start; k++) {
         dl_prefetch_piece(piece + ahead * DL_T, len);
-        ahead = dl_chunk_next(ahead, q_tiles);
+        ahead = dl_chunk_next_dir(ahead, q_tiles, inv);
     }
     __global DL_WORD *p = piece + start * DL_T;
     for (uint j = 0; j < len; j++)
@@ -57,7 +60,7 @@ DL_INLINE void dl_follow(__global DL_WORD *piece, ulong start, uint len,
     while (next != start) { /* carry belongs at next: swap it in */
         if (ahead != start) {
             dl_prefetch_piece(piece + ahead * DL_T, len);
-            ahead = dl_chunk_next(ahead, q_tiles);
+            ahead = dl_chunk_next_dir(ahead, q_tiles, inv);
         }
         p = piece + next * DL_T;
         for (uint j = 0; j < len; j++) {
@@ -65,7 +68,7 @@ DL_INLINE void dl_follow(__global DL_WORD *piece, ulong start, uint len,
             p[j] = carry[j];
             carry[j] = t;
         }
-        next = dl_chunk_next(next, q_tiles);
+        next = dl_chunk_next_dir(next, q_tiles, inv);
     }
     p = piece + start * DL_T;
     for (uint j = 0; j < len; j++)
@@ -77,9 +80,9 @@ DL_INLINE void dl_follow(__global DL_WORD *piece, ulong start, uint len,
  * groups + 1 | map: one bit per chunk, set at the leader (smallest chunk)
  * of every cycle longer than one]; the host balances the ranges by cycle
  * length. */
-__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void dl_staged_cycles(__global DL_WORD *buf, __global const ulong *ctl,
-                      ulong q_tiles, uint groups)
+DL_INLINE void dl_staged_cycles_run(__global DL_WORD *buf,
+                                    __global const ulong *ctl, ulong q_tiles,
+                                    uint groups, const int inv)
 {
     __global const ulong *ranges = ctl;
     __global const uint *map = (__global const uint *)(ctl + groups + 1);
@@ -98,10 +101,25 @@ void dl_staged_cycles(__global DL_WORD *buf, __global const ulong *ctl,
             if (coming < lo || coming >= hi)
                 continue;
             if (v < hi)
-                dl_follow(buf + off, v, len, q_tiles, carry, coming);
+                dl_follow(buf + off, v, len, q_tiles, carry, coming, inv);
             v = coming;
         }
     }
     if (v < hi)
-        dl_follow(buf + off, v, len, q_tiles, carry, v);
+        dl_follow(buf + off, v, len, q_tiles, carry, v, inv);
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_staged_cycles(__global DL_WORD *buf, __global const ulong *ctl,
+                      ulong q_tiles, uint groups)
+{
+    dl_staged_cycles_run(buf, ctl, q_tiles, groups, 0);
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_staged_cycles_inverse(__global DL_WORD *buf,
+                              __global const ulong *ctl, ulong q_tiles,
+                              uint groups)
+{
+    dl_staged_cycles_run(buf, ctl, q_tiles, groups, 1);
 }

@@ -71,10 +71,14 @@ static dl_status prepare_gpu(dl_engine *e, dl_step *s, dl_spec *spec)
     dl_spec_define(spec, "DL_G", "%zuu", group_tiles);
     dl_spec_define(spec, "DL_L", "%zu", local);
     dl_spec_define(spec, "DL_K", "%zu", k);
-    dl_status st = dl_engine_kernel(e, "bs.cl", spec, "dl_bs_group",
-                                    &s->kernels[0]);
+    int inv = d->inverse;
+    dl_status st = dl_engine_kernel(
+        e, "bs.cl", spec, inv ? "dl_bs_group_inverse" : "dl_bs_group",
+        &s->kernels[0]);
     if (st == DL_SUCCESS)
-        st = dl_engine_kernel(e, "bs.cl", spec, "dl_bs_tail", &s->kernels[1]);
+        st = dl_engine_kernel(e, "bs.cl", spec,
+                              inv ? "dl_bs_tail_inverse" : "dl_bs_tail",
+                              &s->kernels[1]);
     return st;
 }
 
@@ -157,8 +161,9 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
     dl_spec_define(spec, "DL_PREFETCH", "%zuu",
                    dl_div_up(BS_CPU_PREFETCH_BYTES, group_tiles * tile_bytes));
     dl_spec_define(spec, "DL_BS_ROWS", "%d", rows);
+    /* Used by the forward kernel only (the program holds both). */
     dl_spec_define(spec, "DL_BS_COLS", "%d",
-                   rows && !d->inverse && d->tile <= BS_CPU_MAX_COLS_TILE);
+                   rows && d->tile <= BS_CPU_MAX_COLS_TILE);
     dl_spec_define(spec, "DL_CHUNKED", "%d", rows && chunked);
     if (rows && chunked) {
         char chunks[BS_CPU_MAX_CHUNKED_WORDS * 3], pieces[sizeof chunks];
@@ -173,7 +178,9 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
     dl_spec_define(spec, "DL_ROW_UNROLL", "%s",
                    r->rec_words <= 8 || chunked ? "_Pragma(\"unroll\")" : "");
 
-    return dl_engine_kernel(e, "bs.cl", spec, "dl_bs_batch", &s->kernels[0]);
+    return dl_engine_kernel(e, "bs.cl", spec,
+                            d->inverse ? "dl_bs_batch_inverse" : "dl_bs_batch",
+                            &s->kernels[0]);
 }
 
 static dl_status enqueue_cpu(dl_step *s, dl_chain *c, cl_mem buf)
@@ -207,7 +214,8 @@ static dl_status bs_prepare(dl_engine *e, dl_step *s)
     dl_spec_record(&spec, d->rec);
     dl_spec_define(&spec, "DL_T", "%zuu", d->tile);
     dl_spec_define(&spec, "DL_N", "%zuu", d->tile * d->rec->rec_words);
-    dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
+    /* No direction: bs.cl holds both, so a marshal and its restore share
+     * one program. */
     dl_spec_define(&spec, "DL_BS_CPU", "%d", cpu);
     dl_status st = cpu ? prepare_cpu(e, s, &spec) : prepare_gpu(e, s, &spec);
     dl_spec_free(&spec);
@@ -226,4 +234,5 @@ const dl_algo_ops dl_algo_bs = {
     .fits = bs_fits,
     .prepare = bs_prepare,
     .enqueue = bs_enqueue,
+    .both_directions = 1,
 };

@@ -165,12 +165,15 @@ static dl_status prepare_step(dl_engine *e, dl_step *s)
     dl_spec_define(&spec, "DL_T", "%zuu", d->tile);
     dl_spec_define(&spec, "DL_C", "%zuu", slice);
     dl_spec_define(&spec, "DL_S", "%zuu", slices);
-    dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
+    /* No direction: staged_cycles.cl holds both, so a marshal and its
+     * restore share one program. */
     dl_spec_define(&spec, "DL_P", "1u");
     dl_spec_define(&spec, "DL_AHEAD", "%uu", CYCLES_AHEAD);
     dl_spec_define(&spec, "DL_COMING", "%uu", CYCLES_COMING);
-    dl_status st = dl_engine_kernel(e, "staged_cycles.cl", &spec,
-                                    "dl_staged_cycles", &s->kernels[0]);
+    dl_status st = dl_engine_kernel(
+        e, "staged_cycles.cl", &spec,
+        d->inverse ? "dl_staged_cycles_inverse" : "dl_staged_cycles",
+        &s->kernels[0]);
     dl_spec_free(&spec);
     DL_RETURN_IF_FAIL(st);
     DL_RETURN_IF_FAIL(dl_tail_prepare(e, s));
@@ -251,4 +254,5 @@ const dl_algo_ops dl_algo_staged_cycles = {
     .prepare = cycles_prepare,
     .enqueue = cycles_enqueue,
     .release = cycles_release,
+    .both_directions = 1,
 };

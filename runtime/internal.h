@@ -135,6 +135,9 @@ typedef struct dl_algo_ops {
     dl_status (*enqueue)(dl_step *step, dl_chain *chain, cl_mem buffer);
     /* Releases what prepare allocated beyond the kernels (may be NULL). */
     void (*release)(dl_step *step);
+    /* Its program holds both directions (the kernel name picks one), so
+     * a conversion and its inverse build it once between them. */
+    int both_directions;
 } dl_algo_ops;
 
 #define DL_STEP_MAX_KERNELS 6
@@ -176,9 +179,12 @@ size_t dl_staged_aos_tile(const dl_engine *engine, const dl_record *rec,
                           size_t count);
 
 /* How many marshal programs a first conversion from -> to would build
- * (plan.c): 0 when the engine holds its plan. */
+ * (plan.c): 0 when the engine holds its plan.  With `reverse_counted`,
+ * the conversion to -> from is counted as well, so steps whose program
+ * holds both directions count there only. */
 unsigned dl_plan_builds_needed(dl_engine *engine, const dl_layout *from,
-                               const dl_layout *to, dl_algo algo);
+                               const dl_layout *to, dl_algo algo,
+                               int reverse_counted);
 
 /* Round-up division. */
 static inline size_t dl_div_up(size_t a, size_t b) { return (a + b - 1) / b; }

@@ -364,7 +364,8 @@ void dl_plan_cache_clear(dl_engine *e)
  * planner's choice, made without building anything; a step may also
  * build a tail program).  The tuner weighs this before a probe. */
 unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from,
-                               const dl_layout *to, dl_algo algo)
+                               const dl_layout *to, dl_algo algo,
+                               int reverse_counted)
 {
     if (!e || !from || !to || !from->record ||
         dl_layouts_compatible(from, to) != DL_SUCCESS)
@@ -386,7 +387,10 @@ unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from,
     *p = (dl_plan){.engine = e, .record = (dl_record *)from->record,
                    .count = from->count, .from_tile = a, .to_tile = b,
                    .algo = algo, .dry = 1};
-    unsigned n = plan_steps(p) == DL_SUCCESS ? (unsigned)p->nsteps : 0;
+    unsigned n = 0;
+    if (plan_steps(p) == DL_SUCCESS)
+        for (int i = 0; i < p->nsteps; i++)
+            n += !(reverse_counted && p->steps[i].ops->both_directions);
     free(p);
     return n;
 }

@@ -342,8 +342,8 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
         return 0;
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
-    return dl_plan_builds_needed(engine, &f, &t, algo) +
-           dl_plan_builds_needed(engine, &t, &f, algo);
+    return dl_plan_builds_needed(engine, &f, &t, algo, 0) +
+           dl_plan_builds_needed(engine, &t, &f, algo, 1);
 }
 
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,

@@ -85,11 +85,17 @@ static const struct {
 
 /* Run as well, planned as for a GPU (oclgrind's device is typed CPU):
  * the tail split by work-groups with halo copies, which CPUs replace by
- * one work-item rotating the tails; one and several groups. */
+ * one work-item rotating the tails; one and several groups; and bs's
+ * barrier schedule (full tiles in registers of a work-group, the partial
+ * tile by its own kernel), both directions of one program. */
 static const struct {
     const char *name;
     conv convs[MAX_CONVS];
 } gpu_cases[] = {
+    {"bs", {{0, 64, 1, 8, DL_ALGO_BS, "bs"},
+            {1, 45, 1, 8, DL_ALGO_BS, "bs"},
+            {2, 40, 1, 32, DL_ALGO_BS, "bs"},
+            {3, 21, 1, 4, DL_ALGO_BS, "bs"}}},
     {"tail", {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
               {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
               {2, 21889, DA, 128, DL_ALGO_PIPT, "pipt"}}},

@@ -259,6 +259,52 @@ static void test_cache(void **state)
     dl_record_release(rec);
 }
 
+/* A restore after a marshal builds no program on CPU devices: the AoS <->
+ * DA route there is bs and staged cycles, and each of their programs
+ * holds both directions.  100,000 records of 3 floats take ASTA(5000)
+ * on the way, which divides the count (no tail split). */
+static void test_restore_builds_nothing(void **state)
+{
+    fixture *fx = *state;
+    dl_record *rec = dl_test_record(0);
+    const size_t m = 100000;
+    size_t bytes = m * dl_record_size(rec);
+    unsigned char *in = malloc(bytes), *got = malloc(bytes);
+    assert_true(in && got);
+    dl_test_fill(in, bytes);
+    cl_mem buf = dl_test_buffer(&fx->cl, in, bytes);
+    dl_engine *e;
+    assert_int_equal(dl_engine_create(fx->cl.context, fx->cl.device, &e),
+                     DL_SUCCESS);
+    dl_layout a = dl_layout_aos(rec, m), b = dl_layout_da(rec, m);
+    dl_engine_stats s0, s1, s2;
+    dl_engine_get_stats(e, &s0);
+    dl_plan *p = NULL; /* builds the marshal's programs */
+    assert_int_equal(dl_plan_create(e, &a, &b, DL_ALGO_AUTO, &p), DL_SUCCESS);
+    int both = strstr(dl_plan_describe(p), "bs(") &&
+               strstr(dl_plan_describe(p), "cycles(");
+    print_message("marshal: %s\n", dl_plan_describe(p));
+    assert_int_equal(dl_plan_enqueue(p, fx->cl.queue, buf, 0, NULL, NULL),
+                     DL_SUCCESS);
+    dl_plan_release(p);
+    dl_engine_get_stats(e, &s1);
+    assert_int_equal(dl_enqueue_convert(e, fx->cl.queue, buf, &b, &a,
+                                        DL_ALGO_AUTO, 0, NULL, NULL),
+                     DL_SUCCESS);
+    dl_engine_get_stats(e, &s2);
+    dl_test_read(&fx->cl, buf, got, bytes);
+    assert_memory_equal(got, in, bytes);
+    if (both) { /* a CPU device's route */
+        assert_int_equal(s1.programs_built - s0.programs_built, 2);
+        assert_int_equal(s2.programs_built, s1.programs_built);
+    }
+    dl_engine_release(e);
+    clReleaseMemObject(buf);
+    free(in);
+    free(got);
+    dl_record_release(rec);
+}
+
 /* More shapes than the engine's plan cache holds: the plans beyond it are
  * made per call and released, and every conversion is still right.  BS
  * takes the count as an argument, so the counts share two programs. */
@@ -304,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order_queue),
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_plan_cache_overflow),
+        cmocka_unit_test(test_restore_builds_nothing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
