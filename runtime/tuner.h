@@ -19,9 +19,11 @@
  * The first two launches of a pattern run plain (its data is in the
  * original layout, so measuring them is free; two, because the first run
  * of a kernel may include the device compiler).  The transformed variant
- * is tried at the third launch when the static prediction expects the
- * conversion to pay back quickly, else from the `probe_after`-th launch,
- * so a program that launches a kernel once or twice converts nothing.  Every kernel gets at most `max_probes` probes over all its
+ * is tried from the `probe_after`-th launch (the third by default), or
+ * right after the plain samples when the static prediction expects the
+ * conversion to pay back quickly (the same launch unless `probe_after` is
+ * set later), so a program that launches a kernel once or twice converts
+ * nothing.  Every kernel gets at most `max_probes` probes over all its
  * patterns; after that a new pattern inherits the kernel's last decision.
  *
  * Thread-safe (own mutex, never held across a call out): reports may come

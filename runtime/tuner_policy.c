@@ -78,7 +78,9 @@ void dl_tuner_config_defaults(dl_tuner_config *c)
      * comparison takes each variant's fastest sample. */
     c->plain_samples = 2;
     c->probe_samples = 2;
-    c->probe_after = 4;
+    /* Right after the plain samples: the probe waits for the first one's
+     * time only (plain_timed), while the second runs. */
+    c->probe_after = 3;
     c->max_probes = 4;
     c->horizon = 16;
     c->margin = 0.02;
@@ -327,7 +329,7 @@ static int probe_reported(const dl_tuner *t, const dl_tuner_entry *e)
  * launch was chosen.  So the launch after the probe waits for them (the
  * device is busy with the queued launches meanwhile; only the host stops
  * running ahead), and so does the launch that would start a probe that
- * must build the activated variant, for the plain samples' times.  It waits as long as times keep arriving: it gives up
+ * must build the activated variant, for the first plain time.  It waits as long as times keep arriving: it gives up
  * after a silence of PROBE_SILENCE_NS, or three times the longest kernel
  * (measured, or predicted) if that is longer, e.g. when the kernels wait
  * for a user event this thread sets later, or a driver runs nothing
@@ -345,9 +347,10 @@ static void deadline_after(struct timespec *ts, uint64_t ns)
     ts->tv_nsec = (long)(ns % 1000000000ull);
 }
 
-static int plain_reported(const dl_tuner *t, const dl_tuner_entry *e)
+static int plain_timed(const dl_tuner *t, const dl_tuner_entry *e)
 {
-    return e->plain_n >= t->cfg.plain_samples;
+    (void)t;
+    return e->plain_n >= 1;
 }
 
 /* Waits until `done(e)` (see above). */
@@ -459,10 +462,12 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         }
         int due = e->plain_asked >= t->cfg.plain_samples &&
                   (e->launches >= t->cfg.probe_after || keen(t, p));
-        /* A probe that must build the variant first waits for the plain
-         * samples' times, which say whether it can pay. */
+        /* A probe that must build the variant first waits for a plain
+         * time, which says whether it can pay: the first one, so that the
+         * second plain launch, queued, keeps the device busy while the
+         * host builds (the judge waits for both, probe_reported). */
         if (due && p && p->first_ns > 0 &&
-            !(e = wait_for(t, e, p, plain_reported)))
+            !(e = wait_for(t, e, p, plain_timed)))
             return c; /* the kernel was released meanwhile */
         if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
             decide(t, e, 0, why);

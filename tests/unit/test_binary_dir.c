@@ -24,9 +24,11 @@
 static char dir[256];
 static char log_path[300];
 
-/* One engine, AoS -> DA of 1003 mixed records and back, checked against
- * the host reference; returns how many of the engine's programs were
- * loaded from the directory (the rest were built from source). */
+/* One engine, AoS -> DA of 100,000 records and back, checked against the
+ * host reference: two programs on CPU devices, bs.cl and
+ * staged_cycles.cl, each with both directions.  Returns how many of the
+ * engine's programs were loaded from the directory (the rest were built
+ * from source). */
 static uint64_t convert_with(const dl_test_cl *cl, dl_engine *e);
 
 static uint64_t convert_checked(const dl_test_cl *cl)
@@ -43,7 +45,7 @@ static uint64_t convert_checked(const dl_test_cl *cl)
 static uint64_t convert_with(const dl_test_cl *cl, dl_engine *e)
 {
     dl_record *rec = dl_test_record(3);
-    const size_t m = 1003;
+    const size_t m = 100000;
     size_t bytes = m * dl_record_size(rec);
     unsigned char *in = malloc(bytes), *want = malloc(bytes);
     unsigned char *got = malloc(bytes);
