@@ -354,7 +354,8 @@ static int write_report(accept_ctx *ctx, accept_case *cases, size_t n)
     }
     fprintf(md, "# dlayout acceptance (issue 6), %s\n\n"
                 "`dl-bench accept%s`, %zu interleaved repetitions (plain, "
-                "dl-run, plain, dl-run, ...), medians; %s; load average at "
+                "dl-run, plain, dl-run, ...; %d times as many for programs "
+                "under %.1f s), medians; %s; load average at "
                 "the end %.2f on %ld CPUs.  Wall = the whole process, from "
                 "spawn to exit, every conversion and program build "
                 "included; ratio = dl-run / plain (below 1: dl-run is "
@@ -367,6 +368,7 @@ static int write_report(accept_ctx *ctx, accept_case *cases, size_t n)
                 "(min-max) | ratio (speedup) | goal | met | same output |\n"
                 "|---|---|---|---|---|---|---|---|\n",
             when, ctx->quick ? " --quick" : "", ctx->reps,
+            ACCEPT_SHORT_FACTOR, ACCEPT_SHORT_MS / 1000.0,
             ctx->quick ? "**--quick: small sizes, timings not meaningful**"
                        : "full sizes (LBM 120x120x150, SpMV bcsstk31, "
                          "Black-Scholes 4M options)",

@@ -334,10 +334,16 @@ int accept_measure(accept_ctx *ctx, accept_case *c)
     /* Untimed warm-up: the plain reference, and the dl-run that fills
      * OUT/bin-warm (and POCL's cache, and the calibration if missing). */
     fprintf(stderr, "[accept] %s: warm-up\n", c->name);
-    int ok = run_once(ctx, c, AV_PLAIN, ref_out, &ref, &r) &&
-             run_once(ctx, c, AV_WARM, out[AV_WARM], &ref, &r);
+    int ok = run_once(ctx, c, AV_PLAIN, ref_out, &ref, &r);
+    double plain_ms = r.wall_ms;
+    ok = ok && run_once(ctx, c, AV_WARM, out[AV_WARM], &ref, &r);
     if (ok && c->output && !suite_files_equal(out[AV_WARM], ref_out))
         c->match = 0;
+    if (!ctx->quick && plain_ms < ACCEPT_SHORT_MS)
+        reps = reps * ACCEPT_SHORT_FACTOR > ACCEPT_MAX_REPS
+                   ? ACCEPT_MAX_REPS
+                   : reps * ACCEPT_SHORT_FACTOR;
+    c->reps = reps;
     for (size_t i = 0; ok && i < reps; i++)
         for (int v = 0; ok && v < nv; v++) {
             fprintf(stderr, "[accept] %s: %s %zu/%zu\n", c->name,
