@@ -295,6 +295,8 @@ static int shut_down(dl_tuner *t, dl_tuner_entry *e)
  * a real gain a fraction of the plain time), so that a long loop of a
  * short kernel is probed in the end.  Unknown plain times (not reported
  * yet: long or queued kernels) probe. */
+#define PAST_LAUNCHES_SHARE 4.0 /* a quarter of the launches so far */
+
 static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
                             const dl_tuner_prediction *p, char *why,
                             size_t size)
@@ -302,7 +304,7 @@ static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
     if (!p || e->plain_n == 0)
         return 0;
     double upfront = p->first_ns + p->conversion_ns;
-    double launches = (double)e->launches / 4.0;
+    double launches = (double)e->launches / PAST_LAUNCHES_SHARE;
     if (launches < t->cfg.horizon)
         launches = t->cfg.horizon;
     int cannot = upfront > 0 && e->plain_ns * launches < upfront;
@@ -329,8 +331,9 @@ static int probe_reported(const dl_tuner *t, const dl_tuner_entry *e)
  * launch was chosen.  So the launch after the probe waits for them (the
  * device is busy with the queued launches meanwhile; only the host stops
  * running ahead), and so does the launch that would start a probe that
- * must build the activated variant, for the first plain time.  It waits as long as times keep arriving: it gives up
- * after a silence of PROBE_SILENCE_NS, or three times the longest kernel
+ * must build the activated variant, for the first plain time.  It waits
+ * as long as times keep arriving: it gives up after a silence of
+ * PROBE_SILENCE_NS, or three times the longest kernel
  * (measured, or predicted) if that is longer, e.g. when the kernels wait
  * for a user event this thread sets later, or a driver runs nothing
  * before clFlush; the probe then goes on as before and this tuner never
@@ -409,7 +412,8 @@ static unsigned unseen_budget(const dl_tuner *t, const dl_tuner_entry *e,
     if (!p || e->plain_ns <= 0)
         return monitor;
     /* The next ask comes after `unseen` served launches and one more. */
-    double needed = 4.0 * (p->first_ns + p->conversion_ns) / e->plain_ns -
+    double needed = PAST_LAUNCHES_SHARE *
+                        (p->first_ns + p->conversion_ns) / e->plain_ns -
                     (double)e->launches - 1.0;
     if (needed <= (double)monitor)
         return monitor;
