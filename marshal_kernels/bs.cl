@@ -12,7 +12,6 @@
  * cache).  The direction is a constant argument of inlined helpers, so
  * each kernel is as specialised as with a -D.
  *
- *
  * DL_BS_CPU 0 (GPUs): the paper's scheme.  A work-group of DL_L items holds
  *   DL_G tiles in registers, DL_K words per item, waits at a barrier and
  *   stores; each item gathers the word that belongs at a coalesced
