@@ -31,9 +31,13 @@
  * the tails gathered so far swap places with the next full-tile part, one
  * rotation of [tails | F_s] each, walking up the buffer; a few work-groups
  * each do that in a range of their own, and one work-item then swaps the
- * short runs left at the ranges' ends into place.
+ * short runs left at the ranges' ends into place.  The CPU form
+ * (DL_TAIL_MAX_GROUPS defined) holds both directions, each kernel with an
+ * `_inverse` twin, so a split and its merge build one program; it needs
+ * no DL_INVERSE, DL_L, DL_BK or DL_US_LAST.
  */
 
+#ifndef DL_TAIL_MAX_GROUPS /* the GPU form */
 #define DL_B (DL_L * DL_BK) /* words per block */
 
 /* Destination positions [lo, hi) share one rule: the source is p + delta,
@@ -209,6 +213,8 @@ void dl_tail_shift(__global DL_WORD *buf, __global const DL_WORD *temp,
     }
 }
 
+#endif /* the GPU form */
+
 /* Swaps the disjoint runs [a, a+n) and [b, b+n). */
 inline void dl_swap_runs(__global DL_WORD *buf, ulong a, ulong b, ulong n)
 {
@@ -302,8 +308,10 @@ inline int dl_piece(uint us, uint first, ulong a, ulong b, ulong count,
     return *lo < *hi;
 }
 
-__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void dl_tail_rotate(__global DL_WORD *buf, ulong count, uint groups)
+/* inv 0: the split; 1: the merge.  A constant at every call. */
+inline __attribute__((always_inline)) void
+dl_tail_rotate_run(__global DL_WORD *buf, ulong count, uint groups,
+                   const int inv)
 {
     const ulong rest = count % DL_T;
     const uint g = get_group_id(0);
@@ -314,11 +322,14 @@ void dl_tail_rotate(__global DL_WORD *buf, ulong count, uint groups)
         return;
     const uint first = DL_PART_START((uint)(a / count));
     ulong lo, hi;
-#if !DL_INVERSE
-    for (uint us = first; us < DL_RW && us * count < b; us += DL_PART_LEN(us))
-        if (dl_piece(us, first, a, b, count, &lo, &hi))
-            dl_rotate(buf, lo, us * rest, hi - lo);
-#else /* the same rotations undone, last first */
+    if (!inv) {
+        for (uint us = first; us < DL_RW && us * count < b;
+             us += DL_PART_LEN(us))
+            if (dl_piece(us, first, a, b, count, &lo, &hi))
+                dl_rotate(buf, lo, us * rest, hi - lo);
+        return;
+    }
+    /* the merge: the same rotations undone, last first */
     for (uint us = DL_PART_START((uint)((b - 1) / count));;
          us = DL_PART_START(us - 1)) {
         if (dl_piece(us, first, a, b, count, &lo, &hi))
@@ -326,7 +337,18 @@ void dl_tail_rotate(__global DL_WORD *buf, ulong count, uint groups)
         if (us == first)
             break;
     }
-#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_tail_rotate(__global DL_WORD *buf, ulong count, uint groups)
+{
+    dl_tail_rotate_run(buf, count, groups, 0);
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_tail_rotate_inverse(__global DL_WORD *buf, ulong count, uint groups)
+{
+    dl_tail_rotate_run(buf, count, groups, 1);
 }
 
 /* After dl_tail_rotate's split, range i (cuts e_i < e_(i+1)) ends with its
@@ -334,17 +356,15 @@ void dl_tail_rotate(__global DL_WORD *buf, ulong count, uint groups)
  * gathered so far (at the top of range i) with the head of range i + 1
  * moves the heads home and the tails, in order, to the end: DA(R).  The
  * merge makes the same swaps in the reverse order, before the rotation. */
-__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
-void dl_tail_fixup(__global DL_WORD *buf, ulong count, uint groups)
+inline __attribute__((always_inline)) void
+dl_tail_fixup_run(__global DL_WORD *buf, ulong count, uint groups,
+                  const int inv)
 {
     ulong cuts[DL_TAIL_MAX_GROUPS + 1];
     dl_cuts(cuts, groups, count);
     const ulong total = count * DL_RW;
-#if !DL_INVERSE
-    for (uint j = 1; j < groups; j++) {
-#else
-    for (uint j = groups - 1; j > 0; j--) {
-#endif
+    for (uint i = 1; i < groups; i++) {
+        const uint j = inv ? groups - i : i;
         const ulong e = cuts[j];
         if (e == cuts[j - 1] || e >= total)
             continue; /* no range ends here */
@@ -355,5 +375,16 @@ void dl_tail_fixup(__global DL_WORD *buf, ulong count, uint groups)
         dl_swap_runs(buf, e - carry, cuts[n] - dl_cut_carry(cuts[n], count),
                      carry);
     }
+}
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_tail_fixup(__global DL_WORD *buf, ulong count, uint groups)
+{
+    dl_tail_fixup_run(buf, count, groups, 0);
+}
+
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void dl_tail_fixup_inverse(__global DL_WORD *buf, ulong count, uint groups)
+{
+    dl_tail_fixup_run(buf, count, groups, 1);
 }
 #endif

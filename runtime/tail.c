@@ -104,17 +104,18 @@ static dl_status rotate_prepare(dl_engine *e, dl_step *s)
     dl_spec_init(&spec);
     dl_spec_record(&spec, d->rec);
     dl_spec_define(&spec, "DL_T", "%zuUL", d->tile);
-    dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
-    dl_spec_define(&spec, "DL_L", "1u");
-    dl_spec_define(&spec, "DL_BK", "1u");
-    dl_spec_define(&spec, "DL_US_LAST", "%uu", /* for the GPU kernels */
-                   d->rec->parts[d->rec->nparts - 1].offset / d->rec->word);
+    /* No direction: the CPU form holds both (split and merge), so they
+     * share one program. */
     dl_spec_define(&spec, "DL_TAIL_MAX_GROUPS", "%uu", TAIL_CPU_MAX_GROUPS);
-    dl_status st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_rotate",
-                                    &s->kernels[DL_TAIL_KERNEL_SHIFT]);
+    int inv = d->inverse;
+    dl_status st = dl_engine_kernel(
+        e, "tail.cl", &spec, inv ? "dl_tail_rotate_inverse" : "dl_tail_rotate",
+        &s->kernels[DL_TAIL_KERNEL_SHIFT]);
     if (st == DL_SUCCESS && groups > 1)
-        st = dl_engine_kernel(e, "tail.cl", &spec, "dl_tail_fixup",
-                              &s->kernels[DL_TAIL_KERNEL_FIXUP]);
+        st = dl_engine_kernel(
+            e, "tail.cl", &spec,
+            inv ? "dl_tail_fixup_inverse" : "dl_tail_fixup",
+            &s->kernels[DL_TAIL_KERNEL_FIXUP]);
     dl_spec_free(&spec);
     return st;
 }

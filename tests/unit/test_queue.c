@@ -260,48 +260,61 @@ static void test_cache(void **state)
 }
 
 /* A restore after a marshal builds no program on CPU devices: the AoS <->
- * DA route there is bs and staged cycles, and each of their programs
- * holds both directions.  100,000 records of 3 floats take ASTA(5000)
- * on the way, which divides the count (no tail split). */
+ * DA route there is bs and staged cycles, and DA <-> ASTA with a tail
+ * adds the tail split; each of their programs holds both directions.
+ * 100,000 records of 3 floats take ASTA(5000) on the way to DA, which
+ * divides the count (no tail split); 20,011 to ASTA(32) leave a tail. */
 static void test_restore_builds_nothing(void **state)
 {
     fixture *fx = *state;
     dl_record *rec = dl_test_record(0);
-    const size_t m = 100000;
-    size_t bytes = m * dl_record_size(rec);
-    unsigned char *in = malloc(bytes), *got = malloc(bytes);
-    assert_true(in && got);
-    dl_test_fill(in, bytes);
-    cl_mem buf = dl_test_buffer(&fx->cl, in, bytes);
-    dl_engine *e;
-    assert_int_equal(dl_engine_create(fx->cl.context, fx->cl.device, &e),
-                     DL_SUCCESS);
-    dl_layout a = dl_layout_aos(rec, m), b = dl_layout_da(rec, m);
-    dl_engine_stats s0, s1, s2;
-    dl_engine_get_stats(e, &s0);
-    dl_plan *p = NULL; /* builds the marshal's programs */
-    assert_int_equal(dl_plan_create(e, &a, &b, DL_ALGO_AUTO, &p), DL_SUCCESS);
-    int both = strstr(dl_plan_describe(p), "bs(") &&
-               strstr(dl_plan_describe(p), "cycles(");
-    print_message("marshal: %s\n", dl_plan_describe(p));
-    assert_int_equal(dl_plan_enqueue(p, fx->cl.queue, buf, 0, NULL, NULL),
-                     DL_SUCCESS);
-    dl_plan_release(p);
-    dl_engine_get_stats(e, &s1);
-    assert_int_equal(dl_enqueue_convert(e, fx->cl.queue, buf, &b, &a,
-                                        DL_ALGO_AUTO, 0, NULL, NULL),
-                     DL_SUCCESS);
-    dl_engine_get_stats(e, &s2);
-    dl_test_read(&fx->cl, buf, got, bytes);
-    assert_memory_equal(got, in, bytes);
-    if (both) { /* a CPU device's route */
-        assert_int_equal(s1.programs_built - s0.programs_built, 2);
-        assert_int_equal(s2.programs_built, s1.programs_built);
+    static const struct {
+        size_t count, from, to, built;
+        const char *route[2]; /* a CPU device's, in dl_plan_describe */
+    } cases[] = {{100000, 1, DL_TILE_DA, 2, {"bs(", "cycles("}},
+                 {20011, DL_TILE_DA, 32, 2, {"cycles(", "cycles("}}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const size_t m = cases[i].count;
+        size_t bytes = m * dl_record_size(rec);
+        unsigned char *in = malloc(bytes), *got = malloc(bytes);
+        assert_true(in && got);
+        dl_test_fill(in, bytes);
+        cl_mem buf = dl_test_buffer(&fx->cl, in, bytes);
+        dl_engine *e;
+        assert_int_equal(dl_engine_create(fx->cl.context, fx->cl.device, &e),
+                         DL_SUCCESS);
+        dl_layout a = dl_layout_asta(rec, m, cases[i].from);
+        dl_layout b = dl_layout_asta(rec, m, cases[i].to);
+        dl_engine_stats s0, s1, s2;
+        dl_engine_get_stats(e, &s0);
+        dl_plan *p = NULL; /* builds the marshal's programs */
+        assert_int_equal(dl_plan_create(e, &a, &b, DL_ALGO_AUTO, &p),
+                         DL_SUCCESS);
+        const char *route = dl_plan_describe(p);
+        int cpu = strstr(route, cases[i].route[0]) &&
+                  strstr(route, cases[i].route[1]);
+        print_message("marshal: %s\n", route);
+        assert_int_equal(dl_plan_enqueue(p, fx->cl.queue, buf, 0, NULL,
+                                         NULL),
+                         DL_SUCCESS);
+        dl_plan_release(p);
+        dl_engine_get_stats(e, &s1);
+        assert_int_equal(dl_enqueue_convert(e, fx->cl.queue, buf, &b, &a,
+                                            DL_ALGO_AUTO, 0, NULL, NULL),
+                         DL_SUCCESS);
+        dl_engine_get_stats(e, &s2);
+        dl_test_read(&fx->cl, buf, got, bytes);
+        assert_memory_equal(got, in, bytes);
+        if (cpu) {
+            assert_int_equal(s1.programs_built - s0.programs_built,
+                             cases[i].built);
+            assert_int_equal(s2.programs_built, s1.programs_built);
+        }
+        dl_engine_release(e);
+        clReleaseMemObject(buf);
+        free(in);
+        free(got);
     }
-    dl_engine_release(e);
-    clReleaseMemObject(buf);
-    free(in);
-    free(got);
     dl_record_release(rec);
 }
 
