@@ -257,7 +257,7 @@ static void test_failed_set_arg_keeps_value(void **state)
 {
     rt_fixture *fx = *state;
     const size_t n = 40;
-    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    uint32_t *want = rt_random_records(n);
     cl_mem m = rt_buffer_of(fx, want, n * 8);
     cl_kernel k = rt_kernel_of(main_prog, "stepn");
     rt_set_mem(k, 0, m);
@@ -278,12 +278,7 @@ static void test_failed_set_arg_keeps_value(void **state)
     assert_int_equal(RT_DELTA(s1, s0, plain_launches), 0);
     assert_int_equal(RT_DELTA(s1, s0, marshals), 0);
     assert_true(rt_is_transformed(m));
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
-    dl_rt_clReleaseKernel(k);
-    dl_rt_clReleaseMemObject(m);
-    free(want);
-    free(got);
+    check_and_release(fx, k, m, want, n);
 }
 
 /* One buffer bound to two arguments that want ASTA(4) and ASTA(8). */
@@ -477,7 +472,7 @@ static void test_uses_recorded(void **state)
 {
     rt_fixture *fx = *state;
     const size_t n = 16;
-    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    uint32_t *want = rt_random_records(n);
     cl_mem m = rt_buffer_of(fx, want, n * 8);
     cl_kernel a = rt_kernel_of(main_prog, "advance");
     cl_kernel r = rt_kernel_of(main_prog, "raw");
@@ -498,13 +493,8 @@ static void test_uses_recorded(void **state)
         model_step(want, n);
     }
     assert_true(uses_of(m) <= RT_MAX_USES);
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
-    dl_rt_clReleaseKernel(a);
     dl_rt_clReleaseKernel(r);
-    dl_rt_clReleaseMemObject(m);
-    free(want);
-    free(got);
+    check_and_release(fx, a, m, want, n);
 }
 
 /* Buffers in a transformed layout, after forgetting destroyed ones. */
@@ -521,7 +511,7 @@ static void test_release_transformed(void **state)
 {
     rt_fixture *fx = *state;
     const size_t n = 30;
-    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    uint32_t *want = rt_random_records(n);
     cl_kernel k = rt_kernel_of(main_prog, "advance");
     int before = transformed_count();
     for (int round = 0; round < 3; round++) {
@@ -539,13 +529,8 @@ static void test_release_transformed(void **state)
     rt_set_mem(r, 0, m);
     rt_run(fx->cl.queue, r, n);
     model_raw(want, n);
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
     dl_rt_clReleaseKernel(r);
-    dl_rt_clReleaseKernel(k);
-    dl_rt_clReleaseMemObject(m);
-    free(want);
-    free(got);
+    check_and_release(fx, k, m, want, n);
 }
 
 /* The application releases a transformed buffer while a sub-buffer of it
