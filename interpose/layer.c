@@ -15,8 +15,15 @@
 #include "entries.def"
 #undef DL_ENTRY
 
+#ifdef DL_SHIM_ASM_ENTRY
+#define DL_ENTRY(ret, name, params, args)                                      \
+    DL_SHIM_OTHER(ret, name, params, args)                                     \
+    __attribute__((visibility("hidden"))) ret CL_API_CALL layer_##name params; \
+    DL_SHIM_ASM_ENTRY("layer_" #name, ".hidden", name);
+#else
 #define DL_ENTRY(ret, name, params, args)                                      \
     static ret CL_API_CALL layer_##name params { DL_SHIM_FORWARD(name, args); }
+#endif
 #include "entries.def"
 #undef DL_ENTRY
 

@@ -21,6 +21,9 @@ enum {
     DL_SHIM_PASSTHROUGH = 1 + DL_RT_PASSTHROUGH,
     DL_SHIM_ACTIVE = 1 + DL_RT_ACTIVE
 };
+/* DL_SHIM_ACTIVE for the assembly entries (DL_SHIM_ASM_ENTRY). */
+#define DL_SHIM_ACTIVE_VALUE 2
+_Static_assert(DL_SHIM_ACTIVE == DL_SHIM_ACTIVE_VALUE, "DL_SHIM_ACTIVE_VALUE");
 
 extern __attribute__((visibility("hidden"))) int dl_shim_state;
 
@@ -61,5 +64,35 @@ int dl_shim_start(void);
             return dl_rt_##name args;                                          \
         return dl_shim_real.name args;                                         \
     }
+
+/* The entry itself.  On x86-64 ELF it is three instructions of assembly
+ * (compare the state, jump to the runtime, or else to the C body of
+ * DL_SHIM_FORWARD in dl_shim_other_<name>): the same code in C costs
+ * 11 instructions on the 9-argument clEnqueueNDRangeKernel, because GCC
+ * reloads and stores back the stack arguments of a sibling call.  The
+ * jumps leave every argument, in registers or on the stack, where the
+ * caller put it, so one stub fits every signature.  `symbol` is the
+ * exported name (preload: binding ".globl") or a hidden one (layer:
+ * ".hidden"); the caller declares it with the entry's prototype.  Other
+ * targets use the C body as the entry. */
+#define DL_SHIM_OTHER(ret, name, params, args)                                 \
+    __attribute__((visibility("hidden"), noinline)) ret                        \
+        dl_shim_other_##name params;                                           \
+    ret dl_shim_other_##name params { DL_SHIM_FORWARD(name, args); }
+
+#if defined(__x86_64__) && defined(__ELF__)
+#define DL_SHIM_STR_(x) #x
+#define DL_SHIM_STR(x) DL_SHIM_STR_(x)
+#define DL_SHIM_ASM_ENTRY(symbol, binding, name)                               \
+    __asm__(".text\n"                                                         \
+            ".p2align 4\n"                                                    \
+            binding " " symbol "\n"                                           \
+            ".type " symbol ", @function\n" symbol ":\n"                      \
+            "\tcmpl $" DL_SHIM_STR(DL_SHIM_ACTIVE_VALUE)                     \
+            ", dl_shim_state(%rip)\n"                                         \
+            "\tjne dl_shim_other_" #name "\n"                                 \
+            "\tjmp dl_rt_" #name "\n"                                         \
+            ".size " symbol ", .-" symbol "\n")
+#endif
 
 #endif

@@ -169,20 +169,21 @@ enum {
  * nothing more than it needed, for rt_launch.c's fast path.  Written
  * under the lock at the end of a launch; read without it (see above). */
 typedef struct rt_memo {
-    uint64_t epoch; /* dl_rt.epoch it was made in; 0: none */
-    /* The launch's inputs. */
-    unsigned args_gen;
-    unsigned hits_left; /* launches it may still serve */
-    unsigned hits_given; /* hits_left when it was made */
+    uint64_t epoch; /* dl_rt.epoch it was made in; clSetKernelArg: 0 */
+    int hits_left;  /* atomic: launches it may still serve; <= 0: none */
+    int hits_given; /* hits_left when it was made */
     cl_kernel run_kernel; /* the variant the decision launched */
+    uint64_t plain;       /* 1: run_kernel is the plain variant, decided */
+    /* The launch's inputs (rt_memo_claim). */
     cl_command_queue queue;
-    cl_uint work_dim;
-    int match_offset, match_local; /* given (not NULL) */
+    cl_uint key_dim;
     size_t offset[3], global[3], local[3];
-    /* The range the real call gets (rt_reshape.h may tile it). */
+    /* The range the real call gets when rt_reshape.h tiled it: run_dim
+     * 2, with run_local NULL if OpenCL picks the local size.  Otherwise
+     * run_dim is 0 and the real call gets the caller's range. */
     cl_uint run_dim;
-    int has_offset, has_local;
-    size_t run_offset[3], run_global[3], run_local[3];
+    const size_t *run_local;
+    size_t run_offset[3], run_global[3], run_local_size[3];
 } rt_memo;
 
 typedef struct rt_kernel {

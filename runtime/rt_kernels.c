@@ -4,6 +4,7 @@
  * expressions, buffer arguments and the replay into the activated
  * variant's kernel). */
 #include "rt_internal.h"
+#include "rt_memo.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static rt_kernel *free_kernels; /* locked: entries to recycle */
 static void free_kernel(rt_kernel *k)
 {
     __atomic_store_n(&k->kernel, NULL, __ATOMIC_RELEASE);
+    rt_memo_count(&k->memo, &dl_rt.stats);
     if (dl_rt.tuner)
         dl_tuner_forget(dl_rt.tuner, k);
     for (cl_uint i = 0; i < k->nargs; i++)
@@ -225,6 +227,7 @@ static inline cl_int set_arg(rt_kernel *k, cl_uint arg_index, size_t arg_size,
 {
     rt_arg *a = &k->args[arg_index];
     k->args_gen++;
+    __atomic_store_n(&k->memo.epoch, 0, __ATOMIC_RELAXED); /* rt_memo.h */
     uint64_t v;
     if (__builtin_expect(!arg_value, 0))
         goto slow;

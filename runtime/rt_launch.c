@@ -463,7 +463,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         dl_tuner_prediction pred =
             launch_prediction(k, &env, calib, c->queue);
         /* The memo's launches since the last one that asked. */
-        unsigned served = k->memo.hits_given - k->memo.hits_left;
+        unsigned served = rt_memo_served(&k->memo);
         dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred,
                               served};
         tc = dl_tuner_choose(dl_rt.tuner, &tl);
@@ -538,10 +538,10 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
      * whose inputs decide it, i.e. not while the tuner probes or
      * measures, and under DL_POLICY=auto only for as many launches as
      * the tuner lets pass unseen between its monitoring launches. */
-    unsigned hits = !k->transformed || err != CL_SUCCESS ? 0
-                    : !tuned                            ? UINT_MAX
-                    : probe || tc.measure               ? 0
-                    : tc.unseen;
+    int hits = !k->transformed || err != CL_SUCCESS ? 0
+               : !tuned                            ? INT_MAX
+               : probe || tc.measure               ? 0
+                                                   : (int)tc.unseen;
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
                  c->local, kernel, hits);
     rt_unlock();
@@ -556,7 +556,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     return err;
 }
 
-/* Once annotated programs exist: the memo, else launch(). */
+/* A launch the memo did not serve, once annotated programs exist. */
 static __attribute__((noinline)) cl_int
 launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
                cl_uint work_dim, const size_t *global_work_offset,
@@ -564,12 +564,6 @@ launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
                cl_uint num_events_in_wait_list,
                const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err;
-    if (work_dim &&
-        rt_memo_launch(command_queue, kernel, work_dim, global_work_offset,
-                    global_work_size, local_work_size, num_events_in_wait_list,
-                    event_wait_list, event, &err))
-        return err;
     launch_call c = {.queue = command_queue,
                      .kernel = kernel,
                      .work_dim = work_dim,
@@ -579,36 +573,67 @@ launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
     return launch(&c, num_events_in_wait_list, event_wait_list, event);
 }
 
-cl_int dl_rt_clEnqueueNDRangeKernel(
+/* The memo first (rt_memo.h): the path of a launch repeated as it was,
+ * kept short because every such launch pays it.  No sibling call: GCC
+ * would keep the stack arguments in registers for it, on every path. */
+__attribute__((optimize("no-optimize-sibling-calls"))) cl_int
+dl_rt_clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
     const size_t *global_work_offset, const size_t *global_work_size,
     const size_t *local_work_size, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event)
 {
-    RT_ADD(dl_rt.stats.launches, 1);
-    if (__builtin_expect(RT_LOAD(dl_rt.annotated), 1))
+    rt_kernel *k = RT_LOAD(rt_last_kernel);
+    const rt_memo *m;
+    if (__builtin_expect(RT_LOAD(k->kernel) != kernel, 0) ||
+        !(m = rt_memo_claim(k, command_queue, work_dim, work_dim,
+                            global_work_offset, global_work_size,
+                            local_work_size))) {
+        RT_ADD(dl_rt.stats.launches, 1);
+        if (!RT_LOAD(dl_rt.annotated))
+            return dl_cl.clEnqueueNDRangeKernel(
+                command_queue, kernel, work_dim, global_work_offset,
+                global_work_size, local_work_size, num_events_in_wait_list,
+                event_wait_list, event);
         return launch_ndrange(command_queue, kernel, work_dim,
                               global_work_offset, global_work_size,
                               local_work_size, num_events_in_wait_list,
                               event_wait_list, event);
-    return dl_cl.clEnqueueNDRangeKernel(
-        command_queue, kernel, work_dim, global_work_offset, global_work_size,
-        local_work_size, num_events_in_wait_list, event_wait_list, event);
+    }
+    cl_int err =
+        __builtin_expect(!m->run_dim, 1)
+            ? dl_cl.clEnqueueNDRangeKernel(
+                  command_queue, m->run_kernel, work_dim, global_work_offset,
+                  global_work_size, local_work_size, num_events_in_wait_list,
+                  event_wait_list, event)
+            : dl_cl.clEnqueueNDRangeKernel(
+                  command_queue, m->run_kernel, m->run_dim, m->run_offset,
+                  m->run_global, m->run_local, num_events_in_wait_list,
+                  event_wait_list, event);
+    rt_memo_done();
+    return err;
 }
 
 cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                            cl_uint num_events_in_wait_list,
                            const cl_event *event_wait_list, cl_event *event)
 {
+    rt_kernel *k = RT_LOAD(rt_last_kernel);
+    const rt_memo *m;
+    if (RT_LOAD(k->kernel) == kernel &&
+        (m = rt_memo_claim(k, command_queue, RT_MEMO_TASK, 0, NULL, NULL,
+                           NULL))) {
+        cl_int err = dl_cl.clEnqueueTask(command_queue, m->run_kernel,
+                                         num_events_in_wait_list,
+                                         event_wait_list, event);
+        rt_memo_done();
+        return err;
+    }
     RT_ADD(dl_rt.stats.launches, 1);
-    cl_int err;
     if (!RT_LOAD(dl_rt.annotated))
         return dl_cl.clEnqueueTask(command_queue, kernel,
                                    num_events_in_wait_list, event_wait_list,
                                    event);
-    if (rt_memo_launch(command_queue, kernel, 0, NULL, NULL, NULL,
-                    num_events_in_wait_list, event_wait_list, event, &err))
-        return err;
     launch_call c = {.queue = command_queue, .kernel = kernel, .task = 1};
     return launch(&c, num_events_in_wait_list, event_wait_list, event);
 }

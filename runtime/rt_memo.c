@@ -2,14 +2,24 @@
 #include "rt_memo.h"
 #include "rt_reshape.h"
 
+void rt_memo_count(const rt_memo *m, rt_stats *s)
+{
+    unsigned served = rt_memo_served(m);
+    RT_ADD(s->launches, served);
+    if (m->plain)
+        RT_ADD(s->plain_launches, served);
+}
+
 void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
                   cl_uint work_dim, const size_t *offset, const size_t *global,
-                  const size_t *local, cl_kernel run, unsigned hits)
+                  const size_t *local, cl_kernel run, int hits)
 {
     rt_memo *m = &k->memo;
-    __atomic_store_n(&m->epoch, 0, __ATOMIC_RELAXED);
-    m->hits_given = m->hits_left = 0;
-    if (rt_hg_active || work_dim > 3 || !hits)
+    rt_memo_count(m, &dl_rt.stats);
+    /* Unusable while it changes (rt_memo_claim reads the epoch first). */
+    __atomic_store_n(&m->hits_left, 0, __ATOMIC_RELAXED);
+    m->hits_given = 0;
+    if (rt_hg_active || work_dim > 3 || hits <= 0)
         return;
     /* The buffers bound to the kernel that the table knows. */
     rt_buffer *bufs[64];
@@ -28,30 +38,29 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
     }
     for (cl_uint i = 0; i < nbufs; i++)
         rt_buffer_mark_lazy(bufs[i], queue);
-    m->args_gen = k->args_gen;
     m->run_kernel = run;
-    m->hits_left = m->hits_given = hits;
+    m->plain = run == k->kernel;
     m->queue = queue;
-    m->work_dim = work_dim;
-    m->has_offset = m->match_offset = offset != NULL;
-    m->has_local = m->match_local = local != NULL;
-    for (cl_uint d = 0; d < work_dim; d++) {
-        m->global[d] = m->run_global[d] = global[d];
-        m->offset[d] = m->run_offset[d] = offset ? offset[d] : 0;
-        m->local[d] = m->run_local[d] = local ? local[d] : 0;
+    m->key_dim = task ? RT_MEMO_TASK : work_dim;
+    for (cl_uint d = 0; !task && d < work_dim; d++) {
+        m->global[d] = global[d];
+        m->offset[d] = offset ? offset[d] : 0;
+        m->local[d] = local ? local[d] : 0;
     }
-    m->run_dim = work_dim;
+    m->run_dim = 0;
     rt_reshaped shape; /* the range the real call gets, as real_launch */
     if (run == k->xform && !task && work_dim == 1 &&
         rt_reshape_launch(k, work_dim, offset, global, local, &shape) > 0) {
         m->run_dim = 2;
-        m->has_offset = 1;
-        m->has_local = shape.has_local;
+        m->run_local = shape.has_local ? m->run_local_size : NULL;
         for (int d = 0; d < 2; d++) {
             m->run_global[d] = shape.global[d];
             m->run_offset[d] = shape.offset[d];
-            m->run_local[d] = shape.local[d];
+            m->run_local_size[d] = shape.local[d];
         }
     }
     __atomic_store_n(&m->epoch, RT_LOAD(dl_rt.epoch), __ATOMIC_RELEASE);
+    /* Last: the budget makes the memo usable. */
+    __atomic_store_n(&m->hits_left, hits, __ATOMIC_RELEASE);
+    m->hits_given = hits;
 }

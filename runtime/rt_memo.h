@@ -2,74 +2,79 @@
  * kernel's last one, with nothing changed since, goes straight to the
  * real call (no lock, no allocation, no event).  rt_internal.h says how
  * the lock's epoch and the in-flight count keep it safe; rt_memo.c makes
- * the memo at the end of a launch. */
+ * the memo at the end of a launch, rt_launch.c's entry points use it. */
 #ifndef DL_RT_MEMO_H
 #define DL_RT_MEMO_H
 
 #include "rt_internal.h"
 
-/* After a launch of a transformed kernel (locked): remembers its inputs
- * and the variant `run` it launched, for `hits` memo launches (0: none),
- * and marks its buffers used on this queue, since the memo's launches
- * leave no events.  Not with sub-buffers (their parents' conversions must
- * see their uses). */
+/* After a launch of a transformed kernel (locked): adds the old memo's
+ * launches to the stats, then remembers this launch's inputs and the
+ * variant `run` it launched, for `hits` memo launches (0: none), and
+ * marks its buffers used on this queue, since the memo's launches leave
+ * no events.  Not with sub-buffers (their parents' conversions must see
+ * their uses). */
 void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
                   cl_uint work_dim, const size_t *offset, const size_t *global,
-                  const size_t *local, cl_kernel run, unsigned hits);
+                  const size_t *local, cl_kernel run, int hits);
 
-/* Whether a launch has the inputs of the kernel's memo. */
-static inline int rt_memo_matches(const rt_kernel *k, cl_command_queue queue,
-                                  cl_uint work_dim, const size_t *offset,
-                                  const size_t *global, const size_t *local)
+/* The memo's fast path, in the launch entry points before anything else:
+ * a launch with the inputs of its kernel's memo, no change of the state
+ * since, and budget left.  Then the same decision holds and nothing needs
+ * converting: returns the memo (budget taken, counted in `inflight`: the
+ * caller makes the real call, then rt_memo_done()).  Otherwise NULL.
+ *
+ * Every launch that repeats itself pays this, so it is written for short
+ * code: one test per input and no call (about 45 instructions with the
+ * real call, see tests/shim/overhead.sh).  clSetKernelArg zeroes the
+ * memo's epoch.  A NULL offset is the zero offset, as in OpenCL; a NULL
+ * local size is kept as 0, which no valid local size is (local sizes of
+ * 0 match it: the real call still rejects them, unless the memo tiled the
+ * range and passes its own).  `key_dim` is
+ * work_dim, or RT_MEMO_TASK with work_dim 0 for clEnqueueTask.  The
+ * budget goes below 0 when spent, so that concurrent launches cannot
+ * take more than it held.  The stats count its launches from the budget
+ * spent (rt_memo_count). */
+#define RT_MEMO_TASK 4u
+static inline const rt_memo *
+rt_memo_claim(rt_kernel *k, cl_command_queue queue, cl_uint key_dim,
+              cl_uint work_dim, const size_t *offset, const size_t *global,
+              const size_t *local)
 {
-    const rt_memo *m = &k->memo;
-    if (m->args_gen != k->args_gen || m->queue != queue ||
-        m->work_dim != work_dim || m->match_offset != (offset != NULL) ||
-        m->match_local != (local != NULL))
-        return 0;
+    rt_memo *m = &k->memo;
+    __atomic_add_fetch(&dl_rt.inflight, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&dl_rt.epoch, __ATOMIC_SEQ_CST) !=
+            __atomic_load_n(&m->epoch, __ATOMIC_ACQUIRE) ||
+        m->queue != queue || m->key_dim != key_dim)
+        goto miss;
     for (cl_uint d = 0; d < work_dim; d++)
         if (m->global[d] != global[d] ||
-            (offset && m->offset[d] != offset[d]) ||
-            (local && m->local[d] != local[d]))
-            return 0;
-    return 1;
+            (local ? local[d] : 0) != m->local[d] ||
+            (offset ? offset[d] : 0) != m->offset[d])
+            goto miss;
+    if (__atomic_sub_fetch(&m->hits_left, 1, __ATOMIC_RELAXED) < 0)
+        goto miss;
+    return m;
+miss:
+    __atomic_sub_fetch(&dl_rt.inflight, 1, __ATOMIC_RELEASE);
+    return NULL;
 }
 
-/* The memo's fast path, in the entry points before anything else: the
- * same inputs as the kernel's last launch and no change of the state
- * since, so the same decision holds and nothing needs converting.
- * Returns 0 when it does not apply.  work_dim 0: a task. */
-static inline int rt_memo_launch(cl_command_queue queue, cl_kernel kernel,
-                                 cl_uint work_dim, const size_t *offset,
-                                 const size_t *global, const size_t *local,
-                                 cl_uint nwait, const cl_event *wait,
-                                 cl_event *event, cl_int *err)
+/* The launches the memo served since it was made. */
+static inline unsigned rt_memo_served(const rt_memo *m)
 {
-    rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) != kernel ||
-        !__atomic_load_n(&k->memo.epoch, __ATOMIC_ACQUIRE))
-        return 0;
-    __atomic_add_fetch(&dl_rt.inflight, 1, __ATOMIC_SEQ_CST);
-    rt_memo *m = &k->memo;
-    int hit = __atomic_load_n(&dl_rt.epoch, __ATOMIC_SEQ_CST) ==
-                  __atomic_load_n(&m->epoch, __ATOMIC_ACQUIRE) &&
-              m->hits_left &&
-              rt_memo_matches(k, queue, work_dim, offset, global, local);
-    if (hit) {
-        m->hits_left--; /* racy between threads: only a budget */
-        if (m->run_kernel == kernel) /* the plain variant, decided */
-            RT_ADD(dl_rt.stats.plain_launches, 1);
-        if (!work_dim)
-            *err = dl_cl.clEnqueueTask(queue, m->run_kernel, nwait, wait,
-                                       event);
-        else
-            *err = dl_cl.clEnqueueNDRangeKernel(
-                queue, m->run_kernel, m->run_dim,
-                m->has_offset ? m->run_offset : NULL, m->run_global,
-                m->has_local ? m->run_local : NULL, nwait, wait, event);
-    }
+    int left = __atomic_load_n(&m->hits_left, __ATOMIC_RELAXED);
+    return (unsigned)(m->hits_given - (left > 0 ? left : 0));
+}
+
+/* Adds the memo's launches to `launches` and `plain_launches` of `s`
+ * (which are dl_rt.stats when it retires the memo). */
+void rt_memo_count(const rt_memo *m, rt_stats *s);
+
+/* The real call of a claimed memo has been made. */
+static inline void rt_memo_done(void)
+{
     __atomic_sub_fetch(&dl_rt.inflight, 1, __ATOMIC_RELEASE);
-    return hit;
 }
 
 #endif

@@ -3,6 +3,7 @@
  * conversions (plans and their first compilation included): dlayout adds
  * no synchronisation just to time the device. */
 #include "rt_internal.h"
+#include "rt_memo.h"
 
 #include <stdio.h>
 
@@ -19,6 +20,14 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(declined)
     RT_GET(plain_launches)
 #undef RT_GET
+    /* The memos' launches not yet retired into the counters.  Only the
+     * mutex: rt_lock() would also invalidate every memo. */
+    pthread_mutex_lock(&dl_rt.lock);
+    rt_kernel *k;
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.kernels); i++)
+        if ((k = rt_map_at(&dl_rt.kernels, i)))
+            rt_memo_count(&k->memo, out);
+    pthread_mutex_unlock(&dl_rt.lock);
     out->decided_transform = out->decided_plain = 0;
     if (dl_rt.tuner)
         dl_tuner_counts(dl_rt.tuner, &out->decided_transform,

@@ -3,6 +3,7 @@
  * and unknown kernels, plain-variant launches (dimensions, aliasing,
  * sub-buffers), out-of-order queues, several queues and threads, release
  * while transformed. */
+#include "rt_memo.h"
 #include "test_rt_common.h"
 
 #include <pthread.h>
@@ -321,6 +322,77 @@ static void test_alias_runs_plain(void **state)
     free(got);
     free(other);
     free(got2);
+}
+
+/* The launch memo (rt_memo.h): repeats of a launch go straight to the
+ * real call, and the stats still count each one.  The memo's entry is the
+ * kernel used last (rt_last_kernel). */
+static void launch_range(const rt_fixture *fx, cl_kernel k, const size_t *offset,
+                         size_t n, const size_t *local)
+{
+    assert_int_equal(dl_rt_clEnqueueNDRangeKernel(fx->cl.queue, k, 1, offset,
+                                                  &n, local, 0, NULL, NULL),
+                     CL_SUCCESS);
+}
+
+static void test_memo_serves_repeats(void **state)
+{
+    rt_fixture *fx = *state;
+    const size_t n = 40, zero = 0, local = 8;
+    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(main_prog, "advance");
+    rt_set_mem(k, 0, m);
+    RT_SNAP(s0);
+    /* A NULL offset and a zero one are the same launch. */
+    for (int it = 0; it < 10; it++) {
+        launch_range(fx, k, it % 2 ? &zero : NULL, n, NULL);
+        model_step(want, n);
+    }
+    const rt_kernel *entry = rt_last_kernel;
+    assert_ptr_equal(entry->kernel, k);
+    assert_int_equal(rt_memo_served(&entry->memo), 9);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, launches), 10);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 1);
+    assert_int_equal(RT_DELTA(s1, s0, plain_launches), 0);
+    /* Setting an argument, or another local size, ends the memo. */
+    rt_set_mem(k, 0, m);
+    launch_range(fx, k, NULL, n, NULL);
+    model_step(want, n);
+    assert_int_equal(rt_memo_served(&entry->memo), 0);
+    launch_range(fx, k, NULL, n, &local);
+    launch_range(fx, k, NULL, n, &local);
+    model_step(want, n);
+    model_step(want, n);
+    assert_int_equal(rt_memo_served(&entry->memo), 1);
+    RT_SNAP(s2);
+    assert_int_equal(RT_DELTA(s2, s1, launches), 3);
+    assert_int_equal(RT_DELTA(s2, s1, marshals), 0);
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseKernel(k);
+
+    /* A memo of the plain variant (aliased arguments) counts plain
+     * launches, also after the kernel is gone. */
+    cl_kernel two = rt_kernel_of(main_prog, "two");
+    rt_set_mem(two, 0, m);
+    rt_set_mem(two, 1, m);
+    for (int it = 0; it < 6; it++) {
+        rt_run(fx->cl.queue, two, n);
+        for (size_t i = 0; i < n; i++)
+            want[2 * i] += want[2 * i + 1];
+    }
+    dl_rt_clReleaseKernel(two);
+    RT_SNAP(s3);
+    assert_int_equal(RT_DELTA(s3, s2, launches), 6);
+    assert_int_equal(RT_DELTA(s3, s2, plain_launches), 6);
+    assert_int_equal(RT_DELTA(s3, s2, marshals), 0);
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    dl_rt_clReleaseMemObject(m);
+    free(want);
+    free(got);
 }
 
 /* Sub-buffers: reading one restores its transformed parent; one bound to
@@ -685,6 +757,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_unknown_kernel),
         cmocka_unit_test(test_dims_not_fitting),
         cmocka_unit_test(test_alias_runs_plain),
+        cmocka_unit_test(test_memo_serves_repeats),
         cmocka_unit_test(test_sub_buffer),
         cmocka_unit_test(test_sub_buffer_of_transformed_arg),
         cmocka_unit_test(test_out_of_order_events),
