@@ -65,7 +65,17 @@ static void check_plausible(const dl_calibration *c)
 {
     assert_true(c->device[0] != '\0');
     assert_true(c->copy_bytes_per_ns > 0);
-    assert_int_equal(c->naccess, 12); /* 3 sizes x AoS, DA, T=4, T=8 */
+    assert_int_equal(c->naccess, 6); /* 2 sizes x AoS, DA, T=8 */
+    static const uint32_t sizes[] = {4, 19},
+                          tiles[] = {1, DL_CALIB_TILE_DA, 8};
+    for (unsigned w = 0; w < 2; w++)
+        for (unsigned t = 0; t < 3; t++) {
+            const dl_calib_access *a =
+                dl_calib_find_access(c, sizes[w], tiles[t]);
+            assert_non_null(a);
+            assert_int_equal(a->words, sizes[w]);
+            assert_int_equal(a->tile, tiles[t]);
+        }
     assert_int_equal(c->nconvert, 2);
     for (unsigned i = 0; i < c->naccess; i++)
         assert_true(c->access[i].ns_per_record > 0);
