@@ -274,6 +274,7 @@ static void set_transformed(rt_buffer *b, int transformed,
 {
     if (b->transformed == transformed)
         return;
+    rt_memos_invalidate();
     b->transformed = transformed;
     if (transformed) {
         dl_cl.clRetainCommandQueue(queue);
@@ -305,6 +306,7 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
         RT_ADD(rt_fault_conversions, -1);
         return dl_fail(DL_UNSUPPORTED, "conversion failed (injected)");
     }
+    rt_memos_invalidate();
     dl_engine *engine = NULL;
     DL_RETURN_IF_FAIL(engine_of(queue, &engine));
     rt_events all = {0};
@@ -371,6 +373,7 @@ static dl_status restore_on_host(rt_buffer *b, cl_command_queue queue,
                                  cl_uint nwait, const cl_event *wait,
                                  cl_event *ev)
 {
+    rt_memos_invalidate();
     dl_layout from = rt_layout_dl(&b->cur), to = rt_layout_dl(&b->orig);
     size_t bytes = dl_layout_bytes(&from);
     void *host = malloc(bytes ? bytes : 1);
@@ -483,6 +486,7 @@ void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
 /* Forgets a buffer (locked). */
 static void drop(rt_buffer *b)
 {
+    rt_memos_invalidate();
     rt_map_del(&dl_rt.buffers, b->mem);
     rt_kernels_forget_buffer(b->mem);
     if (b->parent) {

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+/* epoch 1: a memo whose epoch clSetKernelArg zeroed never matches. */
+rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER, .epoch = 1};
 int rt_hg_active;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -128,11 +129,24 @@ dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
 void rt_lock(void)
 {
     pthread_mutex_lock(&dl_rt.lock);
-    /* Invalidates every launch memo, then lets the memo launches that
-     * read the old epoch finish their real call (rt_internal.h). */
-    __atomic_add_fetch(&dl_rt.epoch, 1, __ATOMIC_SEQ_CST);
+    dl_rt.memos_invalidated = 0;
+    rt_buffers_drain();
+}
+
+void rt_memos_wait(void)
+{
     while (__atomic_load_n(&dl_rt.inflight, __ATOMIC_SEQ_CST))
         sched_yield();
-    rt_buffers_drain();
+}
+
+void rt_memos_invalidate(void)
+{
+    if (dl_rt.memos_invalidated)
+        return;
+    dl_rt.memos_invalidated = 1;
+    /* Every memo made before is stale from now on; the memo launches
+     * that read the old epoch finish their real call first. */
+    __atomic_add_fetch(&dl_rt.epoch, 1, __ATOMIC_SEQ_CST);
+    rt_memos_wait();
 }
 void rt_unlock(void) { pthread_mutex_unlock(&dl_rt.lock); }

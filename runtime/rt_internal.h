@@ -9,14 +9,19 @@
  * lock: `annotated` (some program with annotations exists) and
  * `transformed` (some buffer is not in its original layout).
  *
- * The launch memo (rt_launch.c) goes further: a launch with the same
+ * The launch memo (rt_memo.h) goes further: a launch with the same
  * inputs as the last one of its kernel, with nothing changed since, goes
- * straight to the real call without the lock.  `epoch` counts the lock's
- * acquisitions: every change of the state happens under the lock, so a
- * memo is valid while the epoch is the one it was made in.  A fast launch
- * counts itself in `inflight` before it reads the epoch, and rt_lock()
- * waits for `inflight` to drop to 0 after moving the epoch on, so no
- * change overtakes a fast launch that already decided to go ahead. */
+ * straight to the real call without the lock.  `epoch` counts the
+ * changes of the state that can make a memo wrong: conversions, a
+ * buffer's layout reset or its entry dropped, a kernel entry freed.  Each
+ * happens under the lock, after rt_memos_invalidate() (once per holding
+ * of the lock), so a memo is valid while the epoch is the one it was
+ * made in.  A fast launch counts itself in `inflight` before it reads the
+ * epoch, and rt_memos_invalidate() waits for `inflight` to drop to 0
+ * after moving the epoch on, so no change overtakes a fast launch that
+ * already decided to go ahead.  Launches that change nothing (most slow
+ * launches of a loop of several kernels) leave the other kernels' memos
+ * alone. */
 #ifndef DL_RT_INTERNAL_H
 #define DL_RT_INTERNAL_H
 
@@ -246,8 +251,9 @@ typedef struct rt_state {
     int annotated;   /* atomic: some annotated program was created     */
     int transformed; /* atomic: buffers not in their original layout   */
     pthread_mutex_t lock;
-    uint64_t epoch;    /* atomic: lock acquisitions (see above)          */
+    uint64_t epoch;    /* atomic: changes memos depend on (see above)     */
     unsigned inflight; /* atomic: memo launches going on                 */
+    int memos_invalidated; /* locked: this holding moved the epoch on    */
     rt_map programs, kernels, buffers;
     rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
     rt_stats stats;          /* atomic adds */
@@ -262,6 +268,12 @@ extern __attribute__((visibility("hidden"))) rt_state dl_rt;
 /* Takes the lock, then forgets the buffers OpenCL destroyed meanwhile. */
 void rt_lock(void);
 void rt_unlock(void);
+/* Locked, before any change a launch memo depends on (see above): moves
+ * the epoch on (once per holding of the lock) and waits for the memo
+ * launches under way. */
+void rt_memos_invalidate(void);
+/* Waits for the memo launches under way (rt_memo_make). */
+void rt_memos_wait(void);
 
 /* Test support: while positive, each device conversion fails (and
  * decrements it), to exercise the fallbacks. */

@@ -34,6 +34,7 @@ static rt_kernel *free_kernels; /* locked: entries to recycle */
 /* Locked. */
 static void free_kernel(rt_kernel *k)
 {
+    rt_memos_invalidate();
     __atomic_store_n(&k->kernel, NULL, __ATOMIC_RELEASE);
     rt_memo_count(&k->memo, &dl_rt.stats);
     if (dl_rt.tuner)

@@ -454,7 +454,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                        .nargs = k->nargs};
 
     rt_events done = {0};
-    int plain = 0;
+    int plain = 0, failed = 0; /* failed: a conversion could not be made */
     /* DL_POLICY=auto: the tuner picks the variant (docs/tuning.md). */
     dl_tuner_choice tc = {1, 0, 0, 0};
     int tuned = k->transformed && dl_rt.tuner &&
@@ -495,6 +495,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         if (cause) {
             warn_plain(k, cause, detail);
             plain = 1;
+            failed = cause == RT_CAUSE_ENGINE;
         } else if (tc.ticket && done.n) {
             dl_tuner_note_conversion(dl_rt.tuner, tc.ticket);
         }
@@ -537,8 +538,9 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     /* The memo: every launch of a transformed kernel (either variant)
      * whose inputs decide it, i.e. not while the tuner probes or
      * measures, and under DL_POLICY=auto only for as many launches as
-     * the tuner lets pass unseen between its monitoring launches. */
-    int hits = !k->transformed || err != CL_SUCCESS ? 0
+     * the tuner lets pass unseen between its monitoring launches.  Not
+     * after a failed conversion: the next launch tries again. */
+    int hits = !k->transformed || err != CL_SUCCESS || failed ? 0
                : !tuned                            ? INT_MAX
                : probe || tc.measure               ? 0
                                                    : (int)tc.unseen;
@@ -564,6 +566,7 @@ launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
                cl_uint num_events_in_wait_list,
                const cl_event *event_wait_list, cl_event *event)
 {
+    RT_ADD(dl_rt.stats.launches, 1);
     launch_call c = {.queue = command_queue,
                      .kernel = kernel,
                      .work_dim = work_dim,
@@ -573,33 +576,14 @@ launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
     return launch(&c, num_events_in_wait_list, event_wait_list, event);
 }
 
-/* The memo first (rt_memo.h): the path of a launch repeated as it was,
- * kept short because every such launch pays it.  No sibling call: GCC
- * would keep the stack arguments in registers for it, on every path. */
-__attribute__((optimize("no-optimize-sibling-calls"))) cl_int
-dl_rt_clEnqueueNDRangeKernel(
-    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
+/* The real call of a claimed memo: the caller's range, or the tiled one
+ * the memo keeps. */
+static inline cl_int
+memo_launch(const rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
+            const size_t *global_work_offset, const size_t *global_work_size,
+            const size_t *local_work_size, cl_uint num_events_in_wait_list,
+            const cl_event *event_wait_list, cl_event *event)
 {
-    rt_kernel *k = RT_LOAD(rt_last_kernel);
-    const rt_memo *m;
-    if (__builtin_expect(RT_LOAD(k->kernel) != kernel, 0) ||
-        !(m = rt_memo_claim(k, command_queue, work_dim, work_dim,
-                            global_work_offset, global_work_size,
-                            local_work_size))) {
-        RT_ADD(dl_rt.stats.launches, 1);
-        if (!RT_LOAD(dl_rt.annotated))
-            return dl_cl.clEnqueueNDRangeKernel(
-                command_queue, kernel, work_dim, global_work_offset,
-                global_work_size, local_work_size, num_events_in_wait_list,
-                event_wait_list, event);
-        return launch_ndrange(command_queue, kernel, work_dim,
-                              global_work_offset, global_work_size,
-                              local_work_size, num_events_in_wait_list,
-                              event_wait_list, event);
-    }
     cl_int err =
         __builtin_expect(!m->run_dim, 1)
             ? dl_cl.clEnqueueNDRangeKernel(
@@ -612,6 +596,67 @@ dl_rt_clEnqueueNDRangeKernel(
                   event_wait_list, event);
     rt_memo_done();
     return err;
+}
+
+/* The kernel is not the one used last (a loop of several kernels): its
+ * entry from the table without the lock, then its memo. */
+static __attribute__((noinline)) cl_int
+launch_other_kernel(cl_command_queue command_queue, cl_kernel kernel,
+                    cl_uint work_dim, const size_t *global_work_offset,
+                    const size_t *global_work_size,
+                    const size_t *local_work_size,
+                    cl_uint num_events_in_wait_list,
+                    const cl_event *event_wait_list, cl_event *event)
+{
+    rt_kernel *k = rt_kernel_get(kernel);
+    const rt_memo *m;
+    if (k && (m = rt_memo_claim(k, command_queue, work_dim, work_dim,
+                                global_work_offset, global_work_size,
+                                local_work_size)))
+        return memo_launch(m, command_queue, work_dim, global_work_offset,
+                           global_work_size, local_work_size,
+                           num_events_in_wait_list, event_wait_list, event);
+    return launch_ndrange(command_queue, kernel, work_dim, global_work_offset,
+                          global_work_size, local_work_size,
+                          num_events_in_wait_list, event_wait_list, event);
+}
+
+/* The memo first (rt_memo.h): the path of a launch repeated as it was,
+ * kept short because every such launch pays it.  No sibling call: GCC
+ * would keep the stack arguments in registers for it, on every path.
+ * Only launches the memo does not serve count here; the memo's reach
+ * `launches` through rt_memo_count. */
+__attribute__((optimize("no-optimize-sibling-calls"))) cl_int
+dl_rt_clEnqueueNDRangeKernel(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    const size_t *local_work_size, cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list, cl_event *event)
+{
+    rt_kernel *k = RT_LOAD(rt_last_kernel);
+    const rt_memo *m;
+    if (__builtin_expect(RT_LOAD(k->kernel) == kernel, 1) &&
+        (m = rt_memo_claim(k, command_queue, work_dim, work_dim,
+                           global_work_offset, global_work_size,
+                           local_work_size)))
+        return memo_launch(m, command_queue, work_dim, global_work_offset,
+                           global_work_size, local_work_size,
+                           num_events_in_wait_list, event_wait_list, event);
+    if (!RT_LOAD(dl_rt.annotated)) {
+        RT_ADD(dl_rt.stats.launches, 1);
+        return dl_cl.clEnqueueNDRangeKernel(
+            command_queue, kernel, work_dim, global_work_offset,
+            global_work_size, local_work_size, num_events_in_wait_list,
+            event_wait_list, event);
+    }
+    if (RT_LOAD(k->kernel) != kernel)
+        return launch_other_kernel(command_queue, kernel, work_dim,
+                                   global_work_offset, global_work_size,
+                                   local_work_size, num_events_in_wait_list,
+                                   event_wait_list, event);
+    return launch_ndrange(command_queue, kernel, work_dim, global_work_offset,
+                          global_work_size, local_work_size,
+                          num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,

@@ -2,12 +2,16 @@
 #include "rt_memo.h"
 #include "rt_reshape.h"
 
-void rt_memo_count(const rt_memo *m, rt_stats *s)
+static void count_served(const rt_memo *m, unsigned served, rt_stats *s)
 {
-    unsigned served = rt_memo_served(m);
     RT_ADD(s->launches, served);
     if (m->plain)
         RT_ADD(s->plain_launches, served);
+}
+
+void rt_memo_count(const rt_memo *m, rt_stats *s)
+{
+    count_served(m, rt_memo_served(m), s);
 }
 
 void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
@@ -15,10 +19,15 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
                   const size_t *local, cl_kernel run, int hits)
 {
     rt_memo *m = &k->memo;
-    rt_memo_count(m, &dl_rt.stats);
-    /* Unusable while it changes (rt_memo_claim reads the epoch first). */
-    __atomic_store_n(&m->hits_left, 0, __ATOMIC_RELAXED);
+    /* Unusable while it changes: no epoch, then no claim of the old one
+     * under way (rt_memo_claim reads the epoch first).  The old one's
+     * launches go to the stats. */
+    __atomic_store_n(&m->epoch, 0, __ATOMIC_SEQ_CST);
+    int left = __atomic_exchange_n(&m->hits_left, 0, __ATOMIC_SEQ_CST);
+    count_served(m, (unsigned)(m->hits_given - (left > 0 ? left : 0)),
+                 &dl_rt.stats);
     m->hits_given = 0;
+    rt_memos_wait();
     if (rt_hg_active || work_dim > 3 || hits <= 0)
         return;
     /* The buffers bound to the kernel that the table knows. */

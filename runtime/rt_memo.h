@@ -25,9 +25,11 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
  * caller makes the real call, then rt_memo_done()).  Otherwise NULL.
  *
  * Every launch that repeats itself pays this, so it is written for short
- * code: one test per input and no call (about 45 instructions with the
- * real call, see tests/shim/overhead.sh).  clSetKernelArg zeroes the
- * memo's epoch.  A NULL offset is the zero offset, as in OpenCL; a NULL
+ * code: one test per input and no call (about 50 instructions with the
+ * real call, see tests/shim/overhead.sh).  Its epoch is read first:
+ * rt_memo_make zeroes it and waits for the claims under way before it
+ * rewrites the memo, so a claim that then sees a valid epoch sees the
+ * whole new memo.  clSetKernelArg zeroes the epoch too.  A NULL offset is the zero offset, as in OpenCL; a NULL
  * local size is kept as 0, which no valid local size is (local sizes of
  * 0 match it: the real call still rejects them, unless the memo tiled the
  * range and passes its own).  `key_dim` is
