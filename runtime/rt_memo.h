@@ -1,7 +1,7 @@
 /* rt_memo.h - the launch memo: a launch with the same inputs as its
  * kernel's last one, with nothing changed since, goes straight to the
  * real call (no lock, no allocation, no event).  rt_internal.h says how
- * the lock's epoch and the in-flight count keep it safe; rt_memo.c makes
+ * the epoch and the in-flight count keep it safe; rt_memo.c makes
  * the memo at the end of a launch, rt_launch.c's entry points use it. */
 #ifndef DL_RT_MEMO_H
 #define DL_RT_MEMO_H
