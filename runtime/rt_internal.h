@@ -178,7 +178,7 @@ typedef struct rt_memo {
     int hits_left;  /* atomic: launches it may still serve; <= 0: none */
     int hits_given; /* hits_left when it was made */
     cl_kernel run_kernel; /* the variant the decision launched */
-    uint64_t plain;       /* 1: run_kernel is the plain variant, decided */
+    int plain;            /* run_kernel is the plain variant, decided */
     /* The launch's inputs (rt_memo_claim). */
     cl_command_queue queue;
     cl_uint key_dim;

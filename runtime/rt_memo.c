@@ -24,8 +24,7 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
      * launches go to the stats. */
     __atomic_store_n(&m->epoch, 0, __ATOMIC_SEQ_CST);
     int left = __atomic_exchange_n(&m->hits_left, 0, __ATOMIC_SEQ_CST);
-    count_served(m, (unsigned)(m->hits_given - (left > 0 ? left : 0)),
-                 &dl_rt.stats);
+    count_served(m, rt_memo_served_of(m, left), &dl_rt.stats);
     m->hits_given = 0;
     rt_memos_wait();
     if (rt_hg_active || work_dim > 3 || hits <= 0)

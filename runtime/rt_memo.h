@@ -62,11 +62,17 @@ miss:
     return NULL;
 }
 
-/* The launches the memo served since it was made. */
+/* The launches the memo served since it was made, with `left` of its
+ * budget left. */
+static inline unsigned rt_memo_served_of(const rt_memo *m, int left)
+{
+    return (unsigned)(m->hits_given - (left > 0 ? left : 0));
+}
+
 static inline unsigned rt_memo_served(const rt_memo *m)
 {
-    int left = __atomic_load_n(&m->hits_left, __ATOMIC_RELAXED);
-    return (unsigned)(m->hits_given - (left > 0 ? left : 0));
+    return rt_memo_served_of(m,
+                             __atomic_load_n(&m->hits_left, __ATOMIC_RELAXED));
 }
 
 /* Adds the memo's launches to `launches` and `plain_launches` of `s`
