@@ -71,10 +71,10 @@ int dl_shim_start(void);
  * 11 instructions on the 9-argument clEnqueueNDRangeKernel, because GCC
  * reloads and stores back the stack arguments of a sibling call.  The
  * jumps leave every argument, in registers or on the stack, where the
- * caller put it, so one stub fits every signature.  `symbol` is the
- * exported name (preload: binding ".globl") or a hidden one (layer:
- * ".hidden"); the caller declares it with the entry's prototype.  Other
- * targets use the C body as the entry. */
+ * caller put it, so the same three instructions fit every signature.
+ * `symbol` is the exported name (preload: binding ".globl") or a hidden
+ * one (layer: ".hidden"); the caller declares it with the entry's
+ * prototype.  Other targets use the C body as the entry. */
 #define DL_SHIM_OTHER(ret, name, params, args)                                 \
     __attribute__((visibility("hidden"), noinline)) ret                        \
         dl_shim_other_##name params;                                           \
