@@ -1,6 +1,9 @@
 /* clapi_linked.c - the entry points of the libOpenCL that libdlayout links
  * (the standalone library).  The shim is built without this file, so it
  * does not link libOpenCL: it installs the real entry points instead. */
+/* clGetExtensionFunctionAddress (OpenCL 1.1, deprecated): how
+ * rt_dispatch.c recognises the ICD loader. */
+#define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #include "clapi.h"
 
 /* The entry points libdlayout uses (keep in sync with its sources: a
@@ -48,7 +51,8 @@
     X(clEnqueueCopyBufferRect)                                                 \
     X(clEnqueueCopyBufferToImage)                                              \
     X(clEnqueueMapBuffer)                                                      \
-    X(clSetMemObjectDestructorCallback)
+    X(clSetMemObjectDestructorCallback)                                        \
+    X(clGetExtensionFunctionAddress)
 
 void dl_cl_fill_linked(cl_icd_dispatch *table)
 {

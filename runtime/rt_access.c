@@ -87,20 +87,29 @@ static size_t mem_size(cl_mem mem)
     return size;
 }
 
-/* Nothing to do while no buffer is transformed and these buffers are not
- * tracked (lock-free lookups).  The wrappers test dl_rt.annotated alone,
- * so that a call costs a few instructions until annotated programs
- * exist. */
+/* Nothing to do for buffers the table does not know (lock-free lookups):
+ * every sub-buffer is tracked from its creation on (rt_buffers.c), so an
+ * unknown buffer is no part of a transformed one, unless tracking a
+ * sub-buffer once failed. */
 static inline int untouched(cl_uint nmem, const cl_mem *mems)
 {
-    if (RT_LOAD(dl_rt.transformed))
-        return 0;
     if (!__atomic_load_n(&dl_rt.buffers.live, __ATOMIC_RELAXED))
-        return 1;
+        return !RT_LOAD(dl_rt.transformed);
     for (cl_uint i = 0; i < nmem; i++)
         if (mems[i] && rt_buffer_find(mems[i]))
             return 0;
-    return 1;
+    return !RT_LOAD(dl_rt.transformed) || !RT_LOAD(dl_rt.untracked_subs);
+}
+
+/* The wrappers' own test, inline and lock-free: no annotated program
+ * yet, or buffers the table surely does not know (the first slot of
+ * their hash is empty; untouched() decides the rest). */
+static inline int passes(cl_mem a, cl_mem b)
+{
+    return !RT_LOAD(dl_rt.annotated) ||
+           (!RT_LOAD(dl_rt.untracked_subs) &&
+            rt_map_absent(&dl_rt.buffers, a) &&
+            (!b || rt_map_absent(&dl_rt.buffers, b)));
 }
 
 static __attribute__((noinline)) cl_int
@@ -129,7 +138,7 @@ cl_int dl_rt_clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
                                  const cl_event *event_wait_list,
                                  cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(buffer, NULL))
         return dl_cl.clEnqueueReadBuffer(
             command_queue, buffer, blocking_read, offset, size, ptr,
             num_events_in_wait_list, event_wait_list, event);
@@ -170,7 +179,7 @@ cl_int dl_rt_clEnqueueReadBufferRect(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(buffer, NULL))
         return dl_cl.clEnqueueReadBufferRect(
             command_queue, buffer, blocking_read, buffer_origin, host_origin,
             region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
@@ -211,7 +220,7 @@ cl_int dl_rt_clEnqueueWriteBuffer(cl_command_queue command_queue,
                                   const cl_event *event_wait_list,
                                   cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(buffer, NULL))
         return dl_cl.clEnqueueWriteBuffer(
             command_queue, buffer, blocking_write, offset, size, ptr,
             num_events_in_wait_list, event_wait_list, event);
@@ -253,7 +262,7 @@ cl_int dl_rt_clEnqueueWriteBufferRect(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(buffer, NULL))
         return dl_cl.clEnqueueWriteBufferRect(
             command_queue, buffer, blocking_write, buffer_origin, host_origin,
             region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
@@ -294,7 +303,7 @@ cl_int dl_rt_clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
                                  const cl_event *event_wait_list,
                                  cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(buffer, NULL))
         return dl_cl.clEnqueueFillBuffer(
             command_queue, buffer, pattern, pattern_size, offset, size,
             num_events_in_wait_list, event_wait_list, event);
@@ -333,7 +342,7 @@ cl_int dl_rt_clEnqueueCopyBuffer(cl_command_queue command_queue,
                                  const cl_event *event_wait_list,
                                  cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(src_buffer, dst_buffer))
         return dl_cl.clEnqueueCopyBuffer(
             command_queue, src_buffer, dst_buffer, src_offset, dst_offset,
             size, num_events_in_wait_list, event_wait_list, event);
@@ -372,7 +381,7 @@ cl_int dl_rt_clEnqueueCopyBufferRect(
     size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
     const cl_event *event_wait_list, cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(src_buffer, dst_buffer))
         return dl_cl.clEnqueueCopyBufferRect(
             command_queue, src_buffer, dst_buffer, src_origin, dst_origin,
             region, src_row_pitch, src_slice_pitch, dst_row_pitch,
@@ -408,7 +417,7 @@ cl_int dl_rt_clEnqueueCopyBufferToImage(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(src_buffer, NULL))
         return dl_cl.clEnqueueCopyBufferToImage(
             command_queue, src_buffer, dst_image, src_offset, dst_origin,
             region, num_events_in_wait_list, event_wait_list, event);
@@ -450,7 +459,7 @@ void *dl_rt_clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer,
                                const cl_event *event_wait_list,
                                cl_event *event, cl_int *errcode_ret)
 {
-    if (!RT_LOAD(dl_rt.annotated))
+    if (passes(buffer, NULL))
         return dl_cl.clEnqueueMapBuffer(
             command_queue, buffer, blocking_map, map_flags, offset, size,
             num_events_in_wait_list, event_wait_list, event, errcode_ret);

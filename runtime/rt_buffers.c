@@ -531,7 +531,8 @@ cl_mem dl_rt_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
         rt_buffer *stale = rt_buffer_find(mem);
         if (stale)
             drop(stale);
-        rt_buffer_get(mem); /* records the parent */
+        if (!rt_buffer_get(mem)) /* records the parent */
+            __atomic_store_n(&dl_rt.untracked_subs, 1, __ATOMIC_RELEASE);
         rt_unlock();
     }
     return mem;

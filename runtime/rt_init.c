@@ -4,13 +4,11 @@
 #include "rt_hg.h"
 #include "rt_internal.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* epoch 1: a memo whose epoch clSetKernelArg zeroed never matches. */
-rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER, .epoch = 1};
+rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 int rt_hg_active;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -86,6 +84,7 @@ static void init_runtime(void)
     /* Atomics, read by the lock-free fast paths (rt_hg.h). */
     RT_HG_UNTRACKED(&dl_rt.annotated, sizeof dl_rt.annotated);
     RT_HG_UNTRACKED(&dl_rt.transformed, sizeof dl_rt.transformed);
+    RT_HG_UNTRACKED(&dl_rt.untracked_subs, sizeof dl_rt.untracked_subs);
     RT_HG_UNTRACKED(&dl_rt.stats, sizeof dl_rt.stats);
     RT_HG_UNTRACKED(&dl_rt.programs, sizeof dl_rt.programs);
     RT_HG_UNTRACKED(&dl_rt.kernels, sizeof dl_rt.kernels);
@@ -133,20 +132,4 @@ void rt_lock(void)
     rt_buffers_drain();
 }
 
-void rt_memos_wait(void)
-{
-    while (__atomic_load_n(&dl_rt.inflight, __ATOMIC_SEQ_CST))
-        sched_yield();
-}
-
-void rt_memos_invalidate(void)
-{
-    if (dl_rt.memos_invalidated)
-        return;
-    dl_rt.memos_invalidated = 1;
-    /* Every memo made before is stale from now on; the memo launches
-     * that read the old epoch finish their real call first. */
-    __atomic_add_fetch(&dl_rt.epoch, 1, __ATOMIC_SEQ_CST);
-    rt_memos_wait();
-}
 void rt_unlock(void) { pthread_mutex_unlock(&dl_rt.lock); }

@@ -11,17 +11,16 @@
  *
  * The launch memo (rt_memo.h) goes further: a launch with the same
  * inputs as the last one of its kernel, with nothing changed since, goes
- * straight to the real call without the lock.  `epoch` counts the
- * changes of the state that can make a memo wrong: conversions, a
- * buffer's layout reset or its entry dropped, a kernel entry freed.  Each
- * happens under the lock, after rt_memos_invalidate() (once per holding
- * of the lock), so a memo is valid while the epoch is the one it was
- * made in.  A fast launch counts itself in `inflight` before it reads the
- * epoch, and rt_memos_invalidate() waits for `inflight` to drop to 0
- * after moving the epoch on, so no change overtakes a fast launch that
- * already decided to go ahead.  Launches that change nothing (most slow
- * launches of a loop of several kernels) leave the other kernels' memos
- * alone. */
+ * straight to the real call without the lock.  A memo serves while its
+ * `key_dim` is not 0.  The changes of the state that can make a memo wrong
+ * (conversions, a buffer's layout reset or its entry dropped, a kernel
+ * entry freed) happen under the lock, after rt_memos_invalidate() (once
+ * per holding of the lock), which zeroes every memo's key_dim.  A fast launch
+ * counts itself in `inflight` before it reads key_dim, and
+ * rt_memos_invalidate() waits for `inflight` to drop to 0 after zeroing
+ * them, so no change overtakes a fast launch that already decided to go
+ * ahead.  Launches that change nothing (most slow launches of a loop of
+ * several kernels) leave the other kernels' memos alone. */
 #ifndef DL_RT_INTERNAL_H
 #define DL_RT_INTERNAL_H
 
@@ -79,6 +78,19 @@ static inline void *rt_map_peek(const rt_map *map, const void *key)
     if (__atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE) != key)
         return NULL;
     return __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
+}
+
+/* The same without a call, for a key the caller expects to be absent: 1
+ * if the key's first slot is empty (so the key is surely absent), else 0
+ * (also under helgrind), and then the caller asks rt_map_get. */
+static inline int rt_map_absent(const rt_map *map, const void *key)
+{
+    const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
+    if (!t)
+        return 1;
+    return !rt_hg_active &&
+           !__atomic_load_n(&t->slot[rt_map_slot(key, t->mask)].key,
+                            __ATOMIC_ACQUIRE);
 }
 
 /* Returns DL_OUT_OF_MEMORY if the table cannot grow. */
@@ -174,13 +186,16 @@ enum {
  * nothing more than it needed, for rt_launch.c's fast path.  Written
  * under the lock at the end of a launch; read without it (see above). */
 typedef struct rt_memo {
-    uint64_t epoch; /* dl_rt.epoch it was made in; clSetKernelArg: 0 */
-    int hits_left;  /* atomic: launches it may still serve; <= 0: none */
+    int hits_left;   /* atomic: launches it may still serve; <= 0: none */
     int hits_given; /* hits_left when it was made */
     cl_kernel run_kernel; /* the variant the decision launched */
+    /* The real clEnqueueNDRangeKernel for its queue (rt_memo_enqueue). */
+    cl_api_clEnqueueNDRangeKernel enqueue;
     int plain;            /* run_kernel is the plain variant, decided */
     /* The launch's inputs (rt_memo_claim). */
     cl_command_queue queue;
+    /* atomic: work_dim | RT_MEMO_TILED, or RT_MEMO_TASK; 0 while it
+     * serves nothing (rt_memo_make, clSetKernelArg, ended memos). */
     cl_uint key_dim;
     size_t offset[3], global[3], local[3];
     /* The range the real call gets when rt_reshape.h tiled it: run_dim
@@ -250,10 +265,10 @@ typedef struct rt_state {
     dl_rt_mode mode;
     int annotated;   /* atomic: some annotated program was created     */
     int transformed; /* atomic: buffers not in their original layout   */
+    int untracked_subs; /* atomic: a sub-buffer could not be tracked     */
     pthread_mutex_t lock;
-    uint64_t epoch;    /* atomic: changes memos depend on (see above)     */
-    unsigned inflight; /* atomic: memo launches going on                 */
-    int memos_invalidated; /* locked: this holding moved the epoch on    */
+    unsigned inflight; /* atomic: memo launches going on (see above)     */
+    int memos_invalidated; /* locked: this holding ended the memos       */
     rt_map programs, kernels, buffers;
     rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
     rt_stats stats;          /* atomic adds */
@@ -268,12 +283,10 @@ extern __attribute__((visibility("hidden"))) rt_state dl_rt;
 /* Takes the lock, then forgets the buffers OpenCL destroyed meanwhile. */
 void rt_lock(void);
 void rt_unlock(void);
-/* Locked, before any change a launch memo depends on (see above): moves
- * the epoch on (once per holding of the lock) and waits for the memo
- * launches under way. */
+/* Locked, before any change a launch memo depends on (see above): ends
+ * every memo (once per holding of the lock) and waits for the memo
+ * launches under way (rt_memo.c). */
 void rt_memos_invalidate(void);
-/* Waits for the memo launches under way (rt_memo_make). */
-void rt_memos_wait(void);
 
 /* Test support: while positive, each device conversion fails (and
  * decrements it), to exercise the fallbacks. */

@@ -228,7 +228,7 @@ static inline cl_int set_arg(rt_kernel *k, cl_uint arg_index, size_t arg_size,
 {
     rt_arg *a = &k->args[arg_index];
     k->args_gen++;
-    __atomic_store_n(&k->memo.epoch, 0, __ATOMIC_RELAXED); /* rt_memo.h */
+    __atomic_store_n(&k->memo.key_dim, 0, __ATOMIC_RELAXED); /* rt_memo.h */
     uint64_t v;
     if (__builtin_expect(!arg_value, 0))
         goto slow;

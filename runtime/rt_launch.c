@@ -397,6 +397,10 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                                                const cl_event *wait,
                                                cl_event *event)
 {
+    /* A range OpenCL rejects runs nothing: the real call says why, and no
+     * buffer moves for it. */
+    if (!c->task && (!c->work_dim || !c->global))
+        return real_launch(c, NULL, c->kernel, nwait, wait, event);
     /* Fast paths, without the lock (see rt_map_get). */
     rt_kernel *k = rt_kernel_get(c->kernel);
     if (!k) {
@@ -585,35 +589,34 @@ memo_launch(const rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
             const cl_event *event_wait_list, cl_event *event)
 {
     cl_int err =
-        __builtin_expect(!m->run_dim, 1)
-            ? dl_cl.clEnqueueNDRangeKernel(
-                  command_queue, m->run_kernel, work_dim, global_work_offset,
-                  global_work_size, local_work_size, num_events_in_wait_list,
-                  event_wait_list, event)
-            : dl_cl.clEnqueueNDRangeKernel(
-                  command_queue, m->run_kernel, m->run_dim, m->run_offset,
-                  m->run_global, m->run_local, num_events_in_wait_list,
-                  event_wait_list, event);
+        !m->run_dim
+            ? m->enqueue(command_queue, m->run_kernel, work_dim,
+                         global_work_offset, global_work_size, local_work_size,
+                         num_events_in_wait_list, event_wait_list, event)
+            : m->enqueue(command_queue, m->run_kernel, m->run_dim,
+                         m->run_offset, m->run_global, m->run_local,
+                         num_events_in_wait_list, event_wait_list, event);
     rt_memo_done();
     return err;
 }
 
-/* The kernel is not the one used last (a loop of several kernels): its
- * entry from the table without the lock, then its memo. */
+/* What the shortest path below does not serve: a memo that tiles the
+ * range, a kernel that is not the one used last (a loop of several
+ * kernels: its entry from the table without the lock, then its memo),
+ * and the launches no memo serves. */
 static __attribute__((noinline)) cl_int
-launch_other_kernel(cl_command_queue command_queue, cl_kernel kernel,
-                    cl_uint work_dim, const size_t *global_work_offset,
-                    const size_t *global_work_size,
-                    const size_t *local_work_size,
-                    cl_uint num_events_in_wait_list,
-                    const cl_event *event_wait_list, cl_event *event)
+launch_unmemoized(cl_command_queue command_queue, cl_kernel kernel,
+                  cl_uint work_dim, const size_t *global_work_offset,
+                  const size_t *global_work_size,
+                  const size_t *local_work_size,
+                  cl_uint num_events_in_wait_list,
+                  const cl_event *event_wait_list, cl_event *event)
 {
     rt_kernel *k = rt_kernel_get(kernel);
-    const rt_memo *m;
-    if (k && (m = rt_memo_claim(k, command_queue, work_dim, work_dim,
-                                global_work_offset, global_work_size,
-                                local_work_size)))
-        return memo_launch(m, command_queue, work_dim, global_work_offset,
+    if (k && rt_memo_claim(k, command_queue, RT_CLAIM_ANY_RANGE, work_dim,
+                           global_work_offset, global_work_size,
+                           local_work_size))
+        return memo_launch(&k->memo, command_queue, work_dim, global_work_offset,
                            global_work_size, local_work_size,
                            num_events_in_wait_list, event_wait_list, event);
     return launch_ndrange(command_queue, kernel, work_dim, global_work_offset,
@@ -626,7 +629,7 @@ launch_other_kernel(cl_command_queue command_queue, cl_kernel kernel,
  * would keep the stack arguments in registers for it, on every path.
  * Only launches the memo does not serve count here; the memo's reach
  * `launches` through rt_memo_count. */
-__attribute__((optimize("no-optimize-sibling-calls"))) cl_int
+__attribute__((optimize("no-optimize-sibling-calls", "no-thread-jumps"))) cl_int
 dl_rt_clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
     const size_t *global_work_offset, const size_t *global_work_size,
@@ -634,14 +637,17 @@ dl_rt_clEnqueueNDRangeKernel(
     const cl_event *event_wait_list, cl_event *event)
 {
     rt_kernel *k = RT_LOAD(rt_last_kernel);
-    const rt_memo *m;
     if (__builtin_expect(RT_LOAD(k->kernel) == kernel, 1) &&
-        (m = rt_memo_claim(k, command_queue, work_dim, work_dim,
-                           global_work_offset, global_work_size,
-                           local_work_size)))
-        return memo_launch(m, command_queue, work_dim, global_work_offset,
-                           global_work_size, local_work_size,
-                           num_events_in_wait_list, event_wait_list, event);
+        rt_memo_claim(k, command_queue, RT_CLAIM_RANGE, work_dim,
+                      global_work_offset, global_work_size, local_work_size)) {
+        const rt_memo *m = &k->memo;
+        cl_int err = m->enqueue(command_queue, m->run_kernel, work_dim,
+                                global_work_offset, global_work_size,
+                                local_work_size, num_events_in_wait_list,
+                                event_wait_list, event);
+        rt_memo_done();
+        return err;
+    }
     if (!RT_LOAD(dl_rt.annotated)) {
         RT_ADD(dl_rt.stats.launches, 1);
         return dl_cl.clEnqueueNDRangeKernel(
@@ -649,26 +655,20 @@ dl_rt_clEnqueueNDRangeKernel(
             global_work_size, local_work_size, num_events_in_wait_list,
             event_wait_list, event);
     }
-    if (RT_LOAD(k->kernel) != kernel)
-        return launch_other_kernel(command_queue, kernel, work_dim,
-                                   global_work_offset, global_work_size,
-                                   local_work_size, num_events_in_wait_list,
-                                   event_wait_list, event);
-    return launch_ndrange(command_queue, kernel, work_dim, global_work_offset,
-                          global_work_size, local_work_size,
-                          num_events_in_wait_list, event_wait_list, event);
+    return launch_unmemoized(command_queue, kernel, work_dim,
+                             global_work_offset, global_work_size,
+                             local_work_size, num_events_in_wait_list,
+                             event_wait_list, event);
 }
 
 cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                            cl_uint num_events_in_wait_list,
                            const cl_event *event_wait_list, cl_event *event)
 {
-    rt_kernel *k = RT_LOAD(rt_last_kernel);
-    const rt_memo *m;
-    if (RT_LOAD(k->kernel) == kernel &&
-        (m = rt_memo_claim(k, command_queue, RT_MEMO_TASK, 0, NULL, NULL,
-                           NULL))) {
-        cl_int err = dl_cl.clEnqueueTask(command_queue, m->run_kernel,
+    rt_kernel *k = RT_LOAD(dl_rt.annotated) ? rt_kernel_get(kernel) : NULL;
+    if (k && rt_memo_claim(k, command_queue, RT_CLAIM_TASK, 0, NULL, NULL,
+                           NULL)) {
+        cl_int err = dl_cl.clEnqueueTask(command_queue, k->memo.run_kernel,
                                          num_events_in_wait_list,
                                          event_wait_list, event);
         rt_memo_done();

@@ -1,6 +1,28 @@
-/* rt_memo.c - making the launch memo (rt_memo.h). */
+/* rt_memo.c - making and ending the launch memos (rt_memo.h). */
 #include "rt_memo.h"
 #include "rt_reshape.h"
+
+#include <sched.h>
+
+/* Waits for the memo launches under way. */
+static void memos_wait(void)
+{
+    while (__atomic_load_n(&dl_rt.inflight, __ATOMIC_SEQ_CST))
+        sched_yield();
+}
+
+void rt_memos_invalidate(void)
+{
+    if (dl_rt.memos_invalidated)
+        return;
+    dl_rt.memos_invalidated = 1;
+    /* The launches that saw a flag set finish their real call first. */
+    rt_kernel *k;
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.kernels); i++)
+        if ((k = rt_map_at(&dl_rt.kernels, i)))
+            __atomic_store_n(&k->memo.key_dim, 0, __ATOMIC_SEQ_CST);
+    memos_wait();
+}
 
 static void count_served(const rt_memo *m, unsigned served, rt_stats *s)
 {
@@ -19,14 +41,14 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
                   const size_t *local, cl_kernel run, int hits)
 {
     rt_memo *m = &k->memo;
-    /* Unusable while it changes: no epoch, then no claim of the old one
-     * under way (rt_memo_claim reads the epoch first).  The old one's
+    /* Unusable while it changes: no key_dim, then no claim of the old
+     * one under way (rt_memo_claim reads key_dim first).  The old one's
      * launches go to the stats. */
-    __atomic_store_n(&m->epoch, 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&m->key_dim, 0, __ATOMIC_SEQ_CST);
     int left = __atomic_exchange_n(&m->hits_left, 0, __ATOMIC_SEQ_CST);
     count_served(m, rt_memo_served_of(m, left), &dl_rt.stats);
     m->hits_given = 0;
-    rt_memos_wait();
+    memos_wait();
     if (rt_hg_active || work_dim > 3 || hits <= 0)
         return;
     /* The buffers bound to the kernel that the table knows. */
@@ -47,19 +69,21 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
     for (cl_uint i = 0; i < nbufs; i++)
         rt_buffer_mark_lazy(bufs[i], queue);
     m->run_kernel = run;
+    m->enqueue = rt_memo_enqueue(queue);
     m->plain = run == k->kernel;
     m->queue = queue;
-    m->key_dim = task ? RT_MEMO_TASK : work_dim;
     for (cl_uint d = 0; !task && d < work_dim; d++) {
         m->global[d] = global[d];
         m->offset[d] = offset ? offset[d] : 0;
         m->local[d] = local ? local[d] : 0;
     }
     m->run_dim = 0;
+    cl_uint key_dim = task ? RT_MEMO_TASK : work_dim;
     rt_reshaped shape; /* the range the real call gets, as real_launch */
     if (run == k->xform && !task && work_dim == 1 &&
         rt_reshape_launch(k, work_dim, offset, global, local, &shape) > 0) {
         m->run_dim = 2;
+        key_dim |= RT_MEMO_TILED;
         m->run_local = shape.has_local ? m->run_local_size : NULL;
         for (int d = 0; d < 2; d++) {
             m->run_global[d] = shape.global[d];
@@ -67,7 +91,9 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
             m->run_local_size[d] = shape.local[d];
         }
     }
-    __atomic_store_n(&m->epoch, RT_LOAD(dl_rt.epoch), __ATOMIC_RELEASE);
+    __atomic_store_n(&m->key_dim, key_dim, __ATOMIC_RELEASE);
+    /* A change later in this holding of the lock must end it again. */
+    dl_rt.memos_invalidated = 0;
     /* Last: the budget makes the memo usable. */
     __atomic_store_n(&m->hits_left, hits, __ATOMIC_RELEASE);
     m->hits_given = hits;

@@ -1,7 +1,7 @@
 /* rt_memo.h - the launch memo: a launch with the same inputs as its
  * kernel's last one, with nothing changed since, goes straight to the
  * real call (no lock, no allocation, no event).  rt_internal.h says how
- * the epoch and the in-flight count keep it safe; rt_memo.c makes
+ * the memos' key_dim and the in-flight count keep it safe; rt_memo.c makes
  * the memo at the end of a launch, rt_launch.c's entry points use it. */
 #ifndef DL_RT_MEMO_H
 #define DL_RT_MEMO_H
@@ -18,48 +18,68 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
                   cl_uint work_dim, const size_t *offset, const size_t *global,
                   const size_t *local, cl_kernel run, int hits);
 
+/* The clEnqueueNDRangeKernel the memo's launches on `queue` call
+ * (rt_dispatch.c; locked). */
+cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue);
+/* Test support: decide again, at the next rt_memo_enqueue(), whether the
+ * loader may be skipped (the controls or OPENCL_LAYERS changed). */
+void rt_memo_enqueue_reset(void);
+
 /* The memo's fast path, in the launch entry points before anything else:
  * a launch with the inputs of its kernel's memo, no change of the state
  * since, and budget left.  Then the same decision holds and nothing needs
- * converting: returns the memo (budget taken, counted in `inflight`: the
- * caller makes the real call, then rt_memo_done()).  Otherwise NULL.
+ * converting: returns 1 (budget taken, counted in `inflight`: the caller
+ * makes the real call with k->memo, then rt_memo_done()).  Otherwise 0.
  *
  * Every launch that repeats itself pays this, so it is written for short
- * code: one test per input and no call (about 50 instructions with the
- * real call, see tests/shim/overhead.sh).  Its epoch is read first:
- * rt_memo_make zeroes it and waits for the claims under way before it
- * rewrites the memo, so a claim that then sees a valid epoch sees the
- * whole new memo.  clSetKernelArg zeroes the epoch too.  A NULL offset is the zero offset, as in OpenCL; a NULL
- * local size is kept as 0, which no valid local size is (local sizes of
- * 0 match it: the real call still rejects them, unless the memo tiled the
- * range and passes its own).  `key_dim` is
- * work_dim, or RT_MEMO_TASK with work_dim 0 for clEnqueueTask.  The
- * budget goes below 0 when spent, so that concurrent launches cannot
- * take more than it held.  The stats count its launches from the budget
- * spent (rt_memo_count). */
+ * code: one test per input and no call (tests/shim/overhead.sh counts
+ * it).  key_dim is read first: rt_memo_make zeroes it and waits for the
+ * claims under way before it rewrites the memo, and sets it last, so a
+ * claim that then sees it sees the whole new memo.  clSetKernelArg and
+ * rt_memos_invalidate() zero it too.  A NULL offset is the zero offset, as in OpenCL; a NULL local size
+ * is kept as 0, which no valid local size is (local sizes of 0 match it:
+ * the real call still rejects them, unless the memo tiled the range and
+ * passes its own).
+ *
+ * A memo's key_dim is the launch's work_dim, RT_MEMO_TASK for
+ * clEnqueueTask, and has RT_MEMO_TILED added when the launch runs a range
+ * rt_reshape.h tiled: RT_CLAIM_RANGE (the shortest path, which passes the
+ * caller's range on) does not serve those, RT_CLAIM_ANY_RANGE does.  The
+ * budget goes below 0 when spent, so that concurrent launches cannot take
+ * more than it held.  The stats count its launches from the budget spent
+ * (rt_memo_count). */
 #define RT_MEMO_TASK 4u
-static inline const rt_memo *
-rt_memo_claim(rt_kernel *k, cl_command_queue queue, cl_uint key_dim,
+#define RT_MEMO_TILED 8u
+typedef enum rt_claim { RT_CLAIM_RANGE, RT_CLAIM_ANY_RANGE, RT_CLAIM_TASK } rt_claim;
+static inline int
+rt_memo_claim(rt_kernel *k, cl_command_queue queue, rt_claim claim,
               cl_uint work_dim, const size_t *offset, const size_t *global,
               const size_t *local)
 {
     rt_memo *m = &k->memo;
     __atomic_add_fetch(&dl_rt.inflight, 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&dl_rt.epoch, __ATOMIC_SEQ_CST) !=
-            __atomic_load_n(&m->epoch, __ATOMIC_ACQUIRE) ||
-        m->queue != queue || m->key_dim != key_dim)
+    cl_uint memo_dim = __atomic_load_n(&m->key_dim, __ATOMIC_SEQ_CST);
+    if (claim == RT_CLAIM_ANY_RANGE)
+        memo_dim &= ~RT_MEMO_TILED;
+    if (memo_dim != (claim == RT_CLAIM_TASK ? RT_MEMO_TASK : work_dim) ||
+        m->queue != queue)
         goto miss;
-    for (cl_uint d = 0; d < work_dim; d++)
+    /* work_dim 0 is invalid, and the key_dim of an ended memo. */
+    if (claim != RT_CLAIM_TASK && !work_dim)
+        goto miss;
+    for (cl_uint d = 0; claim != RT_CLAIM_TASK;)
         if (m->global[d] != global[d] ||
             (local ? local[d] : 0) != m->local[d] ||
             (offset ? offset[d] : 0) != m->offset[d])
             goto miss;
+        else if (++d == work_dim)
+            break;
     if (__atomic_sub_fetch(&m->hits_left, 1, __ATOMIC_RELAXED) < 0)
         goto miss;
-    return m;
+    return 1;
 miss:
     __atomic_sub_fetch(&dl_rt.inflight, 1, __ATOMIC_RELEASE);
-    return NULL;
+    return 0;
 }
 
 /* The launches the memo served since it was made, with `left` of its

@@ -12,7 +12,9 @@
  * the N calls; callgrind counts that one call too, overhead.sh divides
  * by N + 1.  bench_launch runs N / 100 launches in all (at least one),
  * in batches of 100 with a clFinish between them outside the counted
- * function, after two uncounted launches. */
+ * function, after two uncounted launches; bench_read as many blocking
+ * reads of a buffer no kernel uses (under --annotated, while the
+ * kernel's buffer is transformed). */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
@@ -77,6 +79,16 @@ __attribute__((noinline)) void bench_launch(cl_command_queue queue,
                                      NULL, NULL));
 }
 
+/* Hooked: a read that converts nothing. */
+__attribute__((noinline)) void bench_read(cl_command_queue queue,
+                                          cl_mem buffer, long n)
+{
+    float value;
+    for (long i = 0; i < n; i++)
+        CHECK(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, sizeof value,
+                                  &value, 0, NULL, NULL));
+}
+
 /* clRetainMemObject (not hooked) + clReleaseMemObject (hooked) that does
  * not free the buffer. */
 __attribute__((noinline)) void bench_retain_release(cl_mem buffer, long n)
@@ -113,6 +125,8 @@ int main(int argc, char **argv)
     cl_mem buffer =
         clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
     CHECK(err);
+    cl_mem other = clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    CHECK(err);
     cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
     CHECK(err);
     float a = 2.0f;
@@ -132,6 +146,7 @@ int main(int argc, char **argv)
         CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0,
                                      NULL, NULL));
     CHECK(clFinish(queue));
+    bench_read(queue, other, 1);
 
     bench_set_scalar_arg(kernel, n);
     bench_set_buffer_arg(kernel, buffer, n);
@@ -141,8 +156,10 @@ int main(int argc, char **argv)
         bench_launch(queue, kernel, left < 100 ? left : 100);
         CHECK(clFinish(queue));
     }
+    bench_read(queue, other, n / 100 > 0 ? n / 100 : 1);
 
     CHECK(clReleaseCommandQueue(queue));
+    CHECK(clReleaseMemObject(other));
     CHECK(clReleaseMemObject(buffer));
     CHECK(clReleaseKernel(kernel));
     CHECK(clReleaseProgram(program));

@@ -106,6 +106,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.tile, DL_CONTROL_TILE_AUTO);
     assert_int_equal(c.algo, DL_ALGO_AUTO);
     assert_int_equal(c.policy, DL_POLICY_AUTO);
+    assert_int_equal(c.direct_dispatch, 1);
     dl_controls_free(&c);
     dl_controls_free(NULL);
 }
@@ -115,7 +116,8 @@ static void test_table(void **state)
     (void)state;
     static const char *const names[] = {
         "DL_LOG",      "DL_LOG_FILE",   "DL_STATS", "DL_DISABLE", "DL_DUMP_DIR",
-        "DL_BINARY_DIR", "DL_INJECT_DIR", "DL_TILE", "DL_ALGO", "DL_POLICY"};
+        "DL_BINARY_DIR", "DL_INJECT_DIR", "DL_TILE", "DL_ALGO", "DL_POLICY",
+        "DL_DIRECT_DISPATCH"};
     const unsigned n = sizeof names / sizeof *names;
     assert_int_equal(dl_control_count, n);
     for (unsigned i = 0; i < n; i++) {

@@ -90,6 +90,54 @@ static void test_read_rect(void **state)
     done(&s);
 }
 
+/* Buffers the table does not know go straight to the real call, also
+ * while another buffer is transformed.  A sub-buffer made behind the
+ * runtime's back (what a failure to track one leaves) would read the
+ * transformed bytes: untracked_subs, which that failure sets, makes its
+ * read restore the parent first. */
+static void test_unknown_buffers(void **state)
+{
+    rt_fixture *fx = *state;
+    setup s;
+    make(fx, &s, 40, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, NULL);
+    uint32_t words[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8] = {0};
+    cl_int err = CL_SUCCESS;
+    cl_mem other = dl_rt_clCreateBuffer(fx->cl.context, CL_MEM_READ_WRITE,
+                                        sizeof words, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    RT_SNAP(s0);
+    assert_int_equal(dl_rt_clEnqueueWriteBuffer(fx->cl.queue, other, CL_TRUE,
+                                                0, sizeof words, words, 0,
+                                                NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(dl_rt_clEnqueueReadBuffer(fx->cl.queue, other, CL_TRUE, 0,
+                                               sizeof back, back, 0, NULL,
+                                               NULL),
+                     CL_SUCCESS);
+    assert_memory_equal(back, words, sizeof words);
+    assert_true(rt_is_transformed(s.m));
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, unmarshals), 0);
+
+    /* Records 16..31 (the device aligns sub-buffers to 128 bytes). */
+    cl_buffer_region region = {128, 128};
+    cl_mem sub = dl_cl.clCreateSubBuffer(s.m, CL_MEM_READ_WRITE,
+                                         CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                         &err);
+    assert_int_equal(err, CL_SUCCESS);
+    __atomic_store_n(&dl_rt.untracked_subs, 1, __ATOMIC_RELEASE);
+    assert_int_equal(dl_rt_clEnqueueReadBuffer(fx->cl.queue, sub, CL_TRUE, 0,
+                                               128, s.got, 0, NULL, NULL),
+                     CL_SUCCESS);
+    __atomic_store_n(&dl_rt.untracked_subs, 0, __ATOMIC_RELEASE);
+    assert_memory_equal(s.got, s.want + 16 * 2, 128);
+    RT_SNAP(s2);
+    assert_int_equal(RT_DELTA(s2, s1, unmarshals), 1);
+    dl_cl.clReleaseMemObject(sub);
+    dl_rt_clReleaseMemObject(other);
+    done(&s);
+}
+
 static void test_partial_and_whole_write(void **state)
 {
     rt_fixture *fx = *state;
@@ -345,6 +393,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_rect),
+        cmocka_unit_test(test_unknown_buffers),
         cmocka_unit_test(test_partial_and_whole_write),
         cmocka_unit_test(test_fill),
         cmocka_unit_test(test_map),

@@ -352,12 +352,23 @@ static void test_memo_serves_repeats(void **state)
     const rt_kernel *entry = rt_last_kernel;
     assert_ptr_equal(entry->kernel, k);
     assert_int_equal(rt_memo_served(&entry->memo), 9);
+    /* The test links the ICD loader, with no layers: the memo calls the
+     * driver's entry in the queue's table (runtime/rt_dispatch.c). */
+    const cl_icd_dispatch *table =
+        *(const cl_icd_dispatch *const *)fx->cl.queue;
+    assert_ptr_equal(entry->memo.enqueue, table->clEnqueueNDRangeKernel);
+    assert_ptr_not_equal(entry->memo.enqueue, dl_cl.clEnqueueNDRangeKernel);
     RT_SNAP(s1);
     assert_int_equal(RT_DELTA(s1, s0, launches), 10);
     assert_int_equal(RT_DELTA(s1, s0, marshals), 1);
     assert_int_equal(RT_DELTA(s1, s0, plain_launches), 0);
-    /* Setting an argument, or another local size, ends the memo. */
+    /* Setting an argument, or another local size, ends the memo.  An
+     * ended memo's key is 0, and so is this invalid work_dim: the real
+     * call must still see it. */
     rt_set_mem(k, 0, m);
+    assert_int_equal(dl_rt_clEnqueueNDRangeKernel(fx->cl.queue, k, 0, NULL,
+                                                  &n, NULL, 0, NULL, NULL),
+                     CL_INVALID_WORK_DIMENSION);
     launch_range(fx, k, NULL, n, NULL);
     model_step(want, n);
     assert_int_equal(rt_memo_served(&entry->memo), 0);
@@ -367,7 +378,7 @@ static void test_memo_serves_repeats(void **state)
     model_step(want, n);
     assert_int_equal(rt_memo_served(&entry->memo), 1);
     RT_SNAP(s2);
-    assert_int_equal(RT_DELTA(s2, s1, launches), 3);
+    assert_int_equal(RT_DELTA(s2, s1, launches), 4);
     assert_int_equal(RT_DELTA(s2, s1, marshals), 0);
     rt_read(fx->cl.queue, m, got, n * 8);
     assert_memory_equal(got, want, n * 8);
@@ -716,23 +727,62 @@ static void test_threads(void **state)
     }
 }
 
-/* clEnqueueTask counts as a launch of one work-item. */
+/* clEnqueueTask counts as a launch of one work-item.  Two kernels in
+ * turn: the memo serves each, also when it is not the kernel used last. */
 static void test_task(void **state)
 {
     rt_fixture *fx = *state;
     const size_t n = 1;
-    uint32_t *want = rt_random_records(n), got[2];
-    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    uint32_t *want = rt_random_records(n), *want2 = rt_random_records(n);
+    cl_mem m = rt_buffer_of(fx, want, n * 8), m2 = rt_buffer_of(fx, want2, n * 8);
     cl_kernel k = rt_kernel_of(main_prog, "advance");
+    cl_kernel k2 = rt_kernel_of(main_prog, "advance");
     rt_set_mem(k, 0, m);
-    assert_int_equal(dl_rt_clEnqueueTask(fx->cl.queue, k, 0, NULL, NULL),
-                     CL_SUCCESS);
-    model_step(want, n);
-    rt_read(fx->cl.queue, m, got, n * 8);
-    assert_memory_equal(got, want, n * 8);
-    dl_rt_clReleaseKernel(k);
-    dl_rt_clReleaseMemObject(m);
-    free(want);
+    rt_set_mem(k2, 0, m2);
+    RT_SNAP(s0);
+    for (int it = 0; it < 4; it++) {
+        assert_int_equal(dl_rt_clEnqueueTask(fx->cl.queue, k, 0, NULL, NULL),
+                         CL_SUCCESS);
+        assert_int_equal(dl_rt_clEnqueueTask(fx->cl.queue, k2, 0, NULL, NULL),
+                         CL_SUCCESS);
+        model_step(want, n);
+        model_step(want2, n);
+    }
+    /* One record is the same bytes in every layout: nothing converts, and
+     * each kernel's memo serves its launches after the first. */
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, launches), 8);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 0);
+    assert_int_equal(rt_memo_served(&rt_kernel_find(k)->memo), 3);
+    assert_int_equal(rt_memo_served(&rt_kernel_find(k2)->memo), 3);
+    check_and_release(fx, k2, m2, want2, n);
+    check_and_release(fx, k, m, want, n);
+}
+
+/* Whether a memo calls the driver's entry directly or the loader's
+ * (runtime/rt_dispatch.c). */
+static void test_memo_dispatch(void **state)
+{
+    rt_fixture *fx = *state;
+    const cl_icd_dispatch *table =
+        *(const cl_icd_dispatch *const *)fx->cl.queue;
+    rt_memo_enqueue_reset();
+    assert_ptr_equal(rt_memo_enqueue(fx->cl.queue),
+                     table->clEnqueueNDRangeKernel);
+    /* The loader would call a layer first. */
+    setenv("OPENCL_LAYERS", "libsome-layer.so", 1);
+    rt_memo_enqueue_reset();
+    assert_ptr_equal(rt_memo_enqueue(fx->cl.queue),
+                     dl_cl.clEnqueueNDRangeKernel);
+    unsetenv("OPENCL_LAYERS");
+    dl_rt_controls()->direct_dispatch = 0;
+    rt_memo_enqueue_reset();
+    assert_ptr_equal(rt_memo_enqueue(fx->cl.queue),
+                     dl_cl.clEnqueueNDRangeKernel);
+    dl_rt_controls()->direct_dispatch = 1;
+    rt_memo_enqueue_reset();
+    assert_ptr_equal(rt_memo_enqueue(fx->cl.queue),
+                     table->clEnqueueNDRangeKernel);
 }
 
 /* Conversions that fail on the device: a marshal makes the launch run
@@ -790,6 +840,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_release_parent_with_sub),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_task),
+        cmocka_unit_test(test_memo_dispatch),
         cmocka_unit_test(test_failed_set_arg_keeps_value),
         cmocka_unit_test(test_conversion_failures),
     };
