@@ -101,15 +101,81 @@ static inline int untouched(cl_uint nmem, const cl_mem *mems)
     return !RT_LOAD(dl_rt.transformed) || !RT_LOAD(dl_rt.untracked_subs);
 }
 
+/* One probe of the buffer table without a call: 0 if the buffer's first
+ * slot is empty (so the table surely does not know it), 1 with *b if the
+ * buffer sits there, else -1, and then the caller takes the slow path.
+ * Not under helgrind (dl_rt.annotated < 0), which must see the lock. */
+static inline int first_probe(cl_mem mem, rt_buffer **b)
+{
+    const rt_map_table *t =
+        __atomic_load_n(&dl_rt.buffers.table, __ATOMIC_ACQUIRE);
+    if (!t)
+        return 0;
+    size_t i = rt_map_slot(mem, t->mask);
+    const void *key = __atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE);
+    if (key != mem)
+        return key ? -1 : 0;
+    *b = __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
+    return 1;
+}
+
 /* The wrappers' own test, inline and lock-free: no annotated program
- * yet, or buffers the table surely does not know (the first slot of
- * their hash is empty; untouched() decides the rest). */
+ * yet, or buffers the table surely does not know (untouched() decides
+ * the rest). */
+static inline int unknown(cl_mem mem)
+{
+    rt_buffer *b;
+    return !first_probe(mem, &b) && !RT_LOAD(dl_rt.untracked_subs);
+}
+
 static inline int passes(cl_mem a, cl_mem b)
 {
-    return !RT_LOAD(dl_rt.annotated) ||
-           (!RT_LOAD(dl_rt.untracked_subs) &&
-            rt_map_absent(&dl_rt.buffers, a) &&
-            (!b || rt_map_absent(&dl_rt.buffers, b)));
+    int annotated = RT_LOAD(dl_rt.annotated);
+    return !annotated ||
+           (annotated > 0 && unknown(a) && (!b || unknown(b)));
+}
+
+/* What a read or write goes through: straight to the real call, the same
+ * counted in the buffer's host_busy, or the locked path.  A blocking read
+ * or write of a buffer the table knows but never converted needs no lock:
+ * it counts itself, and the buffer's first conversion (rt_buffers.c,
+ * convert) marks it ever_converted before it looks at the count, and
+ * gives way while an access is under way, so neither overtakes the
+ * other.  A blocking call leaves no command to wait for.  Once converted,
+ * a buffer's accesses take the locked path: a restore may still run.  So
+ * do a sub-buffer's (marked ever_converted from the start): the locked
+ * path restores its parent. */
+typedef enum { ACCESS_PASS, ACCESS_COUNTED, ACCESS_LOCKED } access_path;
+
+/* GCC's sibling calls reload and store back the stack arguments of these
+ * 9- and 14-argument calls, on every path. */
+#define RT_NO_SIBLING_CALLS                                                    \
+    __attribute__((optimize("no-optimize-sibling-calls")))
+
+static inline access_path path_of(cl_mem mem, cl_bool blocking,
+                                  rt_buffer **b)
+{
+    int annotated = RT_LOAD(dl_rt.annotated);
+    if (!annotated)
+        return ACCESS_PASS;
+    if (annotated < 0)
+        return ACCESS_LOCKED;
+    int found = first_probe(mem, b);
+    if (!found)
+        return RT_LOAD(dl_rt.untracked_subs) ? ACCESS_LOCKED : ACCESS_PASS;
+    if (found < 0 || !blocking || !*b)
+        return ACCESS_LOCKED;
+    __atomic_add_fetch(&(*b)->host_busy, 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&(*b)->ever_converted, __ATOMIC_SEQ_CST))
+        return ACCESS_COUNTED;
+    __atomic_sub_fetch(&(*b)->host_busy, 1, __ATOMIC_RELEASE);
+    return ACCESS_LOCKED;
+}
+
+static inline void counted_done(access_path path, rt_buffer *b)
+{
+    if (path == ACCESS_COUNTED)
+        __atomic_sub_fetch(&b->host_busy, 1, __ATOMIC_RELEASE);
 }
 
 static __attribute__((noinline)) cl_int
@@ -131,20 +197,24 @@ clEnqueueReadBuffer_slow(cl_command_queue command_queue, cl_mem buffer,
     return access_end(&a, 1, &buffer, err);
 }
 
-cl_int dl_rt_clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
+RT_NO_SIBLING_CALLS cl_int dl_rt_clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
                                  cl_bool blocking_read, size_t offset,
                                  size_t size, void *ptr,
                                  cl_uint num_events_in_wait_list,
                                  const cl_event *event_wait_list,
                                  cl_event *event)
 {
-    if (passes(buffer, NULL))
-        return dl_cl.clEnqueueReadBuffer(
+    rt_buffer *b = NULL;
+    access_path path = path_of(buffer, blocking_read, &b);
+    if (path == ACCESS_LOCKED)
+        return clEnqueueReadBuffer_slow(
             command_queue, buffer, blocking_read, offset, size, ptr,
             num_events_in_wait_list, event_wait_list, event);
-    return clEnqueueReadBuffer_slow(command_queue, buffer, blocking_read,
-                                    offset, size, ptr, num_events_in_wait_list,
-                                    event_wait_list, event);
+    cl_int err = dl_cl.clEnqueueReadBuffer(
+        command_queue, buffer, blocking_read, offset, size, ptr,
+        num_events_in_wait_list, event_wait_list, event);
+    counted_done(path, b);
+    return err;
 }
 
 static __attribute__((noinline)) cl_int clEnqueueReadBufferRect_slow(
@@ -171,7 +241,7 @@ static __attribute__((noinline)) cl_int clEnqueueReadBufferRect_slow(
     return access_end(&a, 1, &buffer, err);
 }
 
-cl_int dl_rt_clEnqueueReadBufferRect(
+RT_NO_SIBLING_CALLS cl_int dl_rt_clEnqueueReadBufferRect(
     cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
     const size_t *buffer_origin, const size_t *host_origin,
     const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
@@ -179,17 +249,20 @@ cl_int dl_rt_clEnqueueReadBufferRect(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event)
 {
-    if (passes(buffer, NULL))
-        return dl_cl.clEnqueueReadBufferRect(
+    rt_buffer *b = NULL;
+    access_path path = path_of(buffer, blocking_read, &b);
+    if (path == ACCESS_LOCKED)
+        return clEnqueueReadBufferRect_slow(
             command_queue, buffer, blocking_read, buffer_origin, host_origin,
             region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
             host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list,
             event);
-    return clEnqueueReadBufferRect_slow(
+    cl_int err = dl_cl.clEnqueueReadBufferRect(
         command_queue, buffer, blocking_read, buffer_origin, host_origin,
         region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
-        host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list,
-        event);
+        host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+    counted_done(path, b);
+    return err;
 }
 
 static __attribute__((noinline)) cl_int
@@ -213,20 +286,24 @@ clEnqueueWriteBuffer_slow(cl_command_queue command_queue, cl_mem buffer,
     return access_end(&a, 1, &buffer, err);
 }
 
-cl_int dl_rt_clEnqueueWriteBuffer(cl_command_queue command_queue,
-                                  cl_mem buffer, cl_bool blocking_write,
-                                  size_t offset, size_t size, const void *ptr,
+RT_NO_SIBLING_CALLS cl_int dl_rt_clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                  cl_bool blocking_write, size_t offset,
+                                  size_t size, const void *ptr,
                                   cl_uint num_events_in_wait_list,
                                   const cl_event *event_wait_list,
                                   cl_event *event)
 {
-    if (passes(buffer, NULL))
-        return dl_cl.clEnqueueWriteBuffer(
+    rt_buffer *b = NULL;
+    access_path path = path_of(buffer, blocking_write, &b);
+    if (path == ACCESS_LOCKED)
+        return clEnqueueWriteBuffer_slow(
             command_queue, buffer, blocking_write, offset, size, ptr,
             num_events_in_wait_list, event_wait_list, event);
-    return clEnqueueWriteBuffer_slow(
+    cl_int err = dl_cl.clEnqueueWriteBuffer(
         command_queue, buffer, blocking_write, offset, size, ptr,
         num_events_in_wait_list, event_wait_list, event);
+    counted_done(path, b);
+    return err;
 }
 
 static __attribute__((noinline)) cl_int clEnqueueWriteBufferRect_slow(
@@ -254,7 +331,7 @@ static __attribute__((noinline)) cl_int clEnqueueWriteBufferRect_slow(
     return access_end(&a, 1, &buffer, err);
 }
 
-cl_int dl_rt_clEnqueueWriteBufferRect(
+RT_NO_SIBLING_CALLS cl_int dl_rt_clEnqueueWriteBufferRect(
     cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
     const size_t *buffer_origin, const size_t *host_origin,
     const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
@@ -262,17 +339,20 @@ cl_int dl_rt_clEnqueueWriteBufferRect(
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event)
 {
-    if (passes(buffer, NULL))
-        return dl_cl.clEnqueueWriteBufferRect(
+    rt_buffer *b = NULL;
+    access_path path = path_of(buffer, blocking_write, &b);
+    if (path == ACCESS_LOCKED)
+        return clEnqueueWriteBufferRect_slow(
             command_queue, buffer, blocking_write, buffer_origin, host_origin,
             region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
             host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list,
             event);
-    return clEnqueueWriteBufferRect_slow(
+    cl_int err = dl_cl.clEnqueueWriteBufferRect(
         command_queue, buffer, blocking_write, buffer_origin, host_origin,
         region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch,
-        host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list,
-        event);
+        host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+    counted_done(path, b);
+    return err;
 }
 
 static __attribute__((noinline)) cl_int

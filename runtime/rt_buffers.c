@@ -181,6 +181,9 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     b->size = size;
     b->context = ctx;
     b->parent = parent;
+    /* A sub-buffer's accesses always take the locked path, which
+     * restores its parent (rt_access.c). */
+    b->ever_converted = parent != NULL;
     /* The state goes when the object does: its last release may come
      * from anywhere (clRetainMemObject is not hooked, sub-buffers keep
      * their parent, commands keep their buffers). */
@@ -305,6 +308,18 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     if (RT_LOAD(rt_fault_conversions) > 0) {
         RT_ADD(rt_fault_conversions, -1);
         return dl_fail(DL_UNSUPPORTED, "conversion failed (injected)");
+    }
+    /* Blocking reads and writes of a buffer never converted go without
+     * the lock (rt_access.c): its first conversion closes that path, or
+     * gives way to an access under way (the launch then runs plain), so
+     * that neither overtakes the other. */
+    if (!b->ever_converted) {
+        __atomic_store_n(&b->ever_converted, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&b->host_busy, __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&b->ever_converted, 0, __ATOMIC_RELEASE);
+            return dl_fail(DL_UNSUPPORTED, "another thread is reading or "
+                                           "writing the buffer");
+        }
     }
     rt_memos_invalidate();
     dl_engine *engine = NULL;

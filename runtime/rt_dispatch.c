@@ -40,7 +40,8 @@
  * calls the queue's own table, and no layer. */
 static int loader_dispatches_by_object(void)
 {
-    if (!dl_rt.controls.direct_dispatch || !dl_cl.clGetExtensionFunctionAddress)
+    if (!dl_rt.controls.direct_dispatch ||
+        !dl_cl.clGetExtensionFunctionAddress)
         return 0;
     void *enqueue = (void *)dl_cl.clEnqueueNDRangeKernel;
     void *loader_info =

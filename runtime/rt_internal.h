@@ -80,19 +80,6 @@ static inline void *rt_map_peek(const rt_map *map, const void *key)
     return __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
 }
 
-/* The same without a call, for a key the caller expects to be absent: 1
- * if the key's first slot is empty (so the key is surely absent), else 0
- * (also under helgrind), and then the caller asks rt_map_get. */
-static inline int rt_map_absent(const rt_map *map, const void *key)
-{
-    const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
-    if (!t)
-        return 1;
-    return !rt_hg_active &&
-           !__atomic_load_n(&t->slot[rt_map_slot(key, t->mask)].key,
-                            __ATOMIC_ACQUIRE);
-}
-
 /* Returns DL_OUT_OF_MEMORY if the table cannot grow. */
 dl_status rt_map_put(rt_map *map, const void *key, void *val);
 void *rt_map_del(rt_map *map, const void *key);
@@ -248,6 +235,10 @@ typedef struct rt_buffer {
     /* Retained: a queue where memo launches used the buffer without
      * leaving an event in uses[]; a conversion waits for a marker there. */
     cl_command_queue lazy;
+    /* Blocking reads and writes without the lock (rt_access.c), allowed
+     * until the buffer's first conversion. */
+    int ever_converted; /* atomic                                     */
+    unsigned host_busy; /* atomic: such accesses under way            */
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
@@ -263,7 +254,8 @@ typedef struct rt_stats {
 typedef struct rt_state {
     dl_controls controls;
     dl_rt_mode mode;
-    int annotated;   /* atomic: some annotated program was created     */
+    int annotated;   /* atomic: some annotated program was created
+                      * (1; -1 under helgrind, see rt_access.c)       */
     int transformed; /* atomic: buffers not in their original layout   */
     int untracked_subs; /* atomic: a sub-buffer could not be tracked     */
     pthread_mutex_t lock;

@@ -616,9 +616,10 @@ launch_unmemoized(cl_command_queue command_queue, cl_kernel kernel,
     if (k && rt_memo_claim(k, command_queue, RT_CLAIM_ANY_RANGE, work_dim,
                            global_work_offset, global_work_size,
                            local_work_size))
-        return memo_launch(&k->memo, command_queue, work_dim, global_work_offset,
-                           global_work_size, local_work_size,
-                           num_events_in_wait_list, event_wait_list, event);
+        return memo_launch(&k->memo, command_queue, work_dim,
+                           global_work_offset, global_work_size,
+                           local_work_size, num_events_in_wait_list,
+                           event_wait_list, event);
     return launch_ndrange(command_queue, kernel, work_dim, global_work_offset,
                           global_work_size, local_work_size,
                           num_events_in_wait_list, event_wait_list, event);
@@ -626,10 +627,13 @@ launch_unmemoized(cl_command_queue command_queue, cl_kernel kernel,
 
 /* The memo first (rt_memo.h): the path of a launch repeated as it was,
  * kept short because every such launch pays it.  No sibling call: GCC
- * would keep the stack arguments in registers for it, on every path.
- * Only launches the memo does not serve count here; the memo's reach
- * `launches` through rt_memo_count. */
-__attribute__((optimize("no-optimize-sibling-calls", "no-thread-jumps"))) cl_int
+ * would keep the stack arguments in registers for it, on every path.  No
+ * jump threading: GCC would copy the real call once per work_dim it can
+ * tell apart, with that work_dim as a constant.  Only launches the memo
+ * does not serve count here; the memo's reach `launches` through
+ * rt_memo_count. */
+__attribute__((optimize("no-optimize-sibling-calls",
+                        "no-thread-jumps"))) cl_int
 dl_rt_clEnqueueNDRangeKernel(
     cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
     const size_t *global_work_offset, const size_t *global_work_size,

@@ -36,10 +36,10 @@ void rt_memo_enqueue_reset(void);
  * it).  key_dim is read first: rt_memo_make zeroes it and waits for the
  * claims under way before it rewrites the memo, and sets it last, so a
  * claim that then sees it sees the whole new memo.  clSetKernelArg and
- * rt_memos_invalidate() zero it too.  A NULL offset is the zero offset, as in OpenCL; a NULL local size
- * is kept as 0, which no valid local size is (local sizes of 0 match it:
- * the real call still rejects them, unless the memo tiled the range and
- * passes its own).
+ * rt_memos_invalidate() zero it too.  A NULL offset is the zero offset,
+ * as in OpenCL; a NULL local size is kept as 0, which no valid local size
+ * is (local sizes of 0 match it: the real call still rejects them, unless
+ * the memo tiled the range and passes its own).
  *
  * A memo's key_dim is the launch's work_dim, RT_MEMO_TASK for
  * clEnqueueTask, and has RT_MEMO_TILED added when the launch runs a range
@@ -50,7 +50,11 @@ void rt_memo_enqueue_reset(void);
  * (rt_memo_count). */
 #define RT_MEMO_TASK 4u
 #define RT_MEMO_TILED 8u
-typedef enum rt_claim { RT_CLAIM_RANGE, RT_CLAIM_ANY_RANGE, RT_CLAIM_TASK } rt_claim;
+typedef enum rt_claim {
+    RT_CLAIM_RANGE,
+    RT_CLAIM_ANY_RANGE,
+    RT_CLAIM_TASK
+} rt_claim;
 static inline int
 rt_memo_claim(rt_kernel *k, cl_command_queue queue, rt_claim claim,
               cl_uint work_dim, const size_t *offset, const size_t *global,

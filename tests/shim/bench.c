@@ -14,7 +14,8 @@
  * in batches of 100 with a clFinish between them outside the counted
  * function, after two uncounted launches; bench_read as many blocking
  * reads of a buffer no kernel uses (under --annotated, while the
- * kernel's buffer is transformed). */
+ * kernel's buffer is transformed), and bench_read_tracked of one that
+ * dlayout tracks (it has a sub-buffer) but never converted. */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
@@ -89,6 +90,16 @@ __attribute__((noinline)) void bench_read(cl_command_queue queue,
                                   &value, 0, NULL, NULL));
 }
 
+/* The same on another buffer (a function of its own for callgrind). */
+__attribute__((noinline)) void bench_read_tracked(cl_command_queue queue,
+                                                  cl_mem buffer, long n)
+{
+    float value;
+    for (long i = 0; i < n; i++)
+        CHECK(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, sizeof value,
+                                  &value, 0, NULL, NULL));
+}
+
 /* clRetainMemObject (not hooked) + clReleaseMemObject (hooked) that does
  * not free the buffer. */
 __attribute__((noinline)) void bench_retain_release(cl_mem buffer, long n)
@@ -125,7 +136,16 @@ int main(int argc, char **argv)
     cl_mem buffer =
         clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
     CHECK(err);
-    cl_mem other = clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_mem other =
+        clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    CHECK(err);
+    cl_mem tracked =
+        clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    CHECK(err);
+    cl_buffer_region region = {0, 128};
+    cl_mem tracked_sub =
+        clCreateSubBuffer(tracked, CL_MEM_READ_WRITE,
+                          CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     CHECK(err);
     cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
     CHECK(err);
@@ -147,6 +167,7 @@ int main(int argc, char **argv)
                                      NULL, NULL));
     CHECK(clFinish(queue));
     bench_read(queue, other, 1);
+    bench_read_tracked(queue, tracked, 1);
 
     bench_set_scalar_arg(kernel, n);
     bench_set_buffer_arg(kernel, buffer, n);
@@ -157,8 +178,11 @@ int main(int argc, char **argv)
         CHECK(clFinish(queue));
     }
     bench_read(queue, other, n / 100 > 0 ? n / 100 : 1);
+    bench_read_tracked(queue, tracked, n / 100 > 0 ? n / 100 : 1);
 
     CHECK(clReleaseCommandQueue(queue));
+    CHECK(clReleaseMemObject(tracked_sub));
+    CHECK(clReleaseMemObject(tracked));
     CHECK(clReleaseMemObject(other));
     CHECK(clReleaseMemObject(buffer));
     CHECK(clReleaseKernel(kernel));

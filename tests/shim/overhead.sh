@@ -11,11 +11,12 @@
 # call, with the difference to the plain run.  Fails if a hooked call
 # under the preload or the layer, or on the tracked kernel, costs more
 # than LIMIT (default 40, the issue's target) extra instructions.
-# Launches, and blocking reads of a buffer no kernel uses (under the
-# annotated modes, while another buffer is transformed), are counted by
-# object (cg_own.awk): dlayout's own instructions and the ICD loader's,
-# less the loader's in the plain run, is what such a call adds; it must
-# stay within LIMIT too, tracked kernel or not.
+# Launches, blocking reads of a buffer no kernel uses (under the
+# annotated modes, while another buffer is transformed) and of one
+# dlayout tracks but never converted, are counted by object
+# (cg_own.awk): dlayout's own instructions and the ICD loader's, less the
+# loader's in the plain run, is what such a call adds; it must stay
+# within LIMIT too, tracked kernel or not.
 set -u
 dl_run=$1 bench=$2 calls=$3 limit=${4:-40}
 here=$(dirname "$0")
@@ -66,7 +67,7 @@ for mode in $modes; do
     # hundred instructions from run to run (its threads), so their rows
     # count the instructions executed in dlayout's and the loader's
     # libraries (launch_in below).
-    for what in launch read; do
+    for what in launch read read_tracked; do
         LD_BIND_NOW=1 $(launcher $mode) valgrind --tool=callgrind \
             --callgrind-out-file="$tmp/$mode.$what.cg" \
             --toggle-collect=bench_$what \
@@ -107,13 +108,13 @@ for f in $functions; do
     echo "$line"
 done
 
-# Per launch (WHAT launch) or read (read), the instructions executed in
-# the objects whose path matches PATTERN (self cost), over CALLS / 100
-# of them, plus the one read of the warm-up.
+# Per launch (WHAT launch) or read (read, read_tracked), the instructions
+# executed in the objects whose path matches PATTERN (self cost), over
+# CALLS / 100 of them, plus the one read of the warm-up.
 launch_in() { # MODE WHAT PATTERN
     own=$(awk -v pat="$3" -f "$here/cg_own.awk" "$tmp/$1.$2.cg")
     n=$(( calls / 100 > 0 ? calls / 100 : 1 ))
-    [ "$2" = read ] && n=$((n + 1))
+    [ "$2" = launch ] || n=$((n + 1))
     awk -v own="$own" -v n=$n 'BEGIN { printf "%.1f", own / n }'
 }
 dlayout_objects='/libdlayout-[a-z]*[.]so$'
@@ -130,20 +131,23 @@ launch_added() { # MODE WHAT
         'BEGIN { printf "%+.1f", d + l - p }'
 }
 above() { awk -v a="$1" -v l="$2" 'BEGIN { exit !(a > l) }'; }
-for what in launch read; do
+for what in launch read read_tracked; do
     line=$(printf '%-24s %9s' "bench_$what (dlayout)" "0")
     line2=$(printf '%-24s %9s' "bench_$what (loader)" \
         "$(launch_in plain $what "$loader_objects")")
     line3=$(printf '%-24s %9s' "bench_$what (added)" "")
     for mode in $columns; do
-        line="$line $(printf '%9s' "$(launch_in $mode $what "$dlayout_objects")")"
-        line2="$line2 $(printf '%9s' "$(launch_in $mode $what "$loader_objects")")"
+        d=$(launch_in $mode $what "$dlayout_objects")
+        l=$(launch_in $mode $what "$loader_objects")
+        line="$line $(printf '%9s' "$d")"
+        line2="$line2 $(printf '%9s' "$l")"
         line3="$line3 $(printf '%9s' "$(launch_added $mode $what)")"
     done
     printf '%s\n%s\n%s\n' "$line" "$line2" "$line3"
     for mode in preload layer annotated annotated_layer; do
         if above "$(launch_added $mode $what)" "$limit"; then
-            echo "overhead: bench_$what adds more than $limit instructions ($mode)"
+            echo "overhead: bench_$what adds more than $limit" \
+                "instructions ($mode)"
             status=1
         fi
     done
@@ -163,7 +167,8 @@ for f in bench_set_scalar_arg bench_set_buffer_arg bench_retain_release; do
     done
     for mode in annotated annotated_layer; do
         if over_limit $mode "$f"; then
-            echo "overhead: $f adds more than $limit instructions per call on an annotated kernel ($mode)"
+            echo "overhead: $f adds more than $limit instructions" \
+                "per call on an annotated kernel ($mode)"
             status=1
         fi
     done

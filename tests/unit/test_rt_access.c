@@ -138,6 +138,64 @@ static void test_unknown_buffers(void **state)
     done(&s);
 }
 
+/* A buffer the table knows but never converted: blocking reads and
+ * writes take no lock (and record no use).  Its first conversion gives
+ * way to such an access under way (the launch runs plain), and once
+ * converted its accesses take the locked path again. */
+static void test_counted_accesses(void **state)
+{
+    rt_fixture *fx = *state;
+    const size_t n = 40;
+    uint32_t *want = rt_random_records(n), *got = calloc(n, 8);
+    cl_int err = CL_SUCCESS;
+    cl_mem m = dl_rt_clCreateBuffer(fx->cl.context, CL_MEM_READ_WRITE, n * 8,
+                                    NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_kernel k = rt_kernel_of(prog, "advance");
+    rt_set_mem(k, 0, m);
+    rt_lock();
+    rt_buffer *b = rt_buffer_get(m);
+    rt_unlock();
+    assert_non_null(b);
+    RT_SNAP(s0);
+    assert_int_equal(dl_rt_clEnqueueWriteBuffer(fx->cl.queue, m, CL_TRUE, 0,
+                                                n * 8, want, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(dl_rt_clEnqueueReadBuffer(fx->cl.queue, m, CL_TRUE, 0,
+                                               n * 8, got, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_memory_equal(got, want, n * 8);
+    assert_int_equal(b->nuses, 0);
+    assert_int_equal(b->host_busy, 0);
+
+    /* An access under way on another thread: the launch runs plain. */
+    __atomic_store_n(&b->host_busy, 1, __ATOMIC_SEQ_CST);
+    rt_run(fx->cl.queue, k, n);
+    model_step(want, n);
+    RT_SNAP(s1);
+    assert_int_equal(RT_DELTA(s1, s0, marshals), 0);
+    assert_int_equal(RT_DELTA(s1, s0, plain_launches), 1);
+    assert_false(rt_is_transformed(m));
+    assert_int_equal(b->ever_converted, 0);
+    __atomic_store_n(&b->host_busy, 0, __ATOMIC_SEQ_CST);
+
+    /* Converted once: the read restores it under the lock. */
+    rt_run(fx->cl.queue, k, n);
+    model_step(want, n);
+    assert_true(rt_is_transformed(m));
+    assert_int_equal(b->ever_converted, 1);
+    rt_read(fx->cl.queue, m, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    RT_SNAP(s2);
+    assert_int_equal(RT_DELTA(s2, s1, marshals), 1);
+    assert_int_equal(RT_DELTA(s2, s1, unmarshals), 1);
+    assert_true(b->nuses > 0);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(m);
+    free(want);
+    free(got);
+}
+
 static void test_partial_and_whole_write(void **state)
 {
     rt_fixture *fx = *state;
@@ -394,6 +452,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_rect),
         cmocka_unit_test(test_unknown_buffers),
+        cmocka_unit_test(test_counted_accesses),
         cmocka_unit_test(test_partial_and_whole_write),
         cmocka_unit_test(test_fill),
         cmocka_unit_test(test_map),

@@ -590,8 +590,14 @@ static void test_uses_recorded(void **state)
     model_raw(want, n);
     assert_int_equal(uses_of(m), 1);
     uint32_t one[2];
+    /* A blocking read is over when it returns: nothing to wait for. */
     rt_read(fx->cl.queue, m, one, sizeof one);
+    assert_int_equal(uses_of(m), 1);
+    assert_int_equal(dl_rt_clEnqueueReadBuffer(fx->cl.queue, m, CL_FALSE, 0,
+                                               sizeof one, one, 0, NULL, NULL),
+                     CL_SUCCESS);
     assert_int_equal(uses_of(m), 2);
+    assert_int_equal(clFinish(fx->cl.queue), CL_SUCCESS);
     rt_run(fx->cl.queue, a, n); /* conversion (waits on both), kernel */
     model_step(want, n);
     assert_int_equal(uses_of(m), 2);
@@ -734,7 +740,8 @@ static void test_task(void **state)
     rt_fixture *fx = *state;
     const size_t n = 1;
     uint32_t *want = rt_random_records(n), *want2 = rt_random_records(n);
-    cl_mem m = rt_buffer_of(fx, want, n * 8), m2 = rt_buffer_of(fx, want2, n * 8);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_mem m2 = rt_buffer_of(fx, want2, n * 8);
     cl_kernel k = rt_kernel_of(main_prog, "advance");
     cl_kernel k2 = rt_kernel_of(main_prog, "advance");
     rt_set_mem(k, 0, m);
