@@ -101,22 +101,11 @@ static inline int untouched(cl_uint nmem, const cl_mem *mems)
     return !RT_LOAD(dl_rt.transformed) || !RT_LOAD(dl_rt.untracked_subs);
 }
 
-/* One probe of the buffer table without a call: 0 if the buffer's first
- * slot is empty (so the table surely does not know it), 1 with *b if the
- * buffer sits there, else -1, and then the caller takes the slow path.
- * Not under helgrind (dl_rt.annotated < 0), which must see the lock. */
+/* One probe of the buffer table (rt_map_probe).  Not under helgrind
+ * (dl_rt.annotated < 0), which must see the lock. */
 static inline int first_probe(cl_mem mem, rt_buffer **b)
 {
-    const rt_map_table *t =
-        __atomic_load_n(&dl_rt.buffers.table, __ATOMIC_ACQUIRE);
-    if (!t)
-        return 0;
-    size_t i = rt_map_slot(mem, t->mask);
-    const void *key = __atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE);
-    if (key != mem)
-        return key ? -1 : 0;
-    *b = __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
-    return 1;
+    return rt_map_probe(&dl_rt.buffers, mem, (void **)b);
 }
 
 /* The wrappers' own test, inline and lock-free: no annotated program

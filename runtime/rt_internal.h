@@ -66,18 +66,23 @@ static inline size_t rt_map_slot(const void *key, size_t mask)
 void *rt_map_get(const rt_map *map, const void *key);
 
 /* The fast paths' lookup, inline and without a call (so that a caller
- * needs no stack frame): the value if the key sits in its first slot,
- * else NULL, and then the caller asks rt_map_get, which probes on.  Also
- * NULL under helgrind, where only rt_map_get says what it needs to. */
-static inline void *rt_map_peek(const rt_map *map, const void *key)
+ * needs no stack frame), one probe: 0 if the key's first slot is empty
+ * (so the key is surely absent), 1 with *val if the key sits there, else
+ * -1, and then the caller asks rt_map_get.  Not under helgrind, where
+ * only rt_map_get says what it needs to: the callers test rt_hg_active
+ * (or a flag that says it) first. */
+static inline int rt_map_probe(const rt_map *map, const void *key,
+                               void **val)
 {
     const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
-    if (!t || rt_hg_active)
-        return NULL;
+    if (!t)
+        return 0;
     size_t i = rt_map_slot(key, t->mask);
-    if (__atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE) != key)
-        return NULL;
-    return __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
+    const void *k = __atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE);
+    if (k != key)
+        return k ? -1 : 0;
+    *val = __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
+    return 1;
 }
 
 /* Returns DL_OUT_OF_MEMORY if the table cannot grow. */

@@ -1,7 +1,7 @@
 /* rt_map.c - pointer-keyed open-addressing hash table (linear probing,
  * tombstones), the lookup structure of every runtime table.
  *
- * The table's layout and rt_map_peek are in rt_internal.h (inline: the
+ * The table's layout and rt_map_probe are in rt_internal.h (inline: the
  * fast paths).  Writers hold dl_rt.lock.  Readers on the fast paths do
  * not: the slot array is published with one atomic pointer, a slot's
  * value is written before its key, and tables replaced by a larger one
