@@ -314,9 +314,12 @@ rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */
  * kernel's.  Never set under helgrind, which must see the lock. */
 extern __attribute__((visibility("hidden"))) rt_kernel *rt_last_kernel;
 
-/* The kernel's entry without the lock: NULL if it has none. */
+/* The kernel's entry without the lock: NULL if it has none (a NULL
+ * kernel has none, though it matches a free entry's handle). */
 static inline rt_kernel *rt_kernel_get(cl_kernel kernel)
 {
+    if (!kernel)
+        return NULL;
     rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
     if (__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) == kernel)
         return k;

@@ -34,6 +34,10 @@ static rt_kernel *free_kernels; /* locked: entries to recycle */
 /* Locked. */
 static void free_kernel(rt_kernel *k)
 {
+    /* rt_last_kernel may still point here, and a NULL kernel (an invalid
+     * call) then matches the entry: no memo, and no arguments, since
+     * clSetKernelArg's fast path writes into any argument below nargs. */
+    rt_memo_end(&k->memo);
     rt_memos_invalidate();
     __atomic_store_n(&k->kernel, NULL, __ATOMIC_RELEASE);
     rt_memo_count(&k->memo, &dl_rt.stats);
@@ -42,6 +46,8 @@ static void free_kernel(rt_kernel *k)
     for (cl_uint i = 0; i < k->nargs; i++)
         free(k->args[i].heap);
     free(k->args);
+    k->args = NULL;
+    k->nargs = 0;
     if (k->xform)
         dl_cl.clReleaseKernel(k->xform);
     if (k->prog)

@@ -11,6 +11,12 @@ static void memos_wait(void)
         sched_yield();
 }
 
+void rt_memo_end(rt_memo *m)
+{
+    __atomic_store_n(&m->key_dim, 0, __ATOMIC_SEQ_CST);
+    memos_wait();
+}
+
 void rt_memos_invalidate(void)
 {
     if (dl_rt.memos_invalidated)

@@ -18,6 +18,11 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
                   cl_uint work_dim, const size_t *offset, const size_t *global,
                   const size_t *local, cl_kernel run, int hits);
 
+/* Ends the memo of a kernel entry that is out of the table (locked), so
+ * that rt_memos_invalidate() would not see it, and waits for its claims
+ * under way. */
+void rt_memo_end(rt_memo *m);
+
 /* The clEnqueueNDRangeKernel the memo's launches on `queue` call
  * (rt_dispatch.c; locked). */
 cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue);

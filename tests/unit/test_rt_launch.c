@@ -406,6 +406,17 @@ static void test_memo_serves_repeats(void **state)
     rt_read(fx->cl.queue, m, got, n * 8);
     assert_memory_equal(got, want, n * 8);
     dl_rt_clReleaseKernel(k);
+    /* The entry the fast paths look at first is a released kernel's now,
+     * and a NULL kernel matches its handle: its memo and its arguments
+     * went with it.  (POCL itself crashes on a launch of a NULL kernel,
+     * so only clSetKernelArg is called.) */
+    const rt_kernel *freed = rt_last_kernel;
+    assert_null(freed->kernel);
+    assert_int_equal(freed->memo.key_dim, 0);
+    assert_int_equal(freed->nargs, 0);
+    assert_null(rt_kernel_get(NULL));
+    assert_int_equal(dl_rt_clSetKernelArg(NULL, 0, sizeof m, &m),
+                     CL_INVALID_KERNEL);
     RT_SNAP(s2c);
 
     /* A memo of the plain variant (aliased arguments) counts plain
