@@ -424,6 +424,22 @@ static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
              "(o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + "
              "(i) % (T) * (z))\n"
              "#endif\n");
+    puts_(b, "#ifndef DLA_ASSUME_GLOBAL_END\n"
+         "/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as "
+         "e0,e1,e2 when it\n"
+         " * builds the variant for launches whose global range ends at or "
+         "before e in\n"
+         " * every dimension: the compiler may then drop the kernel's bounds "
+         "guards. */\n"
+         "#ifdef __clang__\n"
+         "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) "
+         ">= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) "
+         "__builtin_unreachable()\n"
+         "#else\n"
+         "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)\n"
+         "#endif\n"
+         "#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)\n"
+         "#endif\n");
     if (k->tiled)
         puts_(b, "#ifndef DLA_ASTA_TILED\n"
              "/* dl-annotate: the same for the work-item's own record in the "
@@ -490,11 +506,15 @@ static void tiled_condition(buf *b, const dla_kernel *k)
              "get_global_id(1)*T + get_global_id(0) */\n");
 }
 
-/* One variant of the transformed body: the record counts first, where no
- * local name can shadow an argument that the count expression names,
- * then the body with its accesses rewritten. */
+/* One variant of the transformed body: the hint of the launch's global
+ * range (DLA_ASSUME_GLOBAL_END, when the runtime defines it), the record
+ * counts, where no local name can shadow an argument that the count
+ * expression names, then the body with its accesses rewritten. */
 static void variant(emitter *e, buf *b, const dla_kernel *k)
 {
+    if (!e->tiled) /* the tiled range is the runtime's, never specialised */
+        putf(b, "#ifdef DL_GLOBAL_END_%s\nDLA_ASSUME_GLOBAL_END("
+                "DL_GLOBAL_END_%s);\n#endif\n", k->name, k->name);
     for (unsigned i = 0; i < k->nargs; i++) {
         const dla_arg *a = &k->args[i];
         if (a->transformed)

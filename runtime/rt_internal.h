@@ -110,6 +110,16 @@ dl_layout rt_layout_dl(const rt_layout *l);
 
 /* -------------------------------------------------------------- programs */
 
+/* Where a launch's global range ends, per dimension (offset + global
+ * size; 1 beyond work_dim).  The activated variant may be built for the
+ * launches of one kernel that end at or before `end`
+ * (DL_GLOBAL_END_<kernel>, docs/annotations.md).  set 0: no such bound
+ * (a variant), unknown (a launch). */
+typedef struct rt_global_end {
+    int set;
+    size_t end[3];
+} rt_global_end;
+
 typedef struct rt_program {
     cl_program program;
     cl_context context;
@@ -135,6 +145,13 @@ typedef struct rt_program {
     pthread_mutex_t xform_lock;
     cl_program xform;
     int xform_failed;
+    /* The kernel xform was built for a bounded range, and the bound; a
+     * launch of it beyond the bound runs the same variant built without
+     * one, `wide` (rt_program_xform_wide). */
+    char *bounded_kernel;
+    rt_global_end bound;
+    cl_program wide;
+    int wide_failed;
 } rt_program;
 
 /* ------------------------------------------------------------- kernels */
@@ -211,6 +228,7 @@ typedef struct rt_kernel {
      * transformed launch; its arguments are replayed from args[] when
      * args_gen moved on since xform_gen. */
     cl_kernel xform;
+    rt_global_end xform_bound; /* the range xform was built for */
     unsigned xform_gen;
     unsigned warned; /* RT_CAUSE_ bits already logged  */
     unsigned args_gen; /* counts clSetKernelArg calls    */
@@ -302,8 +320,16 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 rt_program *rt_program_find(cl_program program); /* locked */
 void rt_program_unref(rt_program *p);            /* locked */
 /* Builds (once) the activated variant; returns NULL after logging why,
- * and then every kernel of the program runs as written. */
-cl_program rt_program_xform(rt_program *p); /* unlocked */
+ * and then every kernel of the program runs as written.  The first build
+ * may specialise `kernel` for launches that end within *want (NULL: no
+ * bound); *got (if not NULL) receives the bound `kernel` has in the
+ * variant returned. */
+cl_program rt_program_xform(rt_program *p, const char *kernel,
+                            const rt_global_end *want,
+                            rt_global_end *got); /* unlocked */
+/* The activated variant with no kernel bounded: xform, or a second build
+ * if xform has a bounded kernel.  NULL as rt_program_xform. */
+cl_program rt_program_xform_wide(rt_program *p); /* unlocked */
 
 /* rt_kernels.c */
 rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */

@@ -16,6 +16,7 @@
 #include "tuner_timing.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,34 +189,57 @@ static int apply(const rt_kernel *k, want *wants, cl_command_queue q,
     return 0;
 }
 
-/* Makes k->xform, the activated variant's kernel (unlocked: it may
- * build the variant).  Returns it, or NULL: the kernel runs plain. */
-static cl_kernel xform_kernel(rt_kernel *k)
+/* Whether a variant built for launches ending within *bound can run a
+ * launch ending at *end. */
+static int bound_fits(const rt_global_end *bound, const rt_global_end *end)
+{
+    if (!bound->set)
+        return 1;
+    for (int d = 0; d < 3; d++)
+        if (!end->set || end->end[d] > bound->end[d])
+            return 0;
+    return 1;
+}
+
+/* Makes k->xform, the activated variant's kernel, fit for a launch that
+ * ends at *end (unlocked: it may build the variant): the first build is
+ * specialised for that range, a wider launch later gets the variant
+ * built without a bound.  Returns it, or NULL: the kernel runs plain. */
+static cl_kernel xform_kernel(rt_kernel *k, const rt_global_end *end)
 {
     rt_lock();
     cl_kernel xform = k->xform;
+    int fits = bound_fits(&k->xform_bound, end);
     rt_program *p = k->prog;
     p->refs++;
     rt_unlock();
-    if (xform)
+    if (xform && fits)
         goto out;
-    cl_program prog = rt_program_xform(p);
+    rt_global_end got = {0, {0, 0, 0}};
+    cl_program prog = xform ? rt_program_xform_wide(p)
+                            : rt_program_xform(p, k->name, end, &got);
     cl_int err = CL_SUCCESS;
-    if (prog)
-        xform = dl_cl.clCreateKernel(prog, k->name, &err);
-    if (prog && !xform)
+    cl_kernel made = prog ? dl_cl.clCreateKernel(prog, k->name, &err) : NULL;
+    if (prog && !made)
         DL_LOG_ERROR("kernel '%s': no activated variant (OpenCL error %d); "
                      "it runs as written",
                      k->name, (int)err);
     rt_lock();
-    if (xform && k->xform) { /* another thread was faster */
-        dl_cl.clReleaseKernel(xform);
+    if (k->xform && bound_fits(&k->xform_bound, end)) {
+        if (made) /* another thread was faster */
+            dl_cl.clReleaseKernel(made);
         xform = k->xform;
-    } else if (xform) {
-        k->xform = xform;
+    } else if (made) {
+        if (k->xform) { /* built for a smaller range; the memo may run it */
+            rt_memo_end(&k->memo);
+            dl_cl.clReleaseKernel(k->xform);
+        }
+        k->xform = xform = made;
+        k->xform_bound = got;
         k->xform_gen = k->args_gen - 1; /* its arguments are not set */
     } else {
         k->transformed = 0;
+        xform = NULL;
     }
     rt_unlock();
 out:
@@ -299,6 +323,28 @@ static cl_int launch_unknown(const launch_call *c, cl_uint nwait,
  * the by-value arguments (record counts are usually among them).
  * Pointer-sized arguments are left out: they may be buffers, which a
  * ping-pong loop swaps at every step. */
+/* Where the launch's range ends.  Unknown (set 0) for a kernel built for
+ * the tiled range, which the runtime makes itself (rt_reshape.h), and for
+ * a range that overflows (the real call rejects it). */
+static rt_global_end launch_end(const launch_call *c, const rt_kernel *k)
+{
+    rt_global_end e = {1, {1, 1, 1}};
+    if (c->task)
+        return e;
+    if (c->work_dim > 3 || !c->global || rt_reshape_tile(k)) {
+        e.set = 0;
+        return e;
+    }
+    for (cl_uint d = 0; d < c->work_dim; d++) {
+        size_t offset = c->offset ? c->offset[d] : 0;
+        if (c->global[d] > SIZE_MAX - offset)
+            e.set = 0;
+        else
+            e.end[d] = offset + c->global[d];
+    }
+    return e;
+}
+
 static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
 {
     uint64_t h = dl_tuner_signature(0, c->task ? 0 : c->work_dim);
@@ -472,12 +518,16 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                               served};
         tc = dl_tuner_choose(dl_rt.tuner, &tl);
     }
-    if (k->transformed && tc.transform && !k->xform) {
+    rt_global_end end = {0, {0, 0, 0}};
+    if (k->transformed && tc.transform)
+        end = launch_end(c, k);
+    if (k->transformed && tc.transform &&
+        (!k->xform || !bound_fits(&k->xform_bound, &end))) {
         /* Building the activated variant blocks: not under the lock, and
          * before a probe starts timing.  Nothing was converted yet.  A
          * failed build (logged there) leaves the kernel untransformed. */
         rt_unlock();
-        xform_kernel(k);
+        xform_kernel(k, &end);
         rt_lock();
     }
     dl_tuner_probe *probe =

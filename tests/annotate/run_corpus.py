@@ -10,7 +10,7 @@ For every tests/annotate/corpus/NAME.cl:
 * builds the output on the OpenCL device (dla-clbuild) with the options of
   a `// dla-build: ...` line, once as it is and once with the runtime's
   activation macros (DLAYOUT_ACTIVE and DL_ACTIVE_<kernel> for every
-  rewritten kernel), and, where a kernel has a tiled variant (`launch:
+  rewritten kernel, with the hint DL_GLOBAL_END_<kernel>), and, where a kernel has a tiled variant (`launch:
   tiled`), once more with every DL_TILE_<kernel>_<arg> set to 1, which
   compiles the flat ASTA variant instead;
 * checks that the output passes `dl-annotate --check` and that annotating
@@ -83,6 +83,9 @@ def check_case(a, name):
     active = ["-D", "DLAYOUT_ACTIVE=1"]
     for k in kernels:
         active += ["-D", "DL_ACTIVE_%s=1" % k.decode()]
+    # with the hint of the launch's range, as the runtime's first build
+    for k in re.findall(rb"^#ifdef (DL_GLOBAL_END_\w+)$", out, re.M):
+        active += ["-D", "%s=64UL,1UL,1UL" % k.decode()]
     # the flat form of kernels that also have a tiled variant: tile 1
     flat = []
     for t in re.findall(rb"^#ifndef (DL_TILE_\w+)$", out, re.M):

@@ -185,6 +185,122 @@ static void test_auto_activated_build_fails(void **state)
     dl_rt_clReleaseProgram(p);
 }
 
+/* A kernel whose active branch carries dl-annotate's hint of the launch's
+ * global range, and a guard that the hint lets the compiler drop: records
+ * 48 and up never change. */
+#define RT_BOUNDED_KERNEL(name)                                               \
+    "//DL: aos: f[64][2] -> da\n"                                             \
+    "__kernel void " name "(__global uint *f) {\n"                            \
+    "#ifdef DL_ACTIVE_" name "\n"                                             \
+    "#ifdef DL_GLOBAL_END_" name "\n"                                         \
+    "  DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_" name ");\n"                      \
+    "#endif\n"                                                                \
+    "  size_t i = get_global_id(0), ix = i, iy = 64 + i;\n"                   \
+    "#else\n"                                                                 \
+    "  size_t i = get_global_id(0), ix = 2 * i, iy = 2 * i + 1;\n"            \
+    "#endif\n"                                                                \
+    "  if (i >= 48) return;\n"                                                \
+    "  uint x = f[ix], y = f[iy];\n"                                          \
+    "  f[ix] = x * 3u + y;\n"                                                 \
+    "  f[iy] = y ^ (x * 3u + y);\n"                                           \
+    "}\n"
+
+/* The build options of the variant that k runs transformed, and the
+ * bound the runtime holds for it.  The caller frees the text. */
+static char *xform_options(cl_kernel k, rt_global_end *bound)
+{
+    rt_lock();
+    rt_kernel *rk = rt_kernel_find(k);
+    assert_non_null(rk);
+    assert_non_null(rk->xform);
+    cl_kernel xform = rk->xform;
+    *bound = rk->xform_bound;
+    rt_unlock();
+    cl_program prog = NULL;
+    assert_int_equal(clGetKernelInfo(xform, CL_KERNEL_PROGRAM, sizeof prog,
+                                     &prog, NULL),
+                     CL_SUCCESS);
+    char *text = calloc(1, 4096);
+    assert_non_null(text);
+    cl_device_id dev = NULL;
+    assert_int_equal(clGetProgramInfo(prog, CL_PROGRAM_DEVICES, sizeof dev,
+                                      &dev, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS,
+                                           4095, text, NULL),
+                     CL_SUCCESS);
+    return text;
+}
+
+static void model_step48(uint32_t *f, size_t n)
+{
+    model_step(f, n < 48 ? n : 48);
+}
+
+/* The variant built at the first transformed launch is specialised for
+ * the range of that launch (DL_GLOBAL_END_<kernel>); smaller launches
+ * share it, a wider one gets the variant built without a bound, and so
+ * does every other kernel of the program. */
+static void test_bounded_variant(void **state)
+{
+    rt_fixture *fx = *state;
+    const char *src =
+        "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= "
+        "(e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) "
+        "__builtin_unreachable()\n"
+        "#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)\n"
+        RT_BOUNDED_KERNEL("bounded") RT_BOUNDED_KERNEL("bounded2");
+    dl_rt_controls()->policy = DL_POLICY_AUTO; /* built on demand */
+    cl_program p = rt_build(fx, src);
+    dl_rt_controls()->policy = DL_POLICY_ALWAYS;
+    const size_t n = 64;
+    uint32_t *want = rt_random_records(n);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(p, "bounded");
+    rt_set_mem(k, 0, m);
+    rt_run(fx->cl.queue, k, 40);
+    model_step48(want, 40);
+    rt_global_end bound;
+    char *options = xform_options(k, &bound);
+    assert_non_null(strstr(options, "-DDL_GLOBAL_END_bounded=40UL,1UL,1UL"));
+    assert_true(bound.set);
+    assert_int_equal(bound.end[0], 40);
+    assert_int_equal(bound.end[1], 1);
+    assert_int_equal(bound.end[2], 1);
+    free(options);
+    rt_lock();
+    cl_kernel first = rt_kernel_find(k)->xform;
+    rt_unlock();
+    rt_run(fx->cl.queue, k, 30);
+    model_step48(want, 30);
+    rt_lock();
+    assert_ptr_equal(rt_kernel_find(k)->xform, first);
+    rt_unlock();
+    /* Past the bound.  Had it run the variant built for 40 work-items,
+     * the compiler could have dropped the guard of records 48 and up. */
+    for (int i = 0; i < 2; i++) {
+        rt_run(fx->cl.queue, k, 64);
+        model_step48(want, 64);
+        options = xform_options(k, &bound);
+        assert_null(strstr(options, "DL_GLOBAL_END"));
+        assert_false(bound.set);
+        free(options);
+    }
+    rt_run(fx->cl.queue, k, 40);
+    model_step48(want, 40);
+    cl_kernel k2 = rt_kernel_of(p, "bounded2");
+    rt_set_mem(k2, 0, m);
+    rt_run(fx->cl.queue, k2, 20);
+    model_step48(want, 20);
+    options = xform_options(k2, &bound);
+    assert_null(strstr(options, "DL_GLOBAL_END_bounded2"));
+    assert_false(bound.set);
+    free(options);
+    dl_rt_clReleaseKernel(k2);
+    check_and_release(fx, k, m, want, n);
+    dl_rt_clReleaseProgram(p);
+}
+
 static void test_policy_never(void **state)
 {
     rt_fixture *fx = *state;
@@ -429,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_activated_build_fails),
         cmocka_unit_test(test_auto_builds_activated_on_demand),
         cmocka_unit_test(test_auto_activated_build_fails),
+        cmocka_unit_test(test_bounded_variant),
         cmocka_unit_test(test_policy_never),
         cmocka_unit_test(test_tile_override),
         cmocka_unit_test(test_build_callback_and_create_all),

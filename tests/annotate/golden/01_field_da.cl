@@ -2,10 +2,24 @@
 // p[i].f, the count from the guard `if (i < n)`
 struct particle { float x, y, z; float mass; };
 
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 //DL: v1 aos: p[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> da
 __kernel void scale(__global struct particle *p, float s, int n)
 {
 #ifdef DL_ACTIVE_scale
+#ifdef DL_GLOBAL_END_scale
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_scale);
+#endif
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);

@@ -2,6 +2,17 @@
 // whole-record load and store, expanded per part (gaps included)
 struct pair { float a; int b; short c; };
 
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifdef DL_ACTIVE_swap_halves
 static struct pair dla_load_swap_halves_p(__global char *p, size_t i, size_t M)
 {
@@ -34,6 +45,9 @@ static void dla_store_swap_halves_p(__global char *p, size_t i, size_t M, struct
 __kernel void swap_halves(__global struct pair *p, int n)
 {
 #ifdef DL_ACTIVE_swap_halves
+#ifdef DL_GLOBAL_END_swap_halves
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_swap_halves);
+#endif
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);

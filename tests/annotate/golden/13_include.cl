@@ -3,10 +3,24 @@
 // the record comes from a header found with -I
 #include "particle.h"
 
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 //DL: v1 aos: p[n] record(size=32; 0:16, 16:4) -> da
 __kernel void damp(__global particle_t *p, int n)
 {
 #ifdef DL_ACTIVE_damp
+#ifdef DL_GLOBAL_END_damp
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_damp);
+#endif
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);

@@ -8,6 +8,17 @@ struct cell { float v; float w; };
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -31,6 +42,9 @@ const size_t dla_M_c = (size_t)(((long)get_global_offset(1) * (long)(get_global_
     (*(__global float *)((__global char *)(c) + DLA_ASTA_TILED(DL_TILE_ramp_c, dla_M_c, 8u, 4u, 4u))) += (*(__global float *)((__global char *)(c) + DLA_ASTA_TILED(DL_TILE_ramp_c, dla_M_c, 8u, 0u, 4u)));
 
 #else
+#ifdef DL_GLOBAL_END_ramp
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_ramp);
+#endif
 const size_t dla_M_c = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
 
     size_t i = get_global_id(0);

@@ -7,6 +7,17 @@ struct q { float a, b; };
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifndef DL_TILE_sync_step_p
 #define DL_TILE_sync_step_p 8
 #endif
@@ -14,6 +25,9 @@ struct q { float a, b; };
 __kernel void sync_step(__global struct q *p, int n)
 {
 #ifdef DL_ACTIVE_sync_step
+#ifdef DL_GLOBAL_END_sync_step
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_sync_step);
+#endif
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);

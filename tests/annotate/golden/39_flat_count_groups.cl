@@ -8,6 +8,17 @@ struct q { float a, b; };
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifndef DL_TILE_grouped_p
 #define DL_TILE_grouped_p 8
 #endif
@@ -15,6 +26,9 @@ struct q { float a, b; };
 __kernel void grouped(__global struct q *p)
 {
 #ifdef DL_ACTIVE_grouped
+#ifdef DL_GLOBAL_END_grouped
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_grouped);
+#endif
 const size_t dla_M_p = (size_t)((long)get_num_groups(0) * (long)get_local_size(0));
 
     size_t i = get_global_id(0);

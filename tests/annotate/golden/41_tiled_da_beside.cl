@@ -10,6 +10,17 @@ struct v2 { float x, y; };
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -34,6 +45,9 @@ const size_t dla_M_b = (size_t)(((long)get_global_offset(1) * (long)(get_global_
     ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(i)] = (*(__global float *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_mix_a, dla_M_a, 8u, 4u, 4u)));
 
 #else
+#ifdef DL_GLOBAL_END_mix
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_mix);
+#endif
 const size_t dla_M_a = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
 const size_t dla_M_b = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
 

@@ -13,6 +13,17 @@ static inline void push(__global struct particle *q, float dt)
     q->y += q->vy * dt;
 }
 
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifdef DL_ACTIVE_k
 float dla_k_p_energy(__global const struct particle *q, size_t dla_x_q, size_t dla_M_p) { return ((__global float *)((__global char *)(q) + 8u * dla_M_p))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 8u * dla_M_p))[(size_t)(dla_x_q)] + ((__global float *)((__global char *)(q) + 12u * dla_M_p))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 12u * dla_M_p))[(size_t)(dla_x_q)]; }
 float dla_k_p_energy_at(__global const struct particle *p, size_t dla_x_p, size_t dla_M_p, int i) { return ((__global float *)((__global char *)(p) + 8u * dla_M_p))[(dla_x_p + (size_t)(i))]; }
@@ -21,6 +32,9 @@ float dla_k_p_energy_at(__global const struct particle *p, size_t dla_x_p, size_
 __kernel void k(__global struct particle *p, int n)
 {
 #ifdef DL_ACTIVE_k
+#ifdef DL_GLOBAL_END_k
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_k);
+#endif
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
@@ -34,6 +48,17 @@ const size_t dla_M_p = (size_t)(long)(n);
 #endif
 }
 
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifdef DL_ACTIVE_move
 static inline void dla_move_b_push(__global struct particle *q, size_t dla_x_q, size_t dla_M_b, float dt)
 {
@@ -46,6 +71,9 @@ float dla_move_b_energy(__global const struct particle *q, size_t dla_x_q, size_
 __kernel void move(__global struct particle *b, float dt, int n)
 {
 #ifdef DL_ACTIVE_move
+#ifdef DL_GLOBAL_END_move
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_move);
+#endif
 const size_t dla_M_b = (size_t)(long)(n);
 
     int i = get_global_id(0);

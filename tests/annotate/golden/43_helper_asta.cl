@@ -21,6 +21,17 @@ static void copy_to(__global cell *c, int from, int to)
  * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
 #define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
 #endif
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
 #ifndef DL_TILE_smooth_c
 #define DL_TILE_smooth_c 8
 #endif
@@ -61,6 +72,9 @@ static void dla_smooth_c_copy_to(__global cell *c, size_t dla_x_c, size_t dla_M_
 __kernel void smooth(__global cell *c, __global float *out, int n)
 {
 #ifdef DL_ACTIVE_smooth
+#ifdef DL_GLOBAL_END_smooth
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_smooth);
+#endif
 const size_t dla_M_c = (size_t)((long)(n) + 1L);
 
     int i = get_global_id(0);
