@@ -319,10 +319,6 @@ static cl_int launch_unknown(const launch_call *c, cl_uint nwait,
     return err;
 }
 
-/* The launch shape the tuner tells patterns apart by: the work sizes and
- * the by-value arguments (record counts are usually among them).
- * Pointer-sized arguments are left out: they may be buffers, which a
- * ping-pong loop swaps at every step. */
 /* Where the launch's range ends.  Unknown (set 0) for a kernel built for
  * the tiled range, which the runtime makes itself (rt_reshape.h), and for
  * a range that overflows (the real call rejects it). */
@@ -345,6 +341,10 @@ static rt_global_end launch_end(const launch_call *c, const rt_kernel *k)
     return e;
 }
 
+/* The launch shape the tuner tells patterns apart by: the work sizes and
+ * the by-value arguments (record counts are usually among them).
+ * Pointer-sized arguments are left out: they may be buffers, which a
+ * ping-pong loop swaps at every step. */
 static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
 {
     uint64_t h = dl_tuner_signature(0, c->task ? 0 : c->work_dim);

@@ -526,9 +526,10 @@ static void build_first(rt_program *p, const char *kernel,
 {
     char *extra = NULL;
     if (kernel && want && want->set &&
-        (p->bounded_kernel = strdup(kernel)) &&
         asprintf(&extra, "-DDL_GLOBAL_END_%s=%zuUL,%zuUL,%zuUL", kernel,
-                 want->end[0], want->end[1], want->end[2]) >= 0 &&
+                 want->end[0], want->end[1], want->end[2]) < 0)
+        extra = NULL;
+    if (extra && (p->bounded_kernel = strdup(kernel)) &&
         (p->xform = build_variant(p, extra))) {
         p->bound = *want;
     } else {
