@@ -101,9 +101,9 @@ static inline int untouched(cl_uint nmem, const cl_mem *mems)
     return !RT_LOAD(dl_rt.transformed) || !RT_LOAD(dl_rt.untracked_subs);
 }
 
-/* One probe of the buffer table (rt_map_probe).  Not under helgrind
- * (dl_rt.annotated < 0), which must see the lock. */
-static inline int first_probe(cl_mem mem, rt_buffer **b)
+/* The inline lookup in the buffer table (rt_map_probe).  Not under
+ * helgrind (dl_rt.annotated < 0), which must see the lock. */
+static inline int probe_buffer(cl_mem mem, rt_buffer **b)
 {
     return rt_map_probe(&dl_rt.buffers, mem, (void **)b);
 }
@@ -114,7 +114,7 @@ static inline int first_probe(cl_mem mem, rt_buffer **b)
 static inline int unknown(cl_mem mem)
 {
     rt_buffer *b;
-    return !first_probe(mem, &b) && !RT_LOAD(dl_rt.untracked_subs);
+    return !probe_buffer(mem, &b) && !RT_LOAD(dl_rt.untracked_subs);
 }
 
 static inline int passes(cl_mem a, cl_mem b)
@@ -149,7 +149,7 @@ static inline access_path path_of(cl_mem mem, cl_bool blocking,
         return ACCESS_PASS;
     if (annotated < 0)
         return ACCESS_LOCKED;
-    int found = first_probe(mem, b);
+    int found = probe_buffer(mem, b);
     if (!found)
         return RT_LOAD(dl_rt.untracked_subs) ? ACCESS_LOCKED : ACCESS_PASS;
     if (found < 0 || !blocking || !*b)

@@ -15,7 +15,10 @@
  * function, after two uncounted launches; bench_read as many blocking
  * reads of a buffer no kernel uses (under --annotated, while the
  * kernel's buffer is transformed), and bench_read_tracked of one that
- * dlayout tracks (it has a sub-buffer) but never converted. */
+ * dlayout tracks (it has a sub-buffer) but never converted.  There are
+ * CANDIDATES of each; --candidate K reads the K-th (overhead.sh takes the
+ * cheapest: a buffer whose slot in dlayout's table another one took, by
+ * the luck of addresses, costs more). */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
 
@@ -114,12 +117,23 @@ __attribute__((noinline)) void bench_retain_release(cl_mem buffer, long n)
     }
 }
 
+#define CANDIDATES 4
+
 int main(int argc, char **argv)
 {
     long n = argc >= 2 ? atol(argv[1]) : 0;
-    int annotated = argc == 3 && strcmp(argv[2], "--annotated") == 0;
-    if (n < 1 || argc > 3 || (argc == 3 && !annotated)) {
-        fprintf(stderr, "usage: %s CALLS [--annotated]\n", argv[0]);
+    int annotated = 0, candidate = 0, bad = n < 1;
+    for (int i = 2; i < argc && !bad; i++) {
+        if (strcmp(argv[i], "--annotated") == 0)
+            annotated = 1;
+        else if (strcmp(argv[i], "--candidate") == 0 && i + 1 < argc)
+            candidate = atoi(argv[++i]);
+        else
+            bad = 1;
+    }
+    if (bad || candidate < 0 || candidate >= CANDIDATES) {
+        fprintf(stderr, "usage: %s CALLS [--annotated] [--candidate 0..%d]\n",
+                argv[0], CANDIDATES - 1);
         return 2;
     }
     cl_platform_id platform;
@@ -140,17 +154,23 @@ int main(int argc, char **argv)
     cl_mem buffer =
         clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
     CHECK(err);
-    cl_mem other =
-        clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
-    CHECK(err);
-    cl_mem tracked =
-        clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
-    CHECK(err);
+    /* All candidates in every run, so that each sits where it sits in
+     * the runs that read the others. */
+    cl_mem others[CANDIDATES], trackeds[CANDIDATES], subs[CANDIDATES];
     cl_buffer_region region = {0, 128};
-    cl_mem tracked_sub =
-        clCreateSubBuffer(tracked, CL_MEM_READ_WRITE,
-                          CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-    CHECK(err);
+    for (int c = 0; c < CANDIDATES; c++) {
+        others[c] =
+            clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+        CHECK(err);
+        trackeds[c] =
+            clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
+        CHECK(err);
+        subs[c] = clCreateSubBuffer(trackeds[c], CL_MEM_READ_WRITE,
+                                    CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                    &err);
+        CHECK(err);
+    }
+    cl_mem other = others[candidate], tracked = trackeds[candidate];
     cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
     CHECK(err);
     float a = 2.0f;
@@ -185,9 +205,11 @@ int main(int argc, char **argv)
     bench_read_tracked(queue, tracked, n / 100 > 0 ? n / 100 : 1);
 
     CHECK(clReleaseCommandQueue(queue));
-    CHECK(clReleaseMemObject(tracked_sub));
-    CHECK(clReleaseMemObject(tracked));
-    CHECK(clReleaseMemObject(other));
+    for (int c = 0; c < CANDIDATES; c++) {
+        CHECK(clReleaseMemObject(subs[c]));
+        CHECK(clReleaseMemObject(trackeds[c]));
+        CHECK(clReleaseMemObject(others[c]));
+    }
     CHECK(clReleaseMemObject(buffer));
     CHECK(clReleaseKernel(kernel));
     CHECK(clReleaseProgram(program));
