@@ -1,5 +1,5 @@
 /* calibrate.c - `dl-bench calibrate [--show] [--device N]`: measures the
- * device for the adaptive control (runtime/tuner_calib.h) with a progress
+ * device for the adaptive control (runtime/tuner/tuner_calib.h) with a progress
  * line, stores it in the per-user cache and prints it; --show prints the
  * cached calibration without measuring (docs/tuning.md). */
 #include "bench.h"

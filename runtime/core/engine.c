@@ -25,7 +25,6 @@ struct dl_program_entry {
     dl_program_entry *next;
 };
 
-void dl_plan_cache_clear(dl_engine *engine); /* plan.c */
 static void forget_pending(cl_program prog); /* below, binary cache */
 
 dl_status dl_engine_create(cl_context context, cl_device_id device,
@@ -78,11 +77,10 @@ dl_status dl_engine_create(cl_context context, cl_device_id device,
     return DL_SUCCESS;
 }
 
-void dl_engine_release(dl_engine *e)
+/* The engine's own resources; dl_engine_release (plan_cache.c) releases
+ * its plans first. */
+void dl_engine_free(dl_engine *e)
 {
-    if (!e)
-        return;
-    dl_plan_cache_clear(e);
     for (dl_program_entry *p = e->programs, *next; p; p = next) {
         next = p->next;
         forget_pending(p->program);
