@@ -15,6 +15,7 @@
 #include "error.h"
 #include "log.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -497,6 +498,58 @@ static dl_status scan_source(scan *sc, const char *src, size_t len)
             diag(sc, p->line, "annotation of '%s' is not followed by a "
                               "kernel function; ignored",
                  p->tiled_launch ? "launch" : p->name);
+    }
+    return DL_SUCCESS;
+}
+
+/* Whether source[0..len) names `macro` as a whole identifier. */
+static int names_identifier(const char *source, size_t len, const char *macro)
+{
+    size_t n = strlen(macro);
+    const char *end = source + len;
+    for (const char *at = source;
+         (at = memmem(at, (size_t)(end - at), macro, n)) != NULL; at++) {
+        int joined_before =
+            at > source && (at[-1] == '_' || isalnum((unsigned char)at[-1]));
+        int joined_after =
+            at + n < end && (at[n] == '_' || isalnum((unsigned char)at[n]));
+        if (!joined_before && !joined_after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The first annotation of k that asks for a conversion, or NULL. */
+static const dl_annot_arg *first_conversion(const dl_annot_kernel *k)
+{
+    for (uint32_t a = 0; a < k->nargs; a++)
+        if (!dl_annot_same_layout(k->args[a].from, k->args[a].to))
+            return &k->args[a];
+    return NULL;
+}
+
+dl_status dl_annot_refuse_unselected(dl_annot_program *prog,
+                                     const char *source, size_t len)
+{
+    DL_RETURN_ERROR_ON(!prog || (!source && len), DL_INVALID_ARGUMENT,
+                       "program or source is NULL");
+    scan sc = {.prog = prog};
+    for (uint32_t i = 0; i < prog->nkernels; i++) {
+        dl_annot_kernel *k = &prog->kernels[i];
+        const dl_annot_arg *arg = first_conversion(k);
+        if (!k->ok || !arg)
+            continue;
+        char *macro = NULL;
+        DL_RETURN_ERROR_ON(asprintf(&macro, "DL_ACTIVE_%s", k->name) < 0,
+                           DL_OUT_OF_MEMORY, "out of host memory");
+        if (!names_identifier(source ? source : "", len, macro)) {
+            diag(&sc, arg->line, "annotation refused, kernel '%s' will run "
+                 "untransformed: it asks for a conversion of '%s', but the "
+                 "source has no transformed indexing under #ifdef %s "
+                 "(dl-annotate writes it)", k->name, arg->name, macro);
+            k->ok = 0;
+        }
+        free(macro);
     }
     return DL_SUCCESS;
 }

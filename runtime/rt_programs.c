@@ -189,7 +189,9 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
         dl_cl.clCreateProgramWithSource(context, 1, &text, &len, errcode_ret);
     dl_annot_program *annot = NULL;
     if (program && label &&
-        dl_annot_parse(source, len, label, &annot) != DL_SUCCESS) {
+        (dl_annot_parse(source, len, label, &annot) != DL_SUCCESS ||
+         dl_annot_refuse_unselected(annot, source, len) != DL_SUCCESS)) {
+        dl_annot_free(annot);
         DL_LOG_WARN("%s: annotations not read: %s", label, dl_last_error());
         annot = NULL;
     }
