@@ -472,22 +472,40 @@ static dl_status parse_kernel(scan *sc, dl_clsrc_lexer *lx)
 
 /* -------------------------------------------------------------- the driver */
 
+/* `extern "C" {` at the top level: a C++ linkage block (lavaMD wraps its
+ * kernels in one under #ifdef __cplusplus), which holds top-level code. */
+static int opens_linkage(dl_clsrc_token before2, dl_clsrc_token before,
+                         dl_clsrc_token t)
+{
+    return dl_clsrc_is_punct(t, '{') && before.kind == DL_CLSRC_STRING &&
+           before.len == 3 && memcmp(before.s, "\"C\"", 3) == 0 &&
+           dl_clsrc_is_ident(before2, "extern");
+}
+
 static dl_status scan_source(scan *sc, const char *src, size_t len)
 {
     dl_clsrc_lexer lx;
     dl_clsrc_init(&lx, src, len, on_annotation, sc);
+    dl_clsrc_token before2 = {0}, before = {0};
+    unsigned linkage = 0; /* open linkage blocks, not counted in depth */
     for (;;) {
         dl_clsrc_token t;
         DL_RETURN_IF_FAIL(dl_clsrc_next(&lx, &t));
         if (t.kind == DL_CLSRC_EOF)
             break;
-        if (dl_clsrc_is_punct(t, '{'))
+        if (sc->depth == 0 && opens_linkage(before2, before, t))
+            linkage++;
+        else if (dl_clsrc_is_punct(t, '{'))
             sc->depth++;
         else if (dl_clsrc_is_punct(t, '}') && sc->depth > 0)
             sc->depth--;
+        else if (dl_clsrc_is_punct(t, '}') && linkage > 0)
+            linkage--;
         else if (sc->depth == 0 && (dl_clsrc_is_ident(t, "__kernel") ||
                                     dl_clsrc_is_ident(t, "kernel")))
             DL_RETURN_IF_FAIL(parse_kernel(sc, &lx));
+        before2 = before;
+        before = t;
     }
     for (uint32_t i = 0; i < sc->npending; i++) {
         dl_annot_pending *p = &sc->pending[i];

@@ -710,6 +710,37 @@ static void test_unselected_conversion_refused(void **state)
     dl_annot_free(prog);
 }
 
+/* lavaMD style: a C++ linkage block that OpenCL C never compiles is no
+ * body, so the kernels inside it are seen and annotated. */
+static void test_extern_c_block(void **state)
+{
+    (void)state;
+    dl_annot_program *prog = parse(
+        "#ifdef __cplusplus\n"
+        "extern \"C\" {\n"
+        "#endif\n"
+        "struct s { int x; };\n"
+        "//DL: aos: a[n][2]\n"
+        "kernel void k(global int *a, int n) { if (n) { a[0] = 1; } }\n"
+        "//DL: aos: a[n][2]\n"
+        "kernel void j(global int *a, int n) {}\n"
+        "#ifdef __cplusplus\n"
+        "}\n"
+        "#endif\n"
+        "//DL: aos: a[n][2]\n"
+        "kernel void after(global int *a, int n) {}\n"
+        "void f(void) {\n"
+        "    //DL: aos: a[n]\n"
+        "}\n");
+    assert_int_equal(prog->nkernels, 3);
+    assert_true(kernel(prog, "k")->ok);
+    assert_true(kernel(prog, "j")->ok);
+    assert_true(kernel(prog, "after")->ok);
+    expect_diag(prog, 15, "inside braces");
+    assert_int_equal(prog->ndiags, 1);
+    dl_annot_free(prog);
+}
+
 static void test_ignored_places(void **state)
 {
     (void)state;
@@ -1223,6 +1254,7 @@ int main(void)
         cmocka_unit_test(test_launch_flag),
         cmocka_unit_test(test_launch_flag_errors),
         cmocka_unit_test(test_unselected_conversion_refused),
+        cmocka_unit_test(test_extern_c_block),
         cmocka_unit_test(test_binary_garbage),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_unterminated),
