@@ -268,7 +268,8 @@ static void explain(const dla_program *p)
 }
 
 /* --check: the runtime accepts every annotation, a conversion is asked
- * only of rewritten kernels, and a record(...) matches the struct. */
+ * only of rewritten kernels, and a record(...) matches the struct, or is
+ * one field per element of a scalar or vector array to be converted. */
 static int check(const dla_program *p)
 {
     int errors = 0;
@@ -294,6 +295,18 @@ static int check(const dla_program *p)
                         "for a conversion but kernel '%s' does not select "
                         "the transformed indexing (#ifdef DL_ACTIVE_%s)\n",
                         p->src.name, a->line, a->name, ak->name, ak->name);
+                errors++;
+            }
+            uint32_t elem = a->index < ak->nparams
+                                ? ak->params[a->index].elem_size : 0;
+            if (converts && a->explicit_record && elem &&
+                !dla_annot_elementwise(a, elem)) {
+                fprintf(stderr, "%s:%u:1: error: record(...) of '%s' is not "
+                        "one field per %s element (%u bytes each): its "
+                        "elements cannot be indexed in the converted "
+                        "layout\n",
+                        p->src.name, a->line, a->name,
+                        ak->params[a->index].type, elem);
                 errors++;
             }
             const dla_arg *da = k && a->index < k->nargs ? &k->args[a->index]
