@@ -100,6 +100,7 @@ typedef struct dla_helper {
 typedef struct dla_part {
     unsigned off, size;
     int gap;
+    char *name; /* the field's name; NULL for gaps and unnamed members */
 } dla_part;
 
 typedef struct dla_arg {
