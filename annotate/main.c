@@ -333,6 +333,39 @@ static int check(const dla_program *p)
     return errors;
 }
 
+/* The runtime reads the output as dl-annotate meant it: every kernel it
+ * rewrote is found, accepted, with each transformed argument.  A source
+ * that the runtime's scanner and Clang read differently (a brace only
+ * C++ compiles, say) would otherwise lose its annotations silently.
+ * Returns the number of errors printed. */
+static int verify_output(const dla_program *p, const char *out, size_t len)
+{
+    dl_annot_program *read = NULL;
+    if (dl_annot_parse(out, len, p->src.name, &read) != DL_SUCCESS) {
+        fprintf(stderr, "%s:1:1: error: %s\n", p->src.name, dl_last_error());
+        return 1;
+    }
+    int errors = 0;
+    for (unsigned i = 0; i < p->nkernels; i++) {
+        const dla_kernel *k = &p->kernels[i];
+        const dl_annot_kernel *ak = dl_annot_find(read, k->name);
+        for (unsigned j = 0; j < k->nargs; j++) {
+            if (!k->args[j].transformed ||
+                (ak && ak->ok && dl_annot_find_arg(ak, k->args[j].index)))
+                continue;
+            fprintf(stderr, "%s:%u:1: error: kernel '%s' cannot be rewritten: "
+                    "the runtime would not read the annotation of '%s' in "
+                    "the output (%s); nothing written\n", p->src.name,
+                    k->line, k->name, k->args[j].name,
+                    read->ndiags ? read->diags[0].message
+                                 : "it does not see the kernel");
+            errors++;
+        }
+    }
+    dl_annot_free(read);
+    return errors;
+}
+
 static int annotate(const dla_options *optp)
 {
     dla_options opt = *optp;
@@ -407,6 +440,10 @@ static int annotate(const dla_options *optp)
     char *out = dla_emit(&prog, &len);
     if (!out) {
         fprintf(stderr, "%s:1:1: error: out of memory\n", opt.input);
+        return 1;
+    }
+    if (verify_output(&prog, out, len)) {
+        free(out);
         return 1;
     }
     if (opt.in_place) {
