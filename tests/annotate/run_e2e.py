@@ -3,7 +3,7 @@
 dl-annotate.
 
 1. KERNEL (optionally with --prepend lines, the user's annotations, put
-   before it) is annotated: `dl-annotate ARGS kern.cl -o kern.dl.cl`;
+   before it, and --append lines after it) is annotated: `dl-annotate ARGS kern.cl -o kern.dl.cl`;
 2. the program runs with kern.cl, then with kern.dl.cl (no dlayout), then
    with kern.dl.cl under `dl-run --stats` (DL_POLICY=always);
 3. all three stdout must be byte-identical, and the stats line must show
@@ -28,7 +28,7 @@ Without --dl-run only the first two runs are compared.  `@KERNEL@` in the
 program's arguments stands for the kernel file.
 
 usage: run_e2e.py --annotate EXE [--dl-run EXE] --work DIR --kernel FILE
-           [--prepend LINE]... [--arg A]... (--transform|--no-transform)
+           [--prepend LINE]... [--append LINE]... [--arg A]... (--transform|--no-transform)
            [--launch tiled|plain] [--fallback TEXT] -- PROGRAM [ARGS...]
 """
 import argparse
@@ -68,6 +68,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--prepend", action="append", default=[])
+    ap.add_argument("--append", action="append", default=[])
     ap.add_argument("--arg", action="append", default=[])
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--transform", action="store_true")
@@ -82,7 +83,8 @@ def main():
     with open(a.kernel) as f:
         text = f.read()
     with open(kern, "w") as f:
-        f.write("".join(line + "\n" for line in a.prepend) + text)
+        f.write("".join(line + "\n" for line in a.prepend) + text +
+                "".join(line + "\n" for line in a.append))
     run("dl-annotate", [a.annotate] + a.arg + ["--explain", kern, "-o",
                                                dl_kern], clean_env())
     with open(dl_kern) as f:
