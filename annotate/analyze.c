@@ -148,6 +148,13 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
             decline(a, "one element per record: every layout is the same");
             return;
         }
+        long long elem = clang_Type_getSizeOf(pointee);
+        if (elem <= 0 || elem > UINT32_MAX ||
+            !dla_annot_elementwise(a->user, (uint32_t)elem)) {
+            decline(a, "record(...) is not one field per element of the "
+                       "array: its fields cannot be indexed as elements");
+            return;
+        }
         a->scalar = 1;
         a->per_record = a->user->nfields;
         a->elem_size = a->user->record_size / a->user->nfields;

@@ -163,7 +163,8 @@ static void explain(const dla_program *p)
 }
 
 /* --check: the runtime accepts every annotation, a conversion is asked
- * only of rewritten kernels, and a record(...) matches the struct. */
+ * only of rewritten kernels, and a record(...) matches the struct, or is
+ * one field per element of a scalar or vector array to be converted. */
 static int check(const dla_program *p)
 {
     int errors = 0;
@@ -191,6 +192,18 @@ static int check(const dla_program *p)
                         p->src.name, a->line, a->name, ak->name, ak->name);
                 errors++;
             }
+            uint32_t elem = a->index < ak->nparams
+                                ? ak->params[a->index].elem_size : 0;
+            if (converts && a->explicit_record && elem &&
+                !dla_annot_elementwise(a, elem)) {
+                fprintf(stderr, "%s:%u:1: error: record(...) of '%s' is not "
+                        "one field per %s element (%u bytes each): its "
+                        "elements cannot be indexed in the converted "
+                        "layout\n",
+                        p->src.name, a->line, a->name,
+                        ak->params[a->index].type, elem);
+                errors++;
+            }
             const dla_arg *da = k && a->index < k->nargs ? &k->args[a->index]
                                                          : NULL;
             if (!da || !a->explicit_record || !da->nparts)
@@ -212,6 +225,39 @@ static int check(const dla_program *p)
             }
         }
     }
+    return errors;
+}
+
+/* The runtime reads the output as dl-annotate meant it: every kernel it
+ * rewrote is found, accepted, with each transformed argument.  A source
+ * that the runtime's scanner and Clang read differently (a brace only
+ * C++ compiles, say) would otherwise lose its annotations silently.
+ * Returns the number of errors printed. */
+static int verify_output(const dla_program *p, const char *out, size_t len)
+{
+    dl_annot_program *read = NULL;
+    if (dl_annot_parse(out, len, p->src.name, &read) != DL_SUCCESS) {
+        fprintf(stderr, "%s:1:1: error: %s\n", p->src.name, dl_last_error());
+        return 1;
+    }
+    int errors = 0;
+    for (unsigned i = 0; i < p->nkernels; i++) {
+        const dla_kernel *k = &p->kernels[i];
+        const dl_annot_kernel *ak = dl_annot_find(read, k->name);
+        for (unsigned j = 0; j < k->nargs; j++) {
+            if (!k->args[j].transformed ||
+                (ak && ak->ok && dl_annot_find_arg(ak, k->args[j].index)))
+                continue;
+            fprintf(stderr, "%s:%u:1: error: kernel '%s' cannot be rewritten: "
+                    "the runtime would not read the annotation of '%s' in "
+                    "the output (%s); nothing written\n", p->src.name,
+                    k->line, k->name, k->args[j].name,
+                    read->ndiags ? read->diags[0].message
+                                 : "it does not see the kernel");
+            errors++;
+        }
+    }
+    dl_annot_free(read);
     return errors;
 }
 
@@ -290,6 +336,10 @@ static int annotate(const dla_options *optp)
     char *out = dla_emit(&prog, &len);
     if (!out) {
         fprintf(stderr, "%s:1:1: error: out of memory\n", opt.input);
+        return 1;
+    }
+    if (verify_output(&prog, out, len)) {
+        free(out);
         return 1;
     }
     if (opt.in_place) {
