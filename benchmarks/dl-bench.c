@@ -1,6 +1,5 @@
 /* dl-bench.c - entry point: dispatches to the subcommands.  A new
  * subcommand (suite, calibrate, ...) is one more row in `commands`. */
-#include "accept.h"
 #include "bench.h"
 #include "bench_cl.h"
 
@@ -16,11 +15,13 @@ typedef struct command {
 static const command commands[] = {
     {"marshal", "time one in-place layout conversion (CSV row)",
      bench_marshal_main, bench_marshal_usage},
+    {"layout", "the layout microbenchmark for one record size (CSV)",
+     bench_layout_main, bench_layout_usage},
     {"suite", "run the benchmark suite: CSV, plots and report.md",
      bench_suite_main, bench_suite_usage},
     {"calibrate", "measure this device for the adaptive control",
      bench_calibrate_main, bench_calibrate_usage},
-    {"accept", "issue-6 acceptance: programs plain vs dl-run, interleaved",
+    {"accept", "acceptance: whole programs plain vs dl-run, interleaved",
      bench_accept_main, bench_accept_usage},
     {"devices", "list the OpenCL devices --device indexes",
      bench_devices_main, bench_devices_usage},
