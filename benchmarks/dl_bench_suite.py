@@ -74,6 +74,12 @@ class Tools:
     def app(self, name):
         return os.path.join(self.apps, name)
 
+    def kernel(self, name):
+        """The kernel source an app builds, named explicitly: an app finds
+        its own only next to itself or in the prefix it was built for,
+        not in a relocated (DESTDIR) install."""
+        return os.path.join(self.kernels, name)
+
 
 def describe(folder):
     """`git describe` of the checkout the tools were built from, if any."""
@@ -280,6 +286,7 @@ class Suite:
         self.quick, self.out = args.quick, args.out
         self.reps = args.reps or (3 if args.quick else 5)
         self.device = args.device
+        self.parts = set(args.parts)
         self.progress = Progress(6)
         self.md = []              # the report, paragraph by paragraph
         self.targets = []         # (name, goal, reached, status)
@@ -671,7 +678,9 @@ class Suite:
         return True
 
     def marshal(self):
-        ok = self.inplace() and self.grids() and self.full()
+        ok = all(run() for part, run in ((2, self.inplace),
+                                         (3, self.grids), (5, self.full))
+                 if part in self.parts or part == 3 and 4 in self.parts)
         extra, what = self.worst_extra
         self.target('extra device memory of in-place conversions',
                     '<= 0.1% of the buffer', extra <= 0.001 if ok else None,
@@ -724,7 +733,7 @@ class Suite:
                 '* device: %s (`dl-bench devices` index %d)\n'
                 '* commit: %s\n* date: %s\n'
                 '* mode: %s, %d timed repetitions per figure (median '
-                'reported; min-max in the CSV files and as error bars)\n'
+                'reported; min-max in the CSV files and as error bars)%s\n'
                 '* host load average (1 min) at the start: %.2f on %d online '
                 'CPUs\n'
                 '* copy bandwidth measured alongside the figures: %s, the '
@@ -740,7 +749,9 @@ class Suite:
                     self.device_name, self.device, self.tools.commit,
                     time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
                     '`--quick` (small sizes: figures are not representative)'
-                    if self.quick else 'full', self.reps, self.load0,
+                    if self.quick else 'full', self.reps,
+                    '' if len(self.parts) == 6 else '; parts %s only' %
+                    ', '.join(map(str, sorted(self.parts))), self.load0,
                     os.cpu_count() or 0, copy))
         lines = ['\n## Targets\n\nThe copy-ratio targets of the in-place '
                  'conversions, the spread of PTTWAC across shapes and the '
@@ -762,8 +773,10 @@ class Suite:
         self.load0 = os.getloadavg()[0]
         self.sweeps = []
         ok = True
-        for part in (self.layout, self.marshal, self.apps):
-            if not part():
+        for numbers, part in (({1}, self.layout),
+                              ({2, 3, 4, 5}, self.marshal),
+                              ({6}, self.apps)):
+            if numbers & self.parts and not part():
                 ok = False
                 self.failures += 1
         if self.sweeps:
@@ -865,9 +878,8 @@ class AppsPart:
                  '--device', str(self.s.device)]
         if mode == 'hand-da':
             argv += ['--layout', 'da']
-        if mode in ('annotated', 'dl-run'):
-            argv += ['--kernel', kernel]
-        return argv
+        return argv + ['--kernel', kernel or self.t.kernel(
+            'lbm_da.cl' if mode == 'hand-da' else app.kernel)]
 
     def run_mode(self, app, mode, layout, n, reps, ref, kernel=None):
         """Medians over reps runs; None when a run failed."""
@@ -1180,8 +1192,9 @@ class Accept:
                       file=sys.stderr)
                 return None
             prog = self.tools.app(app.prog)
+            plain = ['--kernel', self.tools.kernel(app.kernel)]
             cases.append(Case(app.name, 'apps', ACCEPT_GOALS[app.name],
-                              int(args[-1]), [prog] + args,
+                              int(args[-1]), [prog] + args + plain,
                               [prog] + args + ['--kernel', kernel],
                               cold=app.name == 'lbm'))
             if app.name != 'lbm':
@@ -1189,7 +1202,7 @@ class Accept:
             for steps in ([1] if self.quick else [1, 2, 4, 8, 16]):
                 a = args[:-1] + [str(steps)]
                 cases.append(Case('lbm-steps-%d' % steps, 'lbm-break-even',
-                                  '', steps, [prog] + a,
+                                  '', steps, [prog] + a + plain,
                                   [prog] + a + ['--kernel', kernel]))
         launches = '20000' if self.quick else '100000'
         empty = self.tools.app('dl-app-empty-launch')
@@ -1413,6 +1426,16 @@ def positive(text):
     return value
 
 
+def parts(text):
+    try:
+        numbers = [int(x) for x in text.split(',')]
+    except ValueError:
+        numbers = []
+    if not numbers or not all(1 <= n <= 6 for n in numbers):
+        raise argparse.ArgumentTypeError('a list of part numbers 1-6')
+    return numbers
+
+
 def parser(command):
     quick = {'suite': 'small sizes: every part in about a minute',
              'accept': 'small sizes, one repetition: under a minute; checks '
@@ -1439,6 +1462,10 @@ def parser(command):
                    help='output folder (created if missing)')
     p.add_argument('--quick', action='store_true', help=quick)
     if command == 'suite':
+        p.add_argument('--parts', metavar='N,N', type=parts,
+                       default=list(range(1, 7)),
+                       help='run only these parts, e.g. 1,6 (default: all '
+                            'six; 3 and 4 run together)')
         p.add_argument('--device', metavar='N', type=int, default=0,
                        help="index into 'dl-bench devices' (default 0)")
     p.add_argument('--reps', metavar='R', type=positive,
