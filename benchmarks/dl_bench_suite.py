@@ -293,6 +293,9 @@ class Suite:
         self.unverified = 0
         self.failures = 0
         self.copy = []            # copy GB/s measured with every figure
+        self.fastest = []         # part 1: the fastest layout per S
+        self.headlines = []       # one line per part, for summary.md
+        self.plots = []           # (png, caption) drawn
         self.worst_extra = (0.0, 'none')
         self.shapes = QUICK_SHAPES if self.quick else ALL_SHAPES
         self.tiles = [32, 64] if self.quick else FIG_TILES
@@ -321,6 +324,7 @@ class Suite:
     def embed(self, script, png, caption, variables=None):
         if self.plot.draw(script, png, variables):
             self.write('\n![%s](%s)\n' % (caption, png))
+            self.plots.append((png, caption))
         elif self.plot.term:
             self.write('\n(plot %s: gnuplot failed)\n' % png)
 
@@ -412,6 +416,10 @@ class Suite:
                          '%.4f' % (ta / num(x['seconds_min']))]
             self.write('| %d | %s | %s |\n' % (s, ' | '.join(cells),
                                                fastest or '-'))
+            if fastest:
+                self.fastest.append('S=%d: %s (%.2fx AoS)' % (
+                    s, fastest, num(aos['seconds']) /
+                    num(row[fastest]['seconds'])))
             dat.append(' '.join(line))
         with open(os.path.join(self.out, 'layout_speedup.dat'), 'w') as f:
             f.write('\n'.join(dat) + '\n')
@@ -479,6 +487,12 @@ class Suite:
         if None in figs:
             self.write('Failed to run (see stderr of the run).\n')
             return False
+        self.headlines.append(
+            'In place against out of place (AoS->ASTA(16), e40r0000): %s of '
+            'the copy bandwidth.' % ', '.join(
+                '%s %s' % (algo, '%.2f' % fig.ratio if fig.usable else
+                           fig.cell()) for fig, (algo, _) in zip(figs,
+                                                                 labels)))
         for fig, (_, label) in zip(figs, labels):
             self.write('| %s | %s | %s | %s bytes |\n' % (
                 label, fig.cell(), fig.row.get('algo', 'NA')
@@ -557,6 +571,12 @@ class Suite:
             return False
         self.grid_table(f7, ['pipt', 'pttwac'], ['P-IPT', 'PTTWAC'])
         self.spread_targets(f7)
+        self.headlines.append(
+            'In place on the Table-1 shapes, median copy ratio: AoS->ASTA '
+            '%s; DA->ASTA %s.' % (self.medians(t3, ['bs', 'pttwac'],
+                                               ['BS', 'PTTWAC']),
+                                  self.medians(f7, ['pipt', 'pttwac'],
+                                               ['P-IPT', 'PTTWAC'])))
         n3, v3 = self.bar_data('marshal_aos.dat', t3, ['bs', 'pttwac'],
                                ['BS', 'PTTWAC'])
         n7, v7 = self.bar_data('marshal_da.dat', f7, ['pipt', 'pttwac'],
@@ -568,6 +588,16 @@ class Suite:
                                       'ymax': ymax,
                                       'nshapes': len(self.shapes)})
         return True
+
+    def medians(self, grid, algos, names):
+        """'BS 0.52, PTTWAC 0.02': each algorithm's median ratio."""
+        cells = []
+        for algo, name in zip(algos, names):
+            q = [f.ratio for (_, a, _), f in grid.items()
+                 if a == algo and f.usable]
+            cells.append('%s %s' % (name, '%.2f' % statistics.median(q)
+                                    if q else 'not measured'))
+        return ', '.join(cells)
 
     def spread_targets(self, f7):
         self.write('\nSpread across shapes (max / min GB/s; the paper: '
@@ -767,6 +797,43 @@ class Suite:
                     os.getloadavg()[0]))
         with open(os.path.join(self.out, 'report.md'), 'w') as f:
             f.write(head + ''.join(self.md) + ''.join(lines) + tail)
+        self.summary(''.join(lines))
+
+    def summary(self, targets):
+        """summary.md: what a reader wants first, from this run."""
+        if self.fastest:
+            self.headlines.insert(0, 'Fastest layout of the microbenchmark '
+                                  'per record size: %s.' %
+                                  '; '.join(self.fastest))
+        met = sum(1 for t in self.targets if t[3])
+        text = ['# dlayout benchmarks: summary\n\n'
+                '* device: %s\n* commit: %s\n* date: %s\n* mode: %s\n\n' % (
+                    self.device_name, self.tools.commit,
+                    time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+                    '**quick** (`dl-bench suite --quick`): small sizes and '
+                    'few repetitions, so the figures show the method, not '
+                    'what the device can do; run the suite without '
+                    '`--quick` for those' if self.quick else 'full'),
+                'dlayout converts OpenCL buffers between layouts (AoS, DA, '
+                'ASTA) in place on the device.  The figure the results are '
+                'built around is the **copy ratio**: the bandwidth of a '
+                'conversion over that of a plain copy of the same bytes, '
+                'measured at the same moment (1 = as fast as a copy; the '
+                'in-place algorithms read and write every byte once, like '
+                'a copy, but need no second buffer).  Every figure was '
+                'checked against a host reference.\n\n']
+        text += ['* %s\n' % h for h in self.headlines]
+        text.append('* %d of %d targets met (table below).\n' % (
+            met, len(self.targets)))
+        text.append(targets)
+        for png, caption in self.plots:
+            text.append('\n![%s](%s)\n' % (caption, png))
+        text.append('\nThe tables behind every figure: [report.md]'
+                    '(report.md); the CSV files next to it.  Produced by '
+                    '`dl-bench suite%s` (benchmarks/README.md).\n' %
+                    (' --quick' if self.quick else ''))
+        with open(os.path.join(self.out, 'summary.md'), 'w') as f:
+            f.write(''.join(text))
 
     def main(self):
         os.makedirs(self.out, exist_ok=True)
@@ -1095,6 +1162,13 @@ class AppsPart:
                 if layout == 'asta':
                     all_even = all_even and bool(bt)
                     worst = max(worst, bt or 0)
+                    self.s.headlines.append(
+                        '%s under dl-run (annotated for ASTA): kernel-only '
+                        'speedup %.2fx (above 1: faster than plain), '
+                        'end-to-end break-even %s.' % (
+                            name, r['kernel_plain'] / kd,
+                            'from %d iteration%s on' % (bt, 's' * (bt > 1))
+                            if bt else 'not reached'))
         s.embed('apps.gp', 'apps.png', 'Net speedup against iterations '
                 '(solid: end to end; dashed: kernel + marshal)',
                 {'nblocks': self.nblocks, 'info': s.info(self.reps)})
