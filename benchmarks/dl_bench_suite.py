@@ -291,7 +291,6 @@ class Suite:
         self.md = []              # the report, paragraph by paragraph
         self.targets = []         # (name, goal, reached, status)
         self.unverified = 0
-        self.failures = 0
         self.copy = []            # copy GB/s measured with every figure
         self.fastest = []         # part 1: the fastest layout per S
         self.headlines = []       # one line per part, for summary.md
@@ -303,11 +302,11 @@ class Suite:
         self.mode = 'quick' if self.quick else 'full'
         self.plot = Plotter(tools, self.out, self.info(self.reps))
 
-    def info(self, reps):
+    def info(self, reps, spread='error bars: min-max'):
         """The line every plot carries."""
-        return '%s | commit %s | %s mode | error bars: min-max of %d ' \
-            'repetition%s' % (self.device_name, self.tools.commit, self.mode,
-                              reps, '' if reps == 1 else 's')
+        return '%s | commit %s | %s mode | %s of %d repetition%s' % (
+            self.device_name, self.tools.commit, self.mode, spread, reps,
+            '' if reps == 1 else 's')
 
     def write(self, text):
         self.md.append(text)
@@ -735,7 +734,8 @@ class Suite:
         ymax *= 2.5  # room for the key above the copy line
         self.embed('targets.gp', 'targets.png', 'Copy ratio of every figure '
                    'behind the targets, against its goal',
-                   {'ntargets': len(goals), 'ymin': ymin, 'ymax': ymax})
+                   {'ntargets': len(goals), 'ymin': ymin, 'ymax': ymax,
+                    'info': self.info(self.reps, 'each point: the median')})
 
     # -------------------------------------------- part 6: applications
 
@@ -845,7 +845,6 @@ class Suite:
                               ({6}, self.apps)):
             if numbers & self.parts and not part():
                 ok = False
-                self.failures += 1
         if self.sweeps:
             self.targets_plot()
         self.progress.done()
