@@ -321,7 +321,10 @@ int dla_analyze(CXTranslationUnit tu, dla_program *prog,
     c.tu = tu;
     c.prog = prog;
     c.opt = opt;
-    c.file = clang_getFile(tu, prog->src.name);
+    /* The name clang opened: with -p, the input's absolute path. */
+    CXString main_name = clang_getTranslationUnitSpelling(tu);
+    c.file = clang_getFile(tu, clang_getCString(main_name));
+    clang_disposeString(main_name);
     dla_set_main_file(c.file);
     top_ctx tc = {&c, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &tc);

@@ -1,5 +1,5 @@
 /* annot.c - annotations through the runtime's own parser
- * (runtime/annotations.c), so that dl-annotate never writes an
+ * (runtime/annot/annotations.c), so that dl-annotate never writes an
  * annotation the runtime reads differently: the short form is parsed
  * against the kernel's signature and printed back in the canonical form
  * by dl_annot_format. */

@@ -21,8 +21,13 @@ typedef struct dla_options {
     dla_target layout;
     size_t tile; /* 0: auto */
     int nclang;
-    const char **clang_args;
+    const char **clang_args; /* after the base arguments of the parse */
+    const char *parse_input; /* what clang opens, if not `input` (-p) */
 } dla_options;
+
+/* args.c: the command line into `o`.  Returns 0, an exit status, or -1
+ * after --help and --version. */
+int dla_parse_args(int argc, char **argv, dla_options *o);
 
 /* The input file as bytes; libclang's offsets index it. */
 typedef struct dla_source {

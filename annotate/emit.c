@@ -485,7 +485,7 @@ static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
 /* The preprocessor condition of the tiled variant: every ASTA argument
  * has the same tile T, 1 < T <= DL_ANNOT_TILED_MAX_TILE.  The runtime
  * launches the kernel on the tiled range under the same condition
- * (runtime/rt_reshape.c). */
+ * (runtime/rt/rt_reshape.c). */
 static void tiled_condition(buf *b, const dla_kernel *k)
 {
     putf(b, "#if %s > 1 && %s <= %d", k->tiled_tile, k->tiled_tile,

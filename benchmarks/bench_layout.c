@@ -15,7 +15,10 @@ const char *bench_kernel_source(const char *name);
 static const size_t tiles[] = {4, 8, 16, 32, 64};
 #define NTILES (sizeof tiles / sizeof *tiles)
 #define NLAYOUTS (int)(2 + NTILES) /* aos, da, asta(T) for every T */
-#define LOCAL 256             /* work-items per group; M is a multiple */
+#define LOCAL 256 /* work-items per group                          */
+/* M is a multiple of this: the vector form of ASTA(64) runs M/16 items
+ * in groups of LOCAL. */
+#define COUNT_QUANTUM (16 * LOCAL)
 
 /* Median, minimum and maximum of the repetitions. */
 typedef struct layout_stat {
@@ -317,7 +320,7 @@ static int run_all(state *st, size_t *unverified)
 void bench_layout_usage(FILE *out)
 {
     fputs("usage: dl-bench layout --struct S [--count M] [--reps R]\n"
-          "                       [--device N] [--no-header]\n"
+          "                       [--platform P] [--device N] [--no-header]\n"
           "\n"
           "The layout microbenchmark (benchmarks/README.md): work-item i\n"
           "sums the S float fields of record i and writes the sum into\n"
@@ -326,10 +329,13 @@ void bench_layout_usage(FILE *out)
           "kernel, every result checked against the host's.\n"
           "\n"
           "  --struct S     fields per record (1..64)\n"
-          "  --count M      records, a multiple of 256 (default 1M)\n"
+          "  --count M      records, a multiple of 4096 (default 1M)\n"
           "  --reps R       timed repetitions, median reported (default 5)\n"
-          "  --device N     index into 'dl-bench devices' (default 0)\n"
+          "  --platform P   OpenCL platform index (default: all platforms)\n"
+          "  --device N     device index, of platform P or of the list\n"
+          "                 'dl-bench devices' prints (default 0)\n"
           "  --no-header    print only the rows\n"
+          "  --version      dlayout's version\n"
           "\n"
           "Exit status: 0 ok, 1 runtime failure, 2 invalid arguments,\n"
           "4 some result did not match (its row has verified = 0).\n",
@@ -344,43 +350,73 @@ static int usage_error(const char *what)
 }
 
 typedef struct cli {
-    size_t nf, m, reps, device;
+    size_t nf, m, reps;
+    device_choice device;
     int header;
 } cli;
 
+enum { OPT_STRUCT = 0x100, OPT_COUNT, OPT_REPS, OPT_NO_HEADER };
+
+static const struct option options[] = {
+    {"struct", required_argument, NULL, OPT_STRUCT},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"no-header", no_argument, NULL, OPT_NO_HEADER},
+    {"help", no_argument, NULL, 'h'},
+    BENCH_COMMON_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+/* One option; -1 to go on, else an exit code. */
+static int take_option(cli *c, int code, const char *name, const char *v)
+{
+    switch (code) {
+    case 'h':
+        bench_layout_usage(stdout);
+        return BENCH_EXIT_OK;
+    case BENCH_OPT_VERSION:
+        bench_print_version();
+        return BENCH_EXIT_OK;
+    case BENCH_OPT_PLATFORM:
+    case BENCH_OPT_DEVICE:
+        return bench_device_option(code, v, &c->device) ? -1
+                                                        : BENCH_EXIT_USAGE;
+    case OPT_NO_HEADER:
+        c->header = 0;
+        return -1;
+    default: {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s", name);
+        size_t *into = code == OPT_STRUCT ? &c->nf
+                       : code == OPT_COUNT ? &c->m : &c->reps;
+        return bench_parse_size(opt, v, into) ? -1
+               : usage_error("invalid number");
+    }
+    }
+}
+
+/* -1 to go on, else an exit code.  argv[0] is the subcommand's name. */
 static int parse(int argc, char **argv, cli *c)
 {
-    static const struct option opts[] = {
-        {"struct", required_argument, NULL, 's'},
-        {"count", required_argument, NULL, 'm'},
-        {"reps", required_argument, NULL, 'r'},
-        {"device", required_argument, NULL, 'd'},
-        {"no-header", no_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    /* argv[0] is the first option: getopt starts at index 1 */
-    optind = 0;
-    int ch, li = 0;
-    while ((ch = getopt_long(argc + 1, argv - 1, "h", opts, &li)) != -1) {
-        size_t *into = ch == 's' ? &c->nf : ch == 'm' ? &c->m
-                       : ch == 'r' ? &c->reps : &c->device;
-        if (ch == 'h') {
-            bench_layout_usage(stdout);
-            return BENCH_EXIT_OK;
+    opterr = 0; /* our messages, with the usage */
+    for (int code, at = 0;
+         (code = getopt_long(argc, argv, ":h", options, &at)) != -1;) {
+        if (code == '?' || code == ':') {
+            bench_option_error("layout", code, argv);
+            fputc('\n', stderr);
+            bench_layout_usage(stderr);
+            return BENCH_EXIT_USAGE;
         }
-        if (ch == 'n')
-            c->header = 0;
-        else if (ch == '?')
-            return usage_error("invalid option");
-        else if (!bench_parse_size(opts[li].name, optarg, into))
-            return usage_error("invalid number");
+        int done = take_option(c, code, options[at].name, optarg);
+        if (done >= 0)
+            return done;
     }
-    if (optind <= argc)
+    if (optind < argc)
         return usage_error("unexpected argument");
     if (c->nf == 0 || c->nf > 64)
         return usage_error("--struct must be between 1 and 64");
-    if (c->m == 0 || c->m % LOCAL)
-        return usage_error("--count must be a positive multiple of 256");
+    if (c->m == 0 || c->m % COUNT_QUANTUM)
+        return usage_error("--count must be a positive multiple of 4096");
     if (c->reps == 0 || c->reps > 1000)
         return usage_error("--reps must be between 1 and 1000");
     return -1;
@@ -388,12 +424,13 @@ static int parse(int argc, char **argv, cli *c)
 
 int bench_layout_main(int argc, char **argv)
 {
-    cli c = {.m = 1 << 20, .reps = 5, .header = 1};
+    cli c = {.m = 1 << 20, .reps = 5, .header = 1,
+             .device = {DEVICE_PICK_ALL_PLATFORMS, 0}};
     int code = parse(argc, argv, &c);
     if (code >= 0)
         return code;
     bench_cl cl;
-    if (!bench_cl_open(&cl, c.device))
+    if (!bench_cl_open_choice(&cl, c.device))
         return BENCH_EXIT_FAIL;
     state st;
     memset(&st, 0, sizeof st);

@@ -241,14 +241,14 @@ threads)
     ;;
 symbols)
     # The preload exports exactly the entries of entries.def (which are the
-    # hooks of runtime/intercept.h), the layer
+    # hooks of runtime/rt/intercept.h), the layer
     # only its two loader entry points; neither links libOpenCL nor calls
     # an OpenCL function by name (that would re-enter the hooks).
     grep -o '^DL_ENTRY([^,]*, *cl[A-Za-z]*' "$entries" | sed 's/.*, *//' |
         sort >"$tmp/entries"
     [ -s "$tmp/entries" ] || fail "no entries read from $entries"
-    # entries.def lists exactly the dl_rt_ hooks of runtime/intercept.h.
-    grep -o 'dl_rt_cl[A-Za-z]*(' "$(dirname "$controls_def")/intercept.h" |
+    # entries.def lists exactly the dl_rt_ hooks of runtime/rt/intercept.h.
+    grep -o 'dl_rt_cl[A-Za-z]*(' "$(dirname "$controls_def")/../rt/intercept.h" |
         sed 's/^dl_rt_//; s/($//' | sort >"$tmp/hooks"
     [ -s "$tmp/hooks" ] || fail "no dl_rt_ hooks read from intercept.h"
     cmp -s "$tmp/entries" "$tmp/hooks" ||

@@ -405,7 +405,7 @@ static void test_markdown_matches_docs(void **state)
     if (!committed)
         fail_msg("cannot read %s", docs_path);
     if (strcmp(generated, committed) != 0)
-        fail_msg("%s is out of date with runtime/controls.def: regenerate "
+        fail_msg("%s is out of date with runtime/controls/controls.def: regenerate "
                  "it with `ninja -C build controls-doc`", docs_path);
     free(committed);
     free(generated);

@@ -353,7 +353,7 @@ static void test_memo_serves_repeats(void **state)
     assert_ptr_equal(entry->kernel, k);
     assert_int_equal(rt_memo_served(&entry->memo), 9);
     /* The test links the ICD loader, with no layers: the memo calls the
-     * driver's entry in the queue's table (runtime/rt_dispatch.c). */
+     * driver's entry in the queue's table (runtime/rt/rt_dispatch.c). */
     const cl_icd_dispatch *table =
         *(const cl_icd_dispatch *const *)fx->cl.queue;
     assert_ptr_equal(entry->memo.enqueue, table->clEnqueueNDRangeKernel);
@@ -778,7 +778,7 @@ static void test_task(void **state)
 }
 
 /* Whether a memo calls the driver's entry directly or the loader's
- * (runtime/rt_dispatch.c). */
+ * (runtime/rt/rt_dispatch.c). */
 static void test_memo_dispatch(void **state)
 {
     rt_fixture *fx = *state;

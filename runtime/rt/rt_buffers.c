@@ -3,6 +3,7 @@
  * commands that used it since its last conversion, and the conversions
  * themselves (DL paper section 5.2, the buffer tuple). */
 #include "internal.h"
+#include "clock.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
 
@@ -293,12 +294,6 @@ static void set_transformed(rt_buffer *b, int transformed,
     }
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* One in-place conversion after the wait list and the buffer's uses. */
 static dl_status convert(rt_buffer *b, cl_command_queue queue,
@@ -333,13 +328,13 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     DL_RETURN_ERROR_ON(all.failed, DL_OUT_OF_MEMORY, "out of memory");
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = dl_now_ns();
     dl_status st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, algo,
                                       all.n, all.ev, ev);
     if (st == DL_UNSUPPORTED && algo != DL_ALGO_AUTO)
         st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, DL_ALGO_AUTO,
                                 all.n, all.ev, ev);
-    RT_ADD(dl_rt.stats.marshal_ns, now_ns() - t0);
+    RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
     rt_events_free(&all);
     if (st != DL_SUCCESS)
         return st;

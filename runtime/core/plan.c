@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define DL_PLAN_MAX_STEPS 3
-#define DL_PLAN_CACHE_MAX 64
 
 struct dl_plan {
     dl_engine *engine;
@@ -16,17 +15,12 @@ struct dl_plan {
     size_t count, from_tile, to_tile;
     dl_algo algo;
     int nsteps;
-    int dry; /* dl_plan_builds_needed: steps chosen, nothing built */
+    int dry; /* dl_plan_count_builds: steps chosen, nothing built */
     dl_step steps[DL_PLAN_MAX_STEPS];
     size_t extra_bytes;
     size_t bytes;
     char description[256];
     pthread_mutex_t lock; /* kernel arguments are set per enqueue */
-};
-
-struct dl_plan_entry {
-    dl_plan *plan;
-    dl_plan_entry *next;
 };
 
 static const char *const algo_names[] = {"auto", "bs", "pttwac", "pipt",
@@ -347,105 +341,24 @@ dl_status dl_plan_enqueue(dl_plan *p, cl_command_queue queue, cl_mem buffer,
     return dl_chain_end(&chain, event);
 }
 
-/* ------------------------------------------------------ engine plan cache */
-
-void dl_plan_cache_clear(dl_engine *e)
+/* Steps of the plan a conversion from -> to would take, planned without
+ * building anything (a dry plan): the number of marshal programs a first
+ * conversion builds.  With `reverse_counted`, steps whose program also
+ * holds the reverse direction are not counted. */
+unsigned dl_plan_count_builds(dl_engine *e, const dl_layout *from,
+                              const dl_layout *to, dl_algo algo,
+                              int reverse_counted)
 {
-    for (dl_plan_entry *c = e->plans, *next; c; c = next) {
-        next = c->next;
-        dl_plan_release(c->plan);
-        free(c);
-    }
-    e->plans = NULL;
-}
-
-/* How many marshal programs a first conversion from -> to would build:
- * none when the engine holds its plan, else about one per step (the
- * planner's choice, made without building anything; a step may also
- * build a tail program).  The tuner weighs this before a probe. */
-unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from,
-                               const dl_layout *to, dl_algo algo,
-                               int reverse_counted)
-{
-    if (!e || !from || !to || !from->record ||
-        dl_layouts_compatible(from, to) != DL_SUCCESS)
-        return 0;
-    size_t a = dl_layout_tile(from), b = dl_layout_tile(to);
-    pthread_mutex_lock(&e->lock);
-    for (dl_plan_entry *c = e->plans; c; c = c->next) {
-        const dl_plan *p = c->plan;
-        if (p->record == from->record && p->count == from->count &&
-            p->from_tile == a && p->to_tile == b && p->algo == algo) {
-            pthread_mutex_unlock(&e->lock);
-            return 0;
-        }
-    }
-    pthread_mutex_unlock(&e->lock);
     dl_plan *p = calloc(1, sizeof *p);
     if (!p)
         return 0;
     *p = (dl_plan){.engine = e, .record = (dl_record *)from->record,
-                   .count = from->count, .from_tile = a, .to_tile = b,
-                   .algo = algo, .dry = 1};
+                   .count = from->count, .from_tile = dl_layout_tile(from),
+                   .to_tile = dl_layout_tile(to), .algo = algo, .dry = 1};
     unsigned n = 0;
     if (plan_steps(p) == DL_SUCCESS)
         for (int i = 0; i < p->nsteps; i++)
             n += !(reverse_counted && p->steps[i].ops->both_directions);
     free(p);
     return n;
-}
-
-/* Finds or makes the plan for a conversion.  Cached plans live as long as
- * the engine; once the cache is full a plan is made for this call only
- * (*transient set), so no plan is ever freed while another thread uses it. */
-static dl_status cached_plan(dl_engine *e, const dl_layout *from,
-                             const dl_layout *to, dl_algo algo,
-                             dl_plan **out, int *transient)
-{
-    size_t a = dl_layout_tile(from), b = dl_layout_tile(to);
-    int n = 0;
-    *transient = 0;
-    pthread_mutex_lock(&e->lock);
-    for (dl_plan_entry *c = e->plans; c; c = c->next, n++) {
-        dl_plan *p = c->plan;
-        if (p->record == from->record && p->count == from->count &&
-            p->from_tile == a && p->to_tile == b && p->algo == algo) {
-            *out = p;
-            pthread_mutex_unlock(&e->lock);
-            return DL_SUCCESS;
-        }
-    }
-    pthread_mutex_unlock(&e->lock);
-
-    dl_plan *p;
-    DL_RETURN_IF_FAIL(dl_plan_create(e, from, to, algo, &p));
-    dl_plan_entry *c = n < DL_PLAN_CACHE_MAX ? malloc(sizeof *c) : NULL;
-    *out = p;
-    if (!c) {
-        *transient = 1;
-        return DL_SUCCESS;
-    }
-    pthread_mutex_lock(&e->lock);
-    *c = (dl_plan_entry){p, e->plans};
-    e->plans = c;
-    pthread_mutex_unlock(&e->lock);
-    return DL_SUCCESS;
-}
-
-dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
-                             cl_mem buffer, const dl_layout *from,
-                             const dl_layout *to, dl_algo algo,
-                             cl_uint num_events, const cl_event *wait_list,
-                             cl_event *event)
-{
-    DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
-    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
-    dl_plan *p;
-    int transient;
-    DL_RETURN_IF_FAIL(cached_plan(engine, from, to, algo, &p, &transient));
-    dl_status st =
-        dl_plan_enqueue(p, queue, buffer, num_events, wait_list, event);
-    if (transient)
-        dl_plan_release(p);
-    return st;
 }

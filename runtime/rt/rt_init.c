@@ -1,6 +1,7 @@
 /* rt_init.c - starting the interposition runtime once per process: the
  * real entry points, the DL_* controls, the log and the exit stats. */
 #include "internal.h"
+#include "cache_dir.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
 
@@ -62,14 +63,7 @@ static void set_binary_cache(const char *setting)
         dl_engine_set_binary_cache(setting, 0);
         return;
     }
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int n = -1;
-    if (xdg && *xdg)
-        n = snprintf(dir, sizeof dir, "%s/dlayout/binaries", xdg);
-    else if (home && *home)
-        n = snprintf(dir, sizeof dir, "%s/.cache/dlayout/binaries", home);
-    if (n < 0 || (size_t)n >= sizeof dir) {
+    if (dl_cache_path(dir, sizeof dir, "binaries") != DL_SUCCESS) {
         dl_engine_set_binary_cache(NULL, 0); /* nowhere to keep them */
         return;
     }

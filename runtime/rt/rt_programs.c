@@ -5,6 +5,8 @@
  * from the same source, on demand. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
+#include "hash.h"
+#include "clock.h"
 #include "tuner_calib.h"
 
 #include <errno.h>
@@ -18,16 +20,6 @@
  * (tuner_calib.h): the first run; later runs take the device's best
  * measured ASTA tile for the record's size. */
 #define RT_DEFAULT_TILE 32
-
-static uint64_t fnv1a64(const char *s, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
 
 /* The strings of clCreateProgramWithSource joined into one text. */
 static char *join_source(cl_uint count, const char **strings,
@@ -162,7 +154,7 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
                                                lengths, errcode_ret);
 
     char name[64];
-    snprintf(name, sizeof name, "%016" PRIx64 ".cl", fnv1a64(source, len));
+    snprintf(name, sizeof name, "%016" PRIx64 ".cl", dl_hash(DL_HASH_SEED, source, len));
     const dl_controls *ctl = &dl_rt.controls;
     if (ctl->dump_dir)
         dump_source(ctl->dump_dir, name, source, len);
@@ -443,14 +435,12 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
     rt_unlock();
     free(calib);
 
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t t0 = dl_now_ns();
     cl_int err = dl_cl.clBuildProgram(program, num_devices, device_list,
                                       options, pfn_notify, user_data);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    uint64_t t1 = dl_now_ns();
     rt_lock();
-    p->build_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
-                  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+    p->build_ns = t1 - t0;
     if (err == CL_SUCCESS && p->xform_options) {
         p->activated = 1;
         for (uint32_t k = 0; k < p->annot->nkernels; k++)

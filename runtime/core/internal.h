@@ -179,12 +179,19 @@ size_t dl_staged_aos_tile(const dl_engine *engine, const dl_record *rec,
                           size_t count);
 
 /* How many marshal programs a first conversion from -> to would build
- * (plan.c): 0 when the engine holds its plan.  With `reverse_counted`,
+ * (plan_cache.c): 0 when the engine holds its plan.  With `reverse_counted`,
  * the conversion to -> from is counted as well, so steps whose program
  * holds both directions count there only. */
 unsigned dl_plan_builds_needed(dl_engine *engine, const dl_layout *from,
                                const dl_layout *to, dl_algo algo,
                                int reverse_counted);
+/* The same count for a plan not cached: a dry plan (plan.c). */
+unsigned dl_plan_count_builds(dl_engine *engine, const dl_layout *from,
+                              const dl_layout *to, dl_algo algo,
+                              int reverse_counted);
+/* Frees what the engine itself holds, its plans already released
+ * (engine.c). */
+void dl_engine_free(dl_engine *engine);
 
 /* Round-up division. */
 static inline size_t dl_div_up(size_t a, size_t b) { return (a + b - 1) / b; }

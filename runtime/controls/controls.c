@@ -384,7 +384,7 @@ void dl_controls_print_markdown(FILE *out)
     fprintf(out,
             "# DL_* controls\n"
             "\n"
-            "<!-- Generated from runtime/controls.def by dl-controls-doc; "
+            "<!-- Generated from runtime/controls/controls.def by dl-controls-doc; "
             "do not edit.\n"
             "     Regenerate with: ninja -C build controls-doc -->\n"
             "\n"
