@@ -1,28 +1,40 @@
-/* suite_layout.c - part 1 of `dl-bench suite`: the layout microbenchmark
- * (DL paper, Figure 1) in AoS, DA and ASTA(T), kernels in layout.cl. */
-#include "suite.h"
+/* bench_layout.c - `dl-bench layout`: the layout microbenchmark of the DL
+ * paper's Figure 1 for one record size S, in AoS, DA and ASTA(T) (kernels
+ * in layout.cl).  Prints one CSV row per kernel; dl_bench_suite.py runs it
+ * for every S and draws the figure. */
+#include "bench.h"
+#include "bench_cl.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* layout.cl, embedded with copy.cl (meson.build). */
 const char *bench_kernel_source(const char *name);
 
-static const size_t all_counts[] = {1, 2, 3, 4, 5, 8, 12, 16, 20, 32};
-/* --quick: fewer kernels to compile (a cold POCL cache dominates then). */
-static const size_t quick_counts[] = {1, 3, 8, 20};
 static const size_t tiles[] = {4, 8, 16, 32, 64};
-#define NSIZES (sizeof all_counts / sizeof *all_counts)
-static const size_t *field_counts = all_counts;
-static size_t nsizes = NSIZES;
 #define NTILES (sizeof tiles / sizeof *tiles)
 #define NLAYOUTS (int)(2 + NTILES) /* aos, da, asta(T) for every T */
-#define LOCAL 256             /* work-items per group; divides M       */
+#define LOCAL 256 /* work-items per group                          */
+/* M is a multiple of this: the vector form of ASTA(64) runs M/16 items
+ * in groups of LOCAL. */
+#define COUNT_QUANTUM (16 * LOCAL)
+
+/* Median, minimum and maximum of the repetitions. */
+typedef struct layout_stat {
+    double median, min, max;
+} layout_stat;
+
+static layout_stat layout_stats(double *v, size_t n)
+{
+    layout_stat st = {bench_median(v, n), v[0], v[n - 1]}; /* sorted now */
+    return st;
+}
 
 typedef struct cell {
-    int ok;       /* measured and verified */
-    int vec;      /* ASTA: the vector form was the faster one */
-    suite_stat t; /* seconds               */
+    int ok;         /* measured and verified */
+    int vec;        /* ASTA: the vector form */
+    layout_stat t;  /* seconds               */
     double gbps, copy_gbps;
 } cell;
 
@@ -68,7 +80,8 @@ static int enqueue_launch(void *ctx, cl_command_queue q, cl_uint nwait,
 
 /* Everything one S needs; released by state_free. */
 typedef struct state {
-    suite *s;
+    bench_cl *cl;
+    size_t reps;
     size_t nf, m, bytes;
     cl_program program;
     cl_kernel kernels[NLAYOUTS];
@@ -102,7 +115,7 @@ static void state_free(state *st)
 
 static int build(state *st)
 {
-    bench_cl *cl = &st->s->cl;
+    bench_cl *cl = st->cl;
     const char *src = bench_kernel_source("layout.cl");
     char opts[64];
     snprintf(opts, sizeof opts, "-D S=%zu", st->nf);
@@ -116,7 +129,7 @@ static int build(state *st)
         clGetProgramBuildInfo(st->program, cl->device, CL_PROGRAM_BUILD_LOG,
                               sizeof log, log, NULL);
         log[sizeof log - 1] = '\0';
-        fprintf(stderr, "dl-bench suite: building layout.cl %s failed "
+        fprintf(stderr, "dl-bench layout: building layout.cl %s failed "
                         "(%d):\n%s\n", opts, (int)err, log);
         return 0;
     }
@@ -142,15 +155,15 @@ static int build(state *st)
 
 static int setup(state *st)
 {
-    bench_cl *cl = &st->s->cl;
+    bench_cl *cl = st->cl;
     size_t n = st->m * st->nf;
     st->bytes = n * sizeof(float);
     if (st->bytes > cl->max_alloc) {
-        fprintf(stderr, "dl-bench suite: %zu bytes exceed the device's "
+        fprintf(stderr, "dl-bench layout: %zu bytes exceed the device's "
                         "largest allocation\n", st->bytes);
         return 0;
     }
-    size_t reps = st->s->reps;
+    size_t reps = st->reps;
     st->host_in = malloc(st->bytes);
     st->expect = malloc(st->bytes);
     st->got = malloc(st->bytes);
@@ -159,7 +172,7 @@ static int setup(state *st)
     st->ckern = calloc(reps, sizeof(double));
     if (!st->host_in || !st->expect || !st->got || !st->conv || !st->cbuf ||
         !st->ckern) {
-        fprintf(stderr, "dl-bench suite: out of host memory\n");
+        fprintf(stderr, "dl-bench layout: out of host memory\n");
         return 0;
     }
     cl_int err;
@@ -220,8 +233,7 @@ static int set_args(state *st, int l, int vec, launch *ln)
  * compare, then the two copies of the same bytes (timed). */
 static int measure(state *st, int l, int vec, cell *c)
 {
-    suite *s = st->s;
-    bench_cl *cl = &s->cl;
+    bench_cl *cl = st->cl;
     launch ln;
     host_data(st, l);
     c->vec = vec;
@@ -233,7 +245,7 @@ static int measure(state *st, int l, int vec, cell *c)
     bench_copy copy = {cl, st->in, st->out, st->bytes};
     const cl_uint sentinel = 0xffc00001u; /* a NaN no kernel computes */
     int verified = 1;
-    for (long rep = -1; rep < (long)s->reps; rep++) {
+    for (long rep = -1; rep < (long)st->reps; rep++) {
         bench_timer timer = rep < 0 ? BENCH_TIMER_WALL : BENCH_TIMER_EVENT;
         double tk, tb, tc;
         if (!bench_cl_ok(clEnqueueFillBuffer(cl->queue, st->out, &sentinel,
@@ -255,163 +267,184 @@ static int measure(state *st, int l, int vec, cell *c)
         }
     }
     double twice = 2.0 * (double)st->bytes;
-    c->t = suite_stats(st->conv, s->reps);
+    c->t = layout_stats(st->conv, st->reps);
     c->gbps = twice / c->t.median / 1e9;
-    double cb = twice / suite_stats(st->cbuf, s->reps).median / 1e9;
-    double ck = twice / suite_stats(st->ckern, s->reps).median / 1e9;
+    double cb = twice / layout_stats(st->cbuf, st->reps).median / 1e9;
+    double ck = twice / layout_stats(st->ckern, st->reps).median / 1e9;
     c->copy_gbps = cb > ck ? cb : ck;
     c->ok = verified;
     if (!verified) {
         char name[16];
         layout_label(l, name, sizeof name);
-        fprintf(stderr, "dl-bench suite: layout %s S=%zu: result differs "
+        fprintf(stderr, "dl-bench layout: layout %s S=%zu: result differs "
                         "from the host reference\n", name, st->nf);
-        s->unverified++;
     }
     return 1;
 }
 
-static void write_csv_row(FILE *csv, const state *st, int l, const cell *c,
-                          const cell *aos)
+static void print_header(void)
+{
+    puts("layout,tile,variant,struct,count,bytes,seconds,seconds_min,"
+         "seconds_max,gbps,copy_gbps,ratio,verified");
+}
+
+static void print_row(const state *st, int l, const cell *c)
 {
     char name[16];
     layout_label(l, name, sizeof name);
-    fprintf(csv, "%s,%zu,%s,%zu,%zu,%zu,", l < 2 ? name : "asta",
-            layout_tile(l), l < 2 ? "1d" : c->vec ? "vec" : "2d", st->nf,
-            st->m, st->bytes);
-    if (!c->ok) {
-        fputs("NA,NA,NA,NA,NA,NA,NA,0\n", csv);
-        return;
-    }
-    fprintf(csv, "%.9f,%.9f,%.9f,%.6g,%.6g,%.6g,", c->t.median, c->t.min,
-            c->t.max, c->gbps, c->copy_gbps, c->gbps / c->copy_gbps);
-    if (aos->ok)
-        fprintf(csv, "%.4f,1\n", aos->t.median / c->t.median);
+    printf("%s,%zu,%s,%zu,%zu,%zu,", l < 2 ? name : "asta", layout_tile(l),
+           l < 2 ? "1d" : c->vec ? "vec" : "2d", st->nf, st->m, st->bytes);
+    if (!c->ok)
+        puts("NA,NA,NA,NA,NA,NA,0");
     else
-        fputs("NA,1\n", csv);
+        printf("%.9f,%.9f,%.9f,%.6g,%.6g,%.6g,1\n", c->t.median, c->t.min,
+               c->t.max, c->gbps, c->copy_gbps, c->gbps / c->copy_gbps);
 }
 
-static void write_report(suite *s, cell res[NSIZES][NLAYOUTS], size_t m)
+/* Every kernel of one S (the ASTA ones in both forms); 0 on a runtime
+ * failure, else 1 with *unverified counting results that differed. */
+static int run_all(state *st, size_t *unverified)
 {
-    FILE *r = s->report;
-    fprintf(r, "\n## 1. Layout microbenchmark (Figure 1)\n\n"
-               "Work-item i sums the S float fields of record i and writes "
-               "the sum into every field of record i of a second array; "
-               "M = %zu records, every kernel specialised with `-D S`. "
-               "GB/s counts the bytes read and written; the factor in "
-               "brackets is the speedup over AoS (time of AoS / time). "
-               "Each ASTA(T) cell is the faster of two kernels, both "
-               "verified: the 2-D range (T, M/T) and the vector form "
-               "(floatW loads, W = min(T, 16)); `v` marks the vector form. "
-               "CSV: `layout.csv` (both forms, column `variant`).\n\n"
-               "| S | AoS GB/s |", m);
-    for (int l = 1; l < NLAYOUTS; l++) {
-        if (l == 1)
-            fputs(" DA |", r);
-        else
-            fprintf(r, " ASTA(%zu) |", layout_tile(l));
-    }
-    fputs(" fastest |\n|---|---|", r);
-    for (int l = 1; l <= NLAYOUTS; l++)
-        fputs("---|", r);
-    fputc('\n', r);
-    for (size_t i = 0; i < nsizes; i++) {
-        cell *row = res[i];
-        int best = -1;
-        fprintf(r, "| %zu |", field_counts[i]);
-        for (int l = 0; l < NLAYOUTS; l++) {
-            if (!row[l].ok) {
-                fputs(" unverified |", r);
-                continue;
-            }
-            if (best < 0 || row[l].t.median < row[best].t.median)
-                best = l;
-            const char *form = l >= 2 && row[l].vec ? " v" : "";
-            if (l == 0 || !row[0].ok)
-                fprintf(r, " %.2f%s |", row[l].gbps, form);
-            else
-                fprintf(r, " %.2f (%.2fx)%s |", row[l].gbps,
-                        row[0].t.median / row[l].t.median, form);
+    for (int l = 0; l < NLAYOUTS; l++)
+        for (int vec = 0; vec <= (l >= 2); vec++) {
+            cell c;
+            memset(&c, 0, sizeof c);
+            if (!measure(st, l, vec, &c))
+                return 0;
+            print_row(st, l, &c);
+            *unverified += !c.ok;
         }
-        char name[16] = "-";
-        if (best >= 0)
-            layout_label(best, name, sizeof name);
-        fprintf(r, " %s |\n", name);
-    }
-}
-
-/* layout_speedup.dat for plot/layout.gp: S, then the speedup over AoS of
- * DA and every ASTA(T) (NaN where unverified). */
-static int write_plot_data(suite *s, cell res[NSIZES][NLAYOUTS])
-{
-    FILE *f = suite_open(s, "layout_speedup.dat");
-    if (!f)
-        return 0;
-    fputs("# S DA ASTA4 ASTA8 ASTA16 ASTA32 ASTA64\n", f);
-    for (size_t i = 0; i < nsizes; i++) {
-        fprintf(f, "%zu", field_counts[i]);
-        for (int l = 1; l < NLAYOUTS; l++) {
-            if (res[i][0].ok && res[i][l].ok)
-                fprintf(f, " %.4f", res[i][0].t.median / res[i][l].t.median);
-            else
-                fputs(" NaN", f);
-        }
-        fputc('\n', f);
-    }
-    return suite_close(f, "layout_speedup.dat");
-}
-
-int suite_layout_run(suite *s)
-{
-    size_t m = s->quick ? 16384 : 1048576; /* the paper: a million */
-    static cell res[NSIZES][NLAYOUTS];
-    field_counts = s->quick ? quick_counts : all_counts;
-    nsizes = s->quick ? sizeof quick_counts / sizeof *quick_counts : NSIZES;
-    memset(res, 0, sizeof res);
-    FILE *csv = suite_open(s, "layout.csv");
-    if (!csv)
-        return 0;
-    fputs("layout,tile,variant,struct,count,bytes,seconds,seconds_min,seconds_max,"
-          "gbps,copy_gbps,ratio,speedup_vs_aos,verified\n", csv);
-    int ok = 1;
-    for (size_t i = 0; i < nsizes && ok; i++) {
-        state st;
-        memset(&st, 0, sizeof st);
-        st.s = s;
-        st.nf = field_counts[i];
-        st.m = m;
-        ok = setup(&st);
-        for (int l = 0; l < NLAYOUTS && ok; l++) {
-            char name[16];
-            layout_label(l, name, sizeof name);
-            suite_progress(s, "S=%zu %s", st.nf, name);
-            ok = measure(&st, l, 0, &res[i][l]);
-            if (ok)
-                write_csv_row(csv, &st, l, &res[i][l], &res[i][0]);
-            if (!ok || l < 2)
-                continue;
-            /* ASTA: also the vector form; the faster verified one counts */
-            cell v;
-            memset(&v, 0, sizeof v);
-            suite_progress(s, "S=%zu %s (vector form)", st.nf, name);
-            ok = measure(&st, l, 1, &v);
-            if (ok)
-                write_csv_row(csv, &st, l, &v, &res[i][0]);
-            if (ok && v.ok &&
-                (!res[i][l].ok || v.t.median < res[i][l].t.median))
-                res[i][l] = v;
-        }
-        state_free(&st);
-    }
-    ok = suite_close(csv, "layout.csv") && ok;
-    if (!ok) {
-        fputs("\n## 1. Layout microbenchmark (Figure 1)\n\nFailed to run "
-              "(see stderr of the run).\n", s->report);
-        return 0;
-    }
-    write_report(s, res, m);
-    if (write_plot_data(s, res))
-        suite_plot(s, "layout.gp", "layout.png",
-                   "Speedup over AoS against S");
     return 1;
+}
+
+void bench_layout_usage(FILE *out)
+{
+    fputs("usage: dl-bench layout --struct S [--count M] [--reps R]\n"
+          "                       [--platform P] [--device N] [--no-header]\n"
+          "\n"
+          "The layout microbenchmark (benchmarks/README.md): work-item i\n"
+          "sums the S float fields of record i and writes the sum into\n"
+          "every field of record i of a second array, in AoS, DA and\n"
+          "ASTA(T) for T in 4..64 (2-D and vector forms).  One CSV row per\n"
+          "kernel, every result checked against the host's.\n"
+          "\n"
+          "  --struct S     fields per record (1..64)\n"
+          "  --count M      records, a multiple of 4096 (default 1M)\n"
+          "  --reps R       timed repetitions, median reported (default 5)\n"
+          "  --platform P   OpenCL platform index (default: all platforms)\n"
+          "  --device N     device index, of platform P or of the list\n"
+          "                 'dl-bench devices' prints (default 0)\n"
+          "  --no-header    print only the rows\n"
+          "  --version      dlayout's version\n"
+          "\n"
+          "Exit status: 0 ok, 1 runtime failure, 2 invalid arguments,\n"
+          "4 some result did not match (its row has verified = 0).\n",
+          out);
+}
+
+static int usage_error(const char *what)
+{
+    fprintf(stderr, "dl-bench layout: %s\n\n", what);
+    bench_layout_usage(stderr);
+    return BENCH_EXIT_USAGE;
+}
+
+typedef struct cli {
+    size_t nf, m, reps;
+    device_choice device;
+    int header;
+} cli;
+
+enum { OPT_STRUCT = 0x100, OPT_COUNT, OPT_REPS, OPT_NO_HEADER };
+
+static const struct option options[] = {
+    {"struct", required_argument, NULL, OPT_STRUCT},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"no-header", no_argument, NULL, OPT_NO_HEADER},
+    {"help", no_argument, NULL, 'h'},
+    BENCH_COMMON_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+/* One option; -1 to go on, else an exit code. */
+static int take_option(cli *c, int code, const char *name, const char *v)
+{
+    switch (code) {
+    case 'h':
+        bench_layout_usage(stdout);
+        return BENCH_EXIT_OK;
+    case BENCH_OPT_VERSION:
+        bench_print_version();
+        return BENCH_EXIT_OK;
+    case BENCH_OPT_PLATFORM:
+    case BENCH_OPT_DEVICE:
+        return bench_device_option(code, v, &c->device) ? -1
+                                                        : BENCH_EXIT_USAGE;
+    case OPT_NO_HEADER:
+        c->header = 0;
+        return -1;
+    default: {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s", name);
+        size_t *into = code == OPT_STRUCT ? &c->nf
+                       : code == OPT_COUNT ? &c->m : &c->reps;
+        return bench_parse_size(opt, v, into) ? -1
+               : usage_error("invalid number");
+    }
+    }
+}
+
+/* -1 to go on, else an exit code.  argv[0] is the subcommand's name. */
+static int parse(int argc, char **argv, cli *c)
+{
+    opterr = 0; /* our messages, with the usage */
+    for (int code, at = 0;
+         (code = getopt_long(argc, argv, ":h", options, &at)) != -1;) {
+        if (code == '?' || code == ':') {
+            bench_option_error("layout", code, argv);
+            fputc('\n', stderr);
+            bench_layout_usage(stderr);
+            return BENCH_EXIT_USAGE;
+        }
+        int done = take_option(c, code, options[at].name, optarg);
+        if (done >= 0)
+            return done;
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument");
+    if (c->nf == 0 || c->nf > 64)
+        return usage_error("--struct must be between 1 and 64");
+    if (c->m == 0 || c->m % COUNT_QUANTUM)
+        return usage_error("--count must be a positive multiple of 4096");
+    if (c->reps == 0 || c->reps > 1000)
+        return usage_error("--reps must be between 1 and 1000");
+    return -1;
+}
+
+int bench_layout_main(int argc, char **argv)
+{
+    cli c = {.m = 1 << 20, .reps = 5, .header = 1,
+             .device = {DEVICE_PICK_ALL_PLATFORMS, 0}};
+    int code = parse(argc, argv, &c);
+    if (code >= 0)
+        return code;
+    bench_cl cl;
+    if (!bench_cl_open_choice(&cl, c.device))
+        return BENCH_EXIT_FAIL;
+    state st;
+    memset(&st, 0, sizeof st);
+    st.cl = &cl;
+    st.reps = c.reps;
+    st.nf = c.nf;
+    st.m = c.m;
+    size_t unverified = 0;
+    if (c.header)
+        print_header();
+    int ok = setup(&st) && run_all(&st, &unverified);
+    state_free(&st);
+    bench_cl_close(&cl);
+    fflush(stdout);
+    return !ok ? BENCH_EXIT_FAIL
+           : unverified ? BENCH_EXIT_UNVERIFIED : BENCH_EXIT_OK;
 }
