@@ -39,6 +39,19 @@ dl_rt_mode dl_rt_init(const cl_icd_dispatch *real);
  * call it from its destructor). */
 void dl_rt_print_stats(void);
 
+/* ---------------------------------------------------------- contexts */
+cl_context dl_rt_clCreateContext(
+    const cl_context_properties *properties, cl_uint num_devices,
+    const cl_device_id *devices,
+    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data, cl_int *errcode_ret);
+cl_context dl_rt_clCreateContextFromType(
+    const cl_context_properties *properties, cl_device_type device_type,
+    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data, cl_int *errcode_ret);
+cl_int dl_rt_clRetainContext(cl_context context);
+cl_int dl_rt_clReleaseContext(cl_context context);
+
 /* ---------------------------------------------------------- programs */
 cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
                                            const char **strings,

@@ -1,0 +1,94 @@
+/* scn_contexts.c - contexts made, used and released over and over, as a
+ * long-running program that opens a context per job does.  Every context
+ * must be destroyed once the program has released everything of it (its
+ * destructor callback fires), and the process must not grow per cycle.
+ * argv: the number of cycles (default 50). */
+/* clSetContextDestructorCallback is OpenCL 3.0 (ocl-icd and POCL have it). */
+#undef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#include "scenarios.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define WARM_UP_CYCLES 5
+#define MAX_GROWTH_KB_PER_CYCLE 64
+
+static int destroyed;
+
+static void CL_CALLBACK on_context_destroyed(cl_context context, void *user)
+{
+    (void)context, (void)user;
+    __atomic_add_fetch(&destroyed, 1, __ATOMIC_RELAXED);
+}
+
+/* The resident set in KiB (/proc/self/statm), 0 if unknown. */
+static long resident_kb(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+        resident = 0;
+    fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* One job: its own context, queue, program, buffer; one launch and a
+ * read; everything released. */
+static void one_cycle(int cycle, int last)
+{
+    const size_t n = IT_RECORDS, size = n * sizeof(particle);
+    it_cl cl;
+    it_cl_open(&cl);
+    CHECK(clSetContextDestructorCallback(cl.context, on_context_destroyed,
+                                         NULL));
+    cl_program program = it_build(&cl, "particles.cl", NULL);
+    cl_kernel advance = it_kernel(program, "advance");
+    cl_mem buf = it_particle_buffer(&cl, 0, n, 20 + (uint32_t)(cycle % 3));
+    it_set_advance_args(advance, buf, (cl_int)n, 0.25f);
+    it_run(cl.queue, advance, it_round_up(n));
+    if (cycle < 3 || last) {
+        char label[64];
+        snprintf(label, sizeof label, "contexts: cycle %d", cycle);
+        it_print_buffer(&cl, buf, size, label);
+    } else {
+        particle *p = malloc(size);
+        if (!p)
+            it_fail("out of memory");
+        CHECK(clEnqueueReadBuffer(cl.queue, buf, CL_TRUE, 0, size, p, 0,
+                                  NULL, NULL));
+        free(p);
+    }
+    CHECK(clReleaseMemObject(buf));
+    CHECK(clReleaseKernel(advance));
+    CHECK(clReleaseProgram(program));
+    it_cl_close(&cl);
+}
+
+void scn_contexts(it_cl *unused, int argc, char **argv)
+{
+    (void)unused;
+    int cycles = argc > 0 ? atoi(argv[0]) : 50;
+    if (cycles <= WARM_UP_CYCLES)
+        it_fail("contexts: give more than %d cycles", WARM_UP_CYCLES);
+    long warm_kb = 0;
+    for (int i = 0; i < cycles; i++) {
+        one_cycle(i, i == cycles - 1);
+        if (i == WARM_UP_CYCLES - 1)
+            warm_kb = resident_kb();
+    }
+    long growth = (resident_kb() - warm_kb) / (cycles - WARM_UP_CYCLES);
+    printf("contexts: %d cycles, %d contexts destroyed\n", cycles,
+           __atomic_load_n(&destroyed, __ATOMIC_RELAXED));
+    fprintf(stderr, "contexts: resident set %ld KiB after the warm-up, "
+            "%+ld KiB per cycle since\n", warm_kb, growth);
+    if (destroyed != cycles)
+        it_fail("contexts: %d of %d contexts were destroyed", destroyed,
+                cycles);
+    if (growth > MAX_GROWTH_KB_PER_CYCLE)
+        it_fail("contexts: the process grew by %ld KiB per cycle (more "
+                "than %d)", growth, MAX_GROWTH_KB_PER_CYCLE);
+}
