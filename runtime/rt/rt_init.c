@@ -47,7 +47,8 @@ static int under_thread_checker(void)
 }
 
 /* DL_BINARY_DIR: "off" (the default) keeps nothing; a directory is
- * filled as programs are built; "auto" is the per-user cache, filled only
+ * filled as programs are built (one that cannot be used is named in a
+ * warning, once, and the cache is off); "auto" is the per-user cache, filled only
  * at exit and within a small budget (engine.c).  Not the default: storing
  * makes POCL compile at exit, which aborted a test process inside LLVM
  * twice under load, and a program must never fail at exit because of us. */
@@ -59,7 +60,12 @@ static void set_binary_cache(const char *setting)
         return;
     }
     if (strcmp(setting, "auto") != 0) {
-        dl_engine_set_binary_cache(setting, 0);
+        const char *why = dl_engine_binary_dir_unusable(setting);
+        if (why)
+            DL_LOG_WARN("DL_BINARY_DIR=%s cannot be used (%s): marshal "
+                        "programs are built from source and not kept",
+                        setting, why);
+        dl_engine_set_binary_cache(why ? NULL : setting, 0);
         return;
     }
     const char *xdg = getenv("XDG_CACHE_HOME");
@@ -98,8 +104,7 @@ static void init_runtime(void)
      * then used, so the status needs no handling here. */
     (void)dl_controls_load(&dl_rt.controls);
     if (dl_rt.controls.stats)
-        atexit(dl_rt_print_stats);
-    set_binary_cache(dl_rt.controls.binary_dir);
+        rt_stats_register();
     if (dl_rt.controls.disable || !dl_cl.clEnqueueNDRangeKernel ||
         !dl_cl.clCreateProgramWithSource) {
         if (!dl_rt.controls.disable)
@@ -108,6 +113,7 @@ static void init_runtime(void)
         dl_rt.mode = DL_RT_PASSTHROUGH;
         return;
     }
+    set_binary_cache(dl_rt.controls.binary_dir);
     dl_tuner_config tuner_cfg;
     dl_tuner_config_defaults(&tuner_cfg);
     tuner_cfg.policy = (dl_policy)dl_rt.controls.policy;

@@ -319,6 +319,8 @@ extern int rt_fault_conversions;
  * objects they should affect) and a snapshot of the counters. */
 dl_controls *dl_rt_controls(void);
 void dl_rt_get_stats(rt_stats *out);
+/* Arms the exit stats line for this process (not its fork() children). */
+void rt_stats_register(void);
 /* The stats line, without newline. */
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 

@@ -206,6 +206,42 @@ layer)
     same_stdout plain shim
     expect_launches shim 2
     ;;
+fork-child)
+    # A child forked after OpenCL was used calls exit(): it inherits the
+    # exit handler (and, as a layer, the destructor), but only the process
+    # that started the runtime prints the stats line.
+    run plain "$cl_prog" --fork
+    run preload "$dl_run" --stats "$cl_prog" --fork
+    same_stdout plain preload
+    expect_launches preload 2
+    run layer "$dl_run" --layer --stats "$cl_prog" --fork
+    same_stdout plain layer
+    expect_launches layer 2
+    ;;
+binary-dir)
+    # An unusable DL_BINARY_DIR is named in one warning, and the program
+    # runs as ever without the binary cache.  A missing directory that can
+    # be made is made (as storing a program would), without a warning.
+    run plain "$cl_prog"
+    : >"$tmp/regular-file"
+    i=0
+    for dir in relative/binaries "$tmp/regular-file/binaries" \
+        "$tmp/regular-file" /proc/self; do
+        i=$((i + 1))
+        run bad$i env DL_BINARY_DIR="$dir" "$dl_run" --stats "$cl_prog"
+        same_stdout plain bad$i
+        expect_launches bad$i 2
+        n=$(grep -c "^dlayout: warning: DL_BINARY_DIR" "$tmp/bad$i.err")
+        [ "$n" = 1 ] || fail "bad$i: $n DL_BINARY_DIR warnings for '$dir', expected 1: $(head -c 300 "$tmp/bad$i.err")"
+    done
+    [ ! -e relative ] || fail "relative/binaries: created in the working directory"
+    run good env DL_BINARY_DIR="$tmp/new/binaries" "$dl_run" --stats "$cl_prog"
+    same_stdout plain good
+    if grep -q "DL_BINARY_DIR" "$tmp/good.err"; then
+        fail "good: unexpected warning: $(head -c 300 "$tmp/good.err")"
+    fi
+    [ -d "$tmp/new/binaries" ] || fail "good: the directory was not made"
+    ;;
 dlopen)
     # A program that dlopen()s libOpenCL: the layer sees it, the preload
     # cannot (and then stays passive: no stats line at all).
