@@ -30,8 +30,10 @@ typedef enum dl_rt_mode {
  * notice the shim).  `real` holds the real entry points: the ICD loader's
  * (preload) or the next layer's (ICD layer).  Loads the DL_* controls,
  * configures the log, registers the DL_STATS exit line, and returns the
- * mode the shim must use from now on.  Thread-safe; later calls return the
- * first call's mode. */
+ * mode the shim must use from now on.  In a setuid or setgid process
+ * (AT_SECURE) it reads no control, writes nothing and returns
+ * DL_RT_PASSTHROUGH.  Thread-safe; later calls return the first call's
+ * mode. */
 dl_rt_mode dl_rt_init(const cl_icd_dispatch *real);
 
 /* Prints the dlayout-stats line now if DL_STATS is set and it was not

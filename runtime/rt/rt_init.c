@@ -1,5 +1,6 @@
 /* rt_init.c - starting the interposition runtime once per process: the
  * real entry points, the DL_* controls, the log and the exit stats. */
+#define _GNU_SOURCE /* secure_getenv */
 #include "internal.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 int rt_hg_active;
@@ -37,7 +39,7 @@ void rt_hg_acquire(const void *obj)
 static int under_thread_checker(void)
 {
 #ifdef RUNNING_ON_VALGRIND
-    const char *preload = getenv("LD_PRELOAD");
+    const char *preload = secure_getenv("LD_PRELOAD");
     return RUNNING_ON_VALGRIND && preload &&
            (strstr(preload, "vgpreload_helgrind") ||
             strstr(preload, "vgpreload_drd"));
@@ -68,8 +70,8 @@ static void set_binary_cache(const char *setting)
         dl_engine_set_binary_cache(why ? NULL : setting, 0);
         return;
     }
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
+    const char *xdg = secure_getenv("XDG_CACHE_HOME");
+    const char *home = secure_getenv("HOME");
     int n = -1;
     if (xdg && *xdg)
         n = snprintf(dir, sizeof dir, "%s/dlayout/binaries", xdg);
@@ -100,6 +102,15 @@ static void init_runtime(void)
         dl_cl_install(init_real);
     else
         dl_cl_init_default(); /* standalone: the linked libOpenCL */
+    /* A setuid or setgid program (the ICD loader loads the layer into
+     * it): its environment is not to be trusted, so dlayout reads no DL_*
+     * variable, writes no file (dump, log, binaries, calibration, stats)
+     * and forwards every call, silently. */
+    if (getauxval(AT_SECURE)) {
+        dl_controls_defaults(&dl_rt.controls);
+        dl_rt.mode = DL_RT_PASSTHROUGH;
+        return;
+    }
     /* Invalid values are reported by dl_controls_load; the defaults are
      * then used, so the status needs no handling here. */
     (void)dl_controls_load(&dl_rt.controls);

@@ -3,6 +3,7 @@
  * One fact per line, "word value..." so that a person can read and diff
  * it; the last line is "end", so a truncated file is recognised.  The
  * file is replaced by a rename, never rewritten in place. */
+#define _GNU_SOURCE /* secure_getenv */
 #include "tuner_calib.h"
 
 #include "error.h"
@@ -54,8 +55,8 @@ void dl_calib_set_identity(dl_calibration *c, const char *platform,
 
 dl_status dl_calib_path(uint64_t key, char *buf, size_t size)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
+    const char *xdg = secure_getenv("XDG_CACHE_HOME");
+    const char *home = secure_getenv("HOME");
     int n;
     if (xdg && *xdg)
         n = snprintf(buf, size, "%s/dlayout/calibration-%016" PRIx64 ".txt",

@@ -242,6 +242,74 @@ binary-dir)
     fi
     [ -d "$tmp/new/binaries" ] || fail "good: the directory was not made"
     ;;
+setuid)
+    # Setuid and setgid programs run under the layer (the loader ignores
+    # LD_PRELOAD there, not OPENCL_LAYERS): in such an AT_SECURE process
+    # dlayout reads no DL_* variable, writes nothing and injects nothing.
+    # A setgid-root program run by an unprivileged user, and a setuid
+    # program (owned by that user) run by root.  (POCL itself cannot build
+    # in a setuid-root program run by another user here: EPERM from its
+    # compiler's output files.)  The same runs of a plain copy show that
+    # the environment would dump and inject.
+    if [ "$(id -u)" != 0 ]; then
+        echo "not root: cannot make setuid programs; skipped"
+        exit 77
+    fi
+    chmod 755 "$tmp" && mkdir -m 755 "$tmp/bin" || exit 1
+    for variant in plain setgid setuid; do
+        cp "$cl_prog" "$tmp/bin/$variant" && chmod 755 "$tmp/bin/$variant" ||
+            exit 1
+    done
+    chgrp 0 "$tmp/bin/setgid" && chmod 2755 "$tmp/bin/setgid" &&
+        chown 65534 "$tmp/bin/setuid" && chmod 4755 "$tmp/bin/setuid" ||
+        exit 1
+    if findmnt -no OPTIONS --target "$tmp/bin" 2>/dev/null | grep -qw nosuid; then
+        echo "$tmp is mounted nosuid; skipped"
+        exit 77
+    fi
+    mkdir -m 1777 "$tmp/pocl" "$tmp/xdg" "$tmp/dump" "$tmp/dump-secure" \
+        "$tmp/inject" || exit 1
+    POCL_CACHE_DIR=$tmp/pocl XDG_CACHE_HOME=$tmp/xdg
+    export POCL_CACHE_DIR XDG_CACHE_HOME
+    nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+    run plain nobody "$tmp/bin/plain"
+    run dump nobody env DL_DUMP_DIR="$tmp/dump" "$dl_run" --layer --stats \
+        "$tmp/bin/plain"
+    same_stdout plain dump
+    expect_launches dump 2
+    dumped=$(ls "$tmp/dump")
+    if [ -z "$dumped" ] || [ "$(echo "$dumped" | wc -l)" != 1 ]; then
+        fail "dump: expected one dumped source, found '$dumped'"
+    else
+        sed 's/+ 1.0f/+ 2.0f/' "$tmp/dump/$dumped" >"$tmp/inject/$dumped"
+        run inject nobody env DL_INJECT_DIR="$tmp/inject" "$dl_run" --layer \
+            "$tmp/bin/plain"
+        expect_rc inject 0
+        if cmp -s "$tmp/plain.out" "$tmp/inject.out"; then
+            fail "inject: the injected source changed nothing"
+        fi
+    fi
+    for variant in setgid setuid; do
+        runner=nobody
+        [ "$variant" = setuid ] && runner=env
+        run "$variant-plain" "$runner" "$tmp/bin/$variant"
+        same_stdout plain "$variant-plain"
+        run "$variant" "$runner" env DL_DUMP_DIR="$tmp/dump-secure" \
+            DL_INJECT_DIR="$tmp/inject" DL_LOG_FILE="$tmp/dl.log" \
+            DL_BINARY_DIR="$tmp/binaries" \
+            "$dl_run" --layer --stats --log debug "$tmp/bin/$variant"
+        same_stdout plain "$variant"
+        expect_no_stats "$variant"
+        [ -z "$(ls -A "$tmp/dump-secure")" ] ||
+            fail "$variant: wrote into DL_DUMP_DIR"
+        [ ! -e "$tmp/dl.log" ] || fail "$variant: wrote DL_LOG_FILE"
+        [ ! -e "$tmp/binaries" ] || fail "$variant: made DL_BINARY_DIR"
+        if grep -q "^dlayout" "$tmp/$variant.err"; then
+            fail "$variant: dlayout spoke: $(head -c 300 "$tmp/$variant.err")"
+        fi
+        rm -rf "$tmp/dump-secure/"* "$tmp/dl.log" "$tmp/binaries"
+    done
+    ;;
 dlopen)
     # A program that dlopen()s libOpenCL: the layer sees it, the preload
     # cannot (and then stays passive: no stats line at all).
