@@ -15,7 +15,8 @@
  * A program may go on using the queues and buffers of a context it has
  * released (they keep it alive).  A closed context gets no new engine,
  * so its launches run untransformed with a warning: an engine made then
- * would keep the context alive for ever.  Contexts dlayout never saw
+ * would keep the context alive for ever, as no later call says when the
+ * program's last object of it goes.  Contexts dlayout never saw
  * created (the unit tests call the runtime directly) are not counted and
  * keep their engines for the life of the process, as before.
  *
@@ -78,8 +79,9 @@ dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
     DL_RETURN_ON_CL(err, "clGetCommandQueueInfo");
     rt_context *c = *context_slot(ctx);
     DL_RETURN_ERROR_ON(!c && counting, DL_UNSUPPORTED,
-                       "the program released the buffer's context "
-                       "(clReleaseContext); dlayout keeps nothing for it");
+                       "the program released the context "
+                       "(clReleaseContext) before its objects; dlayout "
+                       "transforms nothing more in it");
     if (!c && !(c = context_add(ctx, 0)))
         return dl_fail(DL_OUT_OF_MEMORY, "out of memory");
     for (rt_engine *e = c->engines; e; e = e->next)

@@ -2,7 +2,11 @@
  * long-running program that opens a context per job does.  Every context
  * must be destroyed once the program has released everything of it (its
  * destructor callback fires), and the process must not grow per cycle.
- * argv: the number of cycles (default 50). */
+ * argv: the number of cycles (default 50), then `early` to release each
+ * context right after making its queue: its objects keep it alive, and
+ * are used and released afterwards; or `in-flight` to release the
+ * buffer, kernel and program while the launch and a non-blocking read
+ * are still enqueued, and clFinish then. */
 /* clSetContextDestructorCallback is OpenCL 3.0 (ocl-icd and POCL have it). */
 #undef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
@@ -10,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define WARM_UP_CYCLES 5
@@ -38,13 +43,18 @@ static long resident_kb(void)
 
 /* One job: its own context, queue, program, buffer; one launch and a
  * read; everything released. */
-static void one_cycle(int cycle, int last)
+enum release_order { IN_ORDER, EARLY, IN_FLIGHT };
+
+static void one_cycle(int cycle, int last, enum release_order order)
 {
     const size_t n = IT_RECORDS, size = n * sizeof(particle);
     it_cl cl;
     it_cl_open(&cl);
     CHECK(clSetContextDestructorCallback(cl.context, on_context_destroyed,
                                          NULL));
+    cl_context context = cl.context;
+    if (order == EARLY)
+        CHECK(clReleaseContext(context));
     cl_program program = it_build(&cl, "particles.cl", NULL);
     cl_kernel advance = it_kernel(program, "advance");
     cl_mem buf = it_particle_buffer(&cl, 0, n, 20 + (uint32_t)(cycle % 3));
@@ -58,25 +68,43 @@ static void one_cycle(int cycle, int last)
         particle *p = malloc(size);
         if (!p)
             it_fail("out of memory");
-        CHECK(clEnqueueReadBuffer(cl.queue, buf, CL_TRUE, 0, size, p, 0,
-                                  NULL, NULL));
+        CHECK(clEnqueueReadBuffer(cl.queue, buf, order != IN_FLIGHT, 0, size,
+                                  p, 0, NULL, NULL));
+        if (order == IN_FLIGHT) {
+            CHECK(clReleaseMemObject(buf));
+            CHECK(clReleaseKernel(advance));
+            CHECK(clReleaseProgram(program));
+            buf = NULL;
+        }
+        CHECK(clFinish(cl.queue));
         free(p);
     }
-    CHECK(clReleaseMemObject(buf));
-    CHECK(clReleaseKernel(advance));
-    CHECK(clReleaseProgram(program));
-    it_cl_close(&cl);
+    if (buf) {
+        CHECK(clReleaseMemObject(buf));
+        CHECK(clReleaseKernel(advance));
+        CHECK(clReleaseProgram(program));
+    }
+    CHECK(clReleaseCommandQueue(cl.queue));
+    if (order != EARLY)
+        CHECK(clReleaseContext(context));
 }
 
 void scn_contexts(it_cl *unused, int argc, char **argv)
 {
     (void)unused;
     int cycles = argc > 0 ? atoi(argv[0]) : 50;
+    enum release_order order = IN_ORDER;
+    if (argc > 1 && !strcmp(argv[1], "early"))
+        order = EARLY;
+    else if (argc > 1 && !strcmp(argv[1], "in-flight"))
+        order = IN_FLIGHT;
+    else if (argc > 1)
+        it_fail("contexts: unknown release order '%s'", argv[1]);
     if (cycles <= WARM_UP_CYCLES)
         it_fail("contexts: give more than %d cycles", WARM_UP_CYCLES);
     long warm_kb = 0;
     for (int i = 0; i < cycles; i++) {
-        one_cycle(i, i == cycles - 1);
+        one_cycle(i, i == cycles - 1, order);
         if (i == WARM_UP_CYCLES - 1)
             warm_kb = resident_kb();
     }
