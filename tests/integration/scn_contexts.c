@@ -6,7 +6,7 @@
  * context right after making its queue: its objects keep it alive, and
  * are used and released afterwards; or `in-flight` to release the
  * buffer, kernel and program while the launch and a non-blocking read
- * are still enqueued, and clFinish then. */
+ * are still enqueued behind a user event, then set it and clFinish. */
 /* clSetContextDestructorCallback is OpenCL 3.0 (ocl-icd and POCL have it). */
 #undef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
@@ -59,6 +59,14 @@ static void one_cycle(int cycle, int last, enum release_order order)
     cl_kernel advance = it_kernel(program, "advance");
     cl_mem buf = it_particle_buffer(&cl, 0, n, 20 + (uint32_t)(cycle % 3));
     it_set_advance_args(advance, buf, (cl_int)n, 0.25f);
+    /* in-flight: nothing runs before the releases (an in-order queue) */
+    cl_event gate = NULL;
+    cl_int err;
+    if (order == IN_FLIGHT && !(cycle < 3 || last)) {
+        gate = clCreateUserEvent(context, &err);
+        CHECK(err);
+        CHECK(clEnqueueMarkerWithWaitList(cl.queue, 1, &gate, NULL));
+    }
     it_run(cl.queue, advance, it_round_up(n));
     if (cycle < 3 || last) {
         char label[64];
@@ -75,6 +83,8 @@ static void one_cycle(int cycle, int last, enum release_order order)
             CHECK(clReleaseKernel(advance));
             CHECK(clReleaseProgram(program));
             buf = NULL;
+            CHECK(clSetUserEventStatus(gate, CL_COMPLETE));
+            CHECK(clReleaseEvent(gate));
         }
         CHECK(clFinish(cl.queue));
         free(p);
