@@ -104,11 +104,13 @@ dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
 }
 
 /* The program's last reference went: let go of everything of the
- * context (the buffers' restores use the engines, so they go last). */
+ * context.  The buffers' restores use its engines, so the entry is
+ * unlinked only after them, and the engines go last. */
 static void context_close(rt_context *c)
 {
     rt_memos_invalidate();
     rt_buffers_close_context(c->context);
+    *context_slot(c->context) = c->next;
     for (rt_engine *e = c->engines, *next; e; e = next) {
         next = e->next;
         dl_engine_release(e->engine);
@@ -128,11 +130,8 @@ static void context_created(cl_context context)
     rt_lock();
     counting = 1;
     rt_context **pc = context_slot(context);
-    if (*pc) {
-        rt_context *stale = *pc;
-        *pc = stale->next;
-        context_close(stale);
-    }
+    if (*pc)
+        context_close(*pc);
     if (!context_add(context, 1))
         DL_LOG_ERROR("out of memory tracking a context; dlayout leaves it "
                      "untransformed");
@@ -178,12 +177,9 @@ cl_int dl_rt_clRetainContext(cl_context context)
 cl_int dl_rt_clReleaseContext(cl_context context)
 {
     rt_lock();
-    rt_context **pc = context_slot(context);
-    rt_context *c = *pc;
-    if (c && c->counted && c->refs > 0 && --c->refs == 0) {
-        *pc = c->next;
+    rt_context *c = *context_slot(context);
+    if (c && c->counted && c->refs > 0 && --c->refs == 0)
         context_close(c);
-    }
     rt_unlock();
     return dl_cl.clReleaseContext(context);
 }

@@ -50,8 +50,8 @@ static int under_thread_checker(void)
 
 /* DL_BINARY_DIR: "off" (the default) keeps nothing; a directory is
  * filled as programs are built (one that cannot be used is named in a
- * warning, once, and the cache is off); "auto" is the per-user cache, filled only
- * at exit and within a small budget (engine.c).  Not the default: storing
+ * warning, once, and the cache is off); "auto" is the per-user cache,
+ * filled only at exit and within a small budget (engine.c).  Not the default: storing
  * makes POCL compile at exit, which aborted a test process inside LLVM
  * twice under load, and a program must never fail at exit because of us. */
 static void set_binary_cache(const char *setting)

@@ -3,8 +3,8 @@
  * must be destroyed once the program has released everything of it (its
  * destructor callback fires), and the process must not grow per cycle.
  * argv: the number of cycles (default 50), then `early` to release each
- * context right after making its queue: its objects keep it alive, and
- * are used and released afterwards; or `in-flight` to release the
+ * context after the first launch: its objects keep it alive, and are
+ * used (a second launch, the read) and released afterwards; or `in-flight` to release the
  * buffer, kernel and program while the launch and a non-blocking read
  * are still enqueued behind a user event, then set it and clFinish. */
 /* clSetContextDestructorCallback is OpenCL 3.0 (ocl-icd and POCL have it). */
@@ -53,8 +53,6 @@ static void one_cycle(int cycle, int last, enum release_order order)
     CHECK(clSetContextDestructorCallback(cl.context, on_context_destroyed,
                                          NULL));
     cl_context context = cl.context;
-    if (order == EARLY)
-        CHECK(clReleaseContext(context));
     cl_program program = it_build(&cl, "particles.cl", NULL);
     cl_kernel advance = it_kernel(program, "advance");
     cl_mem buf = it_particle_buffer(&cl, 0, n, 20 + (uint32_t)(cycle % 3));
@@ -68,6 +66,10 @@ static void one_cycle(int cycle, int last, enum release_order order)
         CHECK(clEnqueueMarkerWithWaitList(cl.queue, 1, &gate, NULL));
     }
     it_run(cl.queue, advance, it_round_up(n));
+    if (order == EARLY) {
+        CHECK(clReleaseContext(context));
+        it_run(cl.queue, advance, it_round_up(n));
+    }
     if (cycle < 3 || last) {
         char label[64];
         snprintf(label, sizeof label, "contexts: cycle %d", cycle);
