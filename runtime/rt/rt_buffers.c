@@ -100,49 +100,7 @@ const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
     return joined->ev;
 }
 
-/* --------------------------------------------------------------- engines */
-
-/* One engine per (context, device), kept for the life of the process. */
-typedef struct rt_engine {
-    cl_context context;
-    cl_device_id device;
-    dl_engine *engine;
-    struct rt_engine *next;
-} rt_engine;
-
-static rt_engine *engines;
-
 int rt_fault_conversions;
-
-static dl_status engine_of(cl_command_queue queue, dl_engine **out)
-{
-    cl_context ctx = NULL;
-    cl_device_id dev = NULL;
-    cl_int err = dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT,
-                                             sizeof ctx, &ctx, NULL);
-    if (err == CL_SUCCESS)
-        err = dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev,
-                                          &dev, NULL);
-    DL_RETURN_ON_CL(err, "clGetCommandQueueInfo");
-    for (rt_engine *e = engines; e; e = e->next)
-        if (e->context == ctx && e->device == dev) {
-            *out = e->engine;
-            return DL_SUCCESS;
-        }
-    rt_engine *e = calloc(1, sizeof *e);
-    DL_RETURN_ERROR_ON(!e, DL_OUT_OF_MEMORY, "out of memory");
-    dl_status st = dl_engine_create(ctx, dev, &e->engine);
-    if (st != DL_SUCCESS) {
-        free(e);
-        return st;
-    }
-    e->context = ctx;
-    e->device = dev;
-    e->next = engines;
-    engines = e;
-    *out = e->engine;
-    return DL_SUCCESS;
-}
 
 /* ---------------------------------------------------------------- table */
 
@@ -318,7 +276,7 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     }
     rt_memos_invalidate();
     dl_engine *engine = NULL;
-    DL_RETURN_IF_FAIL(engine_of(queue, &engine));
+    DL_RETURN_IF_FAIL(rt_context_engine(queue, &engine));
     rt_events all = {0};
     for (cl_uint i = 0; i < nwait; i++)
         rt_events_push(&all, wait[i]);
@@ -350,7 +308,7 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to)
 {
     dl_engine *engine = NULL;
-    if (engine_of(queue, &engine) != DL_SUCCESS)
+    if (rt_context_engine(queue, &engine) != DL_SUCCESS)
         return 0;
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
@@ -508,6 +466,26 @@ static void drop(rt_buffer *b)
     clear_lazy(b);
     set_transformed(b, 0, NULL);
     free(b);
+}
+
+/* The program released the buffers' context (rt_contexts.c): restore
+ * its transformed buffers, and let go of the events and queues their
+ * entries hold, which would keep it alive.  The entries stay while the
+ * program holds the buffers, in their original layout (a buffer that
+ * cannot be restored keeps its queue: its data must not be lost). */
+void rt_buffers_close_context(cl_context context)
+{
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.buffers); i++) {
+        rt_buffer *b = rt_map_at(&dl_rt.buffers, i);
+        if (!b || b->context != context)
+            continue;
+        rt_events done = {0};
+        if (b->transformed)
+            restore_one(b, b->queue, 0, NULL, &done);
+        rt_events_free(&done);
+        forget_uses(b);
+        clear_lazy(b);
+    }
 }
 
 /* ------------------------------------------------------------ entry points */
