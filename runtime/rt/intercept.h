@@ -17,6 +17,7 @@
 #ifndef DL_INTERCEPT_H
 #define DL_INTERCEPT_H
 
+#include <CL/cl_gl.h>
 #include <CL/cl_icd.h>
 
 /* The runtime's mode, fixed by dl_rt_init(). */
