@@ -278,6 +278,36 @@ def doc(entries, passes):
            "(`clGetExtensionFunctionAddressForPlatform`) are not "
            "intercepted.",
            "",
+           "## What stays in the program's layout",
+           "",
+           "- **`CL_MEM_USE_HOST_PTR` buffers are never transformed**, under "
+           "every `DL_POLICY` (`always` included).  On a CPU device the "
+           "buffer is the host's array, and programs commonly read that "
+           "array after `clFinish` or an event wait, without mapping it.  "
+           "The other choice, restoring such buffers before `clFinish` and "
+           "`clWaitForEvents` return, would put a device conversion into "
+           "calls the program expects to be cheap, on every wait, and still "
+           "miss a program that polls `clGetEventInfo`.  `always` means "
+           "\"transform every launch that can be\"; such a buffer cannot "
+           "be, so it is not.",
+           "- **A buffer an image views** (`IMAGE1D_BUFFER`, a 2D image "
+           "made from a buffer) is restored on the queue it was last "
+           "converted on when the image is made, and stays in the program's "
+           "layout: image reads and writes reach its bytes through calls "
+           "dlayout does not intercept.",
+           "- **A kernel given an SVM pointer** (`clSetKernelArgSVMPointer`, "
+           "`clSetKernelExecInfo`) runs as written from then on.",
+           "- **Programs not built from source by `clBuildProgram`** "
+           "(binaries, built-in kernels, IL, `clCompileProgram` and "
+           "`clLinkProgram`) run as written; the launch of a kernel dlayout "
+           "does not know restores every transformed buffer of its context "
+           "first.",
+           "",
+           "A launch that wants such a buffer transformed runs the kernel as "
+           "written, with one info-level message per kernel.",
+           "",
+           "## Every entry point",
+           "",
            "| Entry point | Class | What dlayout does |",
            "|---|---|---|"]
     rows = [(e.name, KINDS[e.kind], e.what) for e in entries]
