@@ -110,7 +110,7 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         rt_layout to = {arg->record, count, tiles[j]};
         if (count == 0 || rt_layout_equal(&from, &to))
             continue; /* nothing to convert for this launch */
-        if (b->pinned) /* a sub-buffer's parent: RT_CAUSE_SUBBUF below */
+        if (b->pinned) /* in the program's layout for good (rt_marks.c) */
             return RT_CAUSE_PINNED;
         if (b->parent)
             return RT_CAUSE_SUBBUF;
