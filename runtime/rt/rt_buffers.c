@@ -120,9 +120,12 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     cl_context ctx = NULL;
     cl_mem parent = NULL;
     cl_mem_object_type type = 0;
+    cl_mem_flags flags = 0;
     if (dl_cl.clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) !=
             CL_SUCCESS ||
         type != CL_MEM_OBJECT_BUFFER ||
+        dl_cl.clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags,
+                                 NULL) != CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) !=
             CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx,
@@ -143,6 +146,13 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     /* A sub-buffer's accesses always take the locked path, which
      * restores its parent (rt_access.c). */
     b->ever_converted = parent != NULL;
+    /* The host may read its own array at any synchronisation point
+     * (clFinish, an event), which dlayout does not intercept: such a
+     * buffer is never transformed (docs/intercepted.md). */
+    if (flags & CL_MEM_USE_HOST_PTR) {
+        b->pinned = "it was created with CL_MEM_USE_HOST_PTR";
+        DL_LOG_INFO("a buffer stays in the program's layout: %s", b->pinned);
+    }
     /* The state goes when the object does: its last release may come
      * from anywhere (clRetainMemObject is not hooked, sub-buffers keep
      * their parent, commands keep their buffers). */
@@ -490,14 +500,11 @@ void rt_buffers_close_context(cl_context context)
 
 /* ------------------------------------------------------------ entry points */
 
-cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
-                            size_t size, void *host_ptr, cl_int *errcode_ret)
+/* A handle the implementation reuses must not inherit the state of a
+ * buffer released behind our back. */
+static cl_mem forget_reused(cl_mem mem)
 {
-    cl_mem mem =
-        dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
     if (mem && __atomic_load_n(&dl_rt.buffers.live, __ATOMIC_RELAXED)) {
-        /* A handle the implementation reuses must not inherit the state
-         * of a buffer released behind our back. */
         rt_lock();
         rt_buffer *stale = rt_buffer_find(mem);
         if (stale)
@@ -505,6 +512,22 @@ cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
         rt_unlock();
     }
     return mem;
+}
+
+cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
+                            size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+    return forget_reused(
+        dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret));
+}
+
+cl_mem dl_rt_clCreateBufferWithProperties(cl_context context,
+                                          const cl_mem_properties *properties,
+                                          cl_mem_flags flags, size_t size,
+                                          void *host_ptr, cl_int *errcode_ret)
+{
+    return forget_reused(dl_cl.clCreateBufferWithProperties(
+        context, properties, flags, size, host_ptr, errcode_ret));
 }
 
 cl_mem dl_rt_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,

@@ -65,6 +65,10 @@ static const char *cause_text(unsigned cause)
         return "an annotated argument is not a buffer";
     case RT_CAUSE_RESHAPE:
         return "its NDRange cannot be tiled";
+    case RT_CAUSE_PINNED:
+        return "the buffer stays in the program's layout "
+               "(CL_MEM_USE_HOST_PTR, an image view, OpenGL: "
+               "docs/intercepted.md)";
     default:
         return "the conversion could not be prepared";
     }
@@ -106,6 +110,8 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         rt_layout to = {arg->record, count, tiles[j]};
         if (count == 0 || rt_layout_equal(&from, &to))
             continue; /* nothing to convert for this launch */
+        if (b->pinned) /* in the program's layout for good (rt_marks.c) */
+            return RT_CAUSE_PINNED;
         if (b->parent)
             return RT_CAUSE_SUBBUF;
         uint64_t bytes = (uint64_t)count * dl_record_size(arg->record);
@@ -428,7 +434,11 @@ static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
     RT_ADD(dl_rt.stats.declined, 1);
     const char *file = k->prog ? k->prog->name : "<source>";
     unsigned line = arg ? arg->line : k->annot ? k->annot->line : 0;
-    if (cause == RT_CAUSE_ENGINE || !arg)
+    if (cause == RT_CAUSE_PINNED) /* the program's choice, not a fault */
+        DL_LOG_INFO_AT(file, line,
+                       "kernel '%s' runs untransformed (argument '%s'): %s",
+                       k->name, arg->name, cause_text(cause));
+    else if (cause == RT_CAUSE_ENGINE || !arg)
         DL_LOG_WARN_AT(file, line, "kernel '%s' runs untransformed: %s: %s",
                        k->name, cause_text(cause), dl_last_error());
     else
