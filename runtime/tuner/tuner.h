@@ -127,6 +127,13 @@ void dl_tuner_forget(dl_tuner *tuner, const void *kernel);
 void dl_tuner_counts(const dl_tuner *tuner, uint64_t *decided_transform,
                      uint64_t *decided_plain);
 
+/* What the tuner holds of the variant's kernel time for the pattern
+ * named by `ticket` (the fastest sample while probing, then a moving
+ * average): the number of times reported, and the time in *ns (0 if
+ * none).  0 for an unknown ticket.  For tests. */
+unsigned dl_tuner_measured(dl_tuner *tuner, uint64_t ticket, int transformed,
+                           double *ns);
+
 /* The injected clock, or CLOCK_MONOTONIC: for host timing of launches. */
 uint64_t dl_tuner_now(const dl_tuner *tuner);
 

@@ -573,6 +573,17 @@ void dl_tuner_report_kernel(dl_tuner *t, uint64_t ticket, int transformed,
     pthread_mutex_unlock(&t->lock);
 }
 
+unsigned dl_tuner_measured(dl_tuner *t, uint64_t ticket, int transformed,
+                           double *ns)
+{
+    pthread_mutex_lock(&t->lock);
+    dl_tuner_entry *e = entry_by_ticket(t, ticket);
+    unsigned n = !e ? 0 : transformed ? e->trans_n : e->plain_n;
+    *ns = !n ? 0 : transformed ? e->trans_ns : e->plain_ns;
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
 void dl_tuner_report_conversion(dl_tuner *t, uint64_t ticket, uint64_t ns)
 {
     pthread_mutex_lock(&t->lock);
