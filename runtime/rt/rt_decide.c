@@ -31,12 +31,18 @@ static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
     return h;
 }
 
-/* A marshal program built from POCL's cache took 25-60 ms here, about
- * what the application's own (larger) program took; on a cold cache both
- * take far longer, a one-off of a machine's first run that must not talk
- * every probe out of it.  So a build is estimated as the application's,
- * at most this. */
+/* What building one marshal program costs: the calibration's measured
+ * build of a program served from POCL's cache (tens of milliseconds; a
+ * build from source costs far more, a one-off of a machine's first run).
+ * Without a calibration, the application's own build, at most this. */
 #define MARSHAL_BUILD_MAX_NS 50e6
+
+static double marshal_build_ns(const dl_calibration *calib, double app_build)
+{
+    if (calib && calib->build_ms > 0)
+        return calib->build_ms * 1e6;
+    return app_build < MARSHAL_BUILD_MAX_NS ? app_build : MARSHAL_BUILD_MAX_NS;
+}
 
 /* The static prediction for this launch (docs/tuning.md): every
  * converted argument, at the record count of this launch, converted to
@@ -53,7 +59,7 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
     size_t n = 0;
     size_t *tiles = k->prog->tiles ? k->prog->tiles[k->annot_index] : NULL;
     double build = (double)k->prog->build_ns;
-    double unit = build < MARSHAL_BUILD_MAX_NS ? build : MARSHAL_BUILD_MAX_NS;
+    double unit = marshal_build_ns(calib, build);
     double first = k->xform ? 0 : build;
     rt_layout seen[16];
     for (uint32_t j = 0; j < k->annot->nargs; j++) {

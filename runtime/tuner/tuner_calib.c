@@ -92,6 +92,8 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
     fprintf(out, "device %s\n", c->device);
     fprintf(out, "driver %s\n", c->driver);
     fprintf(out, "measure_ms %.1f\n", c->measure_ms);
+    fprintf(out, "# a program built from the driver's cache\n");
+    fprintf(out, "build_ms %.1f\n", c->build_ms);
     fprintf(out, "# bytes per nanosecond (= GB/s)\n");
     fprintf(out, "copy %.6g\n", c->copy_bytes_per_ns);
     fprintf(out, "# access <S words> <tile: AoS|DA|T> <ns per record>\n");
@@ -187,6 +189,8 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
     }
     if (strcmp(word, "measure_ms") == 0)
         return sscanf(rest, "%lf", &c->measure_ms) == 1;
+    if (strcmp(word, "build_ms") == 0)
+        return sscanf(rest, "%lf", &c->build_ms) == 1 && positive(c->build_ms);
     if (strcmp(word, "copy") == 0)
         return sscanf(rest, "%lf", &c->copy_bytes_per_ns) == 1 &&
                positive(c->copy_bytes_per_ns);
@@ -243,8 +247,12 @@ dl_status dl_calib_load(const char *path, const dl_calibration *expect,
         }
     }
     fclose(f);
+    if (version > 0 && version < DL_CALIB_VERSION)
+        st = dl_fail(DL_UNSUPPORTED, "%s: a version %d calibration file",
+                     path, version);
     if (st == DL_SUCCESS && (!end || version != DL_CALIB_VERSION ||
                              !positive(c->copy_bytes_per_ns) ||
+                             !positive(c->build_ms) ||
                              c->naccess == 0))
         st = dl_fail(DL_INVALID_ARGUMENT,
                      "%s: incomplete, or not a version %d calibration file",

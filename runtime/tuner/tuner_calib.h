@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DL_CALIB_VERSION 1
+#define DL_CALIB_VERSION 2
 #define DL_CALIB_TEXT_MAX 128
 #define DL_CALIB_MAX_ACCESS 64
 #define DL_CALIB_MAX_CONVERT 16
@@ -43,6 +43,10 @@ struct dl_calibration {
     uint64_t key;              /* dl_calib_key of the three above */
     double copy_bytes_per_ns;  /* clEnqueueCopyBuffer */
     double measure_ms;         /* how long the calibration took */
+    /* A program built again, so served from the driver's cache (POCL's):
+     * what building a marshal program costs at least, even when its
+     * binary is cached (version 2). */
+    double build_ms;
     unsigned naccess, nconvert;
     dl_calib_access access[DL_CALIB_MAX_ACCESS];
     dl_calib_convert convert[DL_CALIB_MAX_CONVERT];
@@ -68,7 +72,8 @@ dl_status dl_calib_save(const char *path, const dl_calibration *c);
  * dl_last_error saying which line) when it is not a calibration file of
  * this version, DL_INCOMPATIBLE when it belongs to another device than
  * `expect` (compared by platform, device and driver), DL_UNSUPPORTED when
- * it does not exist. */
+ * it does not exist or is of an older version (measured again, without a
+ * warning: it is no fault). */
 dl_status dl_calib_load(const char *path, const dl_calibration *expect,
                         dl_calibration *out);
 

@@ -41,6 +41,7 @@ static void sample(dl_calibration *c)
                           "5.0+debian");
     c->copy_bytes_per_ns = 6.5;
     c->measure_ms = 1234.5;
+    c->build_ms = 61.5;
     const dl_calib_access a[] = {
         {4, 1, 1.0},  {4, DL_CALIB_TILE_DA, 1.0},  {4, 4, 1.5},
         {4, 8, 1.4},  {19, 1, 4.8},  {19, DL_CALIB_TILE_DA, 2.0},
@@ -91,6 +92,7 @@ static void test_round_trip(void **state)
     assert_int_equal(back.convert[1].algo, DL_ALGO_BS);
     assert_int_equal(back.convert[0].tile, DL_CALIB_TILE_DA);
     assert_true(back.copy_bytes_per_ns == 6.5);
+    assert_true(back.build_ms == 61.5);
     /* Without an expected identity any valid file loads. */
     assert_int_equal(dl_calib_load(path, NULL, &back), DL_SUCCESS);
 }
@@ -131,13 +133,17 @@ static void test_missing_corrupt_truncated(void **state)
     memcpy(copy + 6, "-1.0 ", 5);
     write_text(path, bad);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_INVALID_ARGUMENT);
-    /* Another version. */
+    /* Another version: a later one is not ours, an older one is measured
+     * again without a warning (DL_UNSUPPORTED, as a missing file). */
     snprintf(bad, sizeof bad, "%s", text);
-    char *ver = strstr(bad, "version 1");
+    char *ver = strstr(bad, "version 2");
     assert_non_null(ver);
     ver[8] = '9';
     write_text(path, bad);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_INVALID_ARGUMENT);
+    ver[8] = '1';
+    write_text(path, bad);
+    assert_int_equal(dl_calib_load(path, &c, &back), DL_UNSUPPORTED);
     /* Saving again repairs it. */
     assert_int_equal(dl_calib_save(path, &c), DL_SUCCESS);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_SUCCESS);
