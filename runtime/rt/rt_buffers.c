@@ -374,8 +374,10 @@ void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
         return; /* the conversion fails under the lock, and says why */
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
+    uint64_t t0 = now_ns(); /* counted as marshal time, as if built there */
     if (dl_plan_warm(engine, &f, &t, algo) == DL_SUCCESS)
         dl_plan_warm(engine, &t, &f, algo);
+    RT_ADD(dl_rt.stats.marshal_ns, now_ns() - t0);
 }
 
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,
