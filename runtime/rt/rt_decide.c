@@ -31,6 +31,17 @@ static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
     return h;
 }
 
+/* Bytes of the record's smallest field: small fields convert slowly. */
+static uint32_t smallest_field(const dl_record *rec)
+{
+    uint32_t min = dl_record_size(rec);
+    for (uint32_t i = 0; i < dl_record_nfields(rec); i++) {
+        uint32_t size = dl_record_field(rec, i).size;
+        min = size < min ? size : min;
+    }
+    return min;
+}
+
 /* What building one marshal program costs: the calibration's measured
  * build of a program served from POCL's cache (tens of milliseconds; a
  * build from source costs far more, a one-off of a machine's first run).
@@ -85,7 +96,8 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
         seen[n] = to;
         info[n++] = (dl_tuner_kernel_info){
             dl_record_size(arg->record), dl_record_nfields(arg->record), NULL,
-            count, 16, dl_rt.controls.tile, to.tile};
+            count, 16, dl_rt.controls.tile, to.tile,
+            smallest_field(arg->record)};
     }
     dl_tuner_prediction p =
         calib ? dl_tuner_predict_launch(calib, info, n) : none;

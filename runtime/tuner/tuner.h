@@ -154,6 +154,9 @@ typedef struct dl_tuner_kernel_info {
      * variant's; DL_TILE_DA or T), whatever the calibration predicts:
      * what a probe's conversions cost.  0: the predicted tile's. */
     size_t target_tile;
+    /* Bytes of its smallest field (conversions of small fields are far
+     * slower); 0: from field_sizes, or record_size / nfields. */
+    uint32_t min_field_size;
 } dl_tuner_kernel_info;
 
 typedef struct dl_tuner_static {

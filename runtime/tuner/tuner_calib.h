@@ -35,6 +35,7 @@ typedef struct dl_calib_convert {
     uint32_t words;      /* record size S in 4-byte words */
     uint32_t tile;       /* target: AoS -> this tile */
     double bytes_per_ns; /* buffer bytes converted per ns */
+    uint32_t min_field;  /* bytes of the record's smallest field (0: 4) */
 } dl_calib_convert;
 
 struct dl_calibration {
@@ -92,10 +93,14 @@ const dl_calib_access *dl_calib_find_access(const dl_calibration *c,
  * nearest record size: the device's choice for asta(auto) targets; 0 if
  * the calibration measured none. */
 uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words);
-/* The best conversion throughput measured for AoS -> tile (any algo), at
- * the nearest record size; 0 if none. */
+/* The best conversion throughput measured for AoS -> tile (any algo) of
+ * records whose smallest field is nearest `min_field` bytes (small fields
+ * convert far slower: a 24-byte record with fields of 8, 4, 2 and 1 bytes
+ * at 0.2 bytes/ns against 5-15 for floats here), then at the nearest
+ * record size; another tile's when none of that kind was measured for
+ * this one; 0 if none. */
 double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
-                             uint32_t tile);
+                             uint32_t tile, uint32_t min_field);
 
 /* ----------------------------------------------- measuring (OpenCL) */
 

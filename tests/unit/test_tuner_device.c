@@ -77,13 +77,13 @@ static void check_plausible(const dl_calibration *c)
             assert_int_equal(a->words, sizes[w]);
             assert_int_equal(a->tile, tiles[t]);
         }
-    assert_int_equal(c->nconvert, 2);
+    assert_int_equal(c->nconvert, 3); /* floats to DA, to ASTA(8), mixed */
     for (unsigned i = 0; i < c->naccess; i++)
         assert_true(c->access[i].ns_per_record > 0);
     for (unsigned i = 0; i < c->nconvert; i++)
         assert_true(c->convert[i].bytes_per_ns > 0);
     assert_non_null(dl_calib_find_access(c, 19, DL_CALIB_TILE_DA));
-    assert_true(dl_calib_convert_rate(c, 19, DL_CALIB_TILE_DA) > 0);
+    assert_true(dl_calib_convert_rate(c, 19, DL_CALIB_TILE_DA, 4) > 0);
 }
 
 static void test_measure_with_progress(void **state)
