@@ -18,6 +18,17 @@ char *dla_strdup(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+int dla_annot_elementwise(const dl_annot_arg *user, uint32_t elem_size)
+{
+    if (!elem_size || (uint64_t)user->nfields * elem_size != user->record_size)
+        return 0;
+    for (uint32_t f = 0; f < user->nfields; f++)
+        if (user->fields[f].offset != f * elem_size ||
+            user->fields[f].size != elem_size)
+            return 0;
+    return 1;
+}
+
 char *dla_printf(const char *fmt, ...)
 {
     va_list ap;

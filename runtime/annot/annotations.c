@@ -15,6 +15,7 @@
 #include "error.h"
 #include "log.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -471,22 +472,40 @@ static dl_status parse_kernel(scan *sc, dl_clsrc_lexer *lx)
 
 /* -------------------------------------------------------------- the driver */
 
+/* `extern "C" {` at the top level: a C++ linkage block (lavaMD wraps its
+ * kernels in one under #ifdef __cplusplus), which holds top-level code. */
+static int opens_linkage(dl_clsrc_token before2, dl_clsrc_token before,
+                         dl_clsrc_token t)
+{
+    return dl_clsrc_is_punct(t, '{') && before.kind == DL_CLSRC_STRING &&
+           before.len == 3 && memcmp(before.s, "\"C\"", 3) == 0 &&
+           dl_clsrc_is_ident(before2, "extern");
+}
+
 static dl_status scan_source(scan *sc, const char *src, size_t len)
 {
     dl_clsrc_lexer lx;
     dl_clsrc_init(&lx, src, len, on_annotation, sc);
+    dl_clsrc_token before2 = {0}, before = {0};
+    unsigned linkage = 0; /* open linkage blocks, not counted in depth */
     for (;;) {
         dl_clsrc_token t;
         DL_RETURN_IF_FAIL(dl_clsrc_next(&lx, &t));
         if (t.kind == DL_CLSRC_EOF)
             break;
-        if (dl_clsrc_is_punct(t, '{'))
+        if (sc->depth == 0 && opens_linkage(before2, before, t))
+            linkage++;
+        else if (dl_clsrc_is_punct(t, '{'))
             sc->depth++;
         else if (dl_clsrc_is_punct(t, '}') && sc->depth > 0)
             sc->depth--;
+        else if (dl_clsrc_is_punct(t, '}') && linkage > 0)
+            linkage--;
         else if (sc->depth == 0 && (dl_clsrc_is_ident(t, "__kernel") ||
                                     dl_clsrc_is_ident(t, "kernel")))
             DL_RETURN_IF_FAIL(parse_kernel(sc, &lx));
+        before2 = before;
+        before = t;
     }
     for (uint32_t i = 0; i < sc->npending; i++) {
         dl_annot_pending *p = &sc->pending[i];
@@ -497,6 +516,58 @@ static dl_status scan_source(scan *sc, const char *src, size_t len)
             diag(sc, p->line, "annotation of '%s' is not followed by a "
                               "kernel function; ignored",
                  p->tiled_launch ? "launch" : p->name);
+    }
+    return DL_SUCCESS;
+}
+
+/* Whether source[0..len) names `macro` as a whole identifier. */
+static int names_identifier(const char *source, size_t len, const char *macro)
+{
+    size_t n = strlen(macro);
+    const char *end = source + len;
+    for (const char *at = source;
+         (at = memmem(at, (size_t)(end - at), macro, n)) != NULL; at++) {
+        int joined_before =
+            at > source && (at[-1] == '_' || isalnum((unsigned char)at[-1]));
+        int joined_after =
+            at + n < end && (at[n] == '_' || isalnum((unsigned char)at[n]));
+        if (!joined_before && !joined_after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The first annotation of k that asks for a conversion, or NULL. */
+static const dl_annot_arg *first_conversion(const dl_annot_kernel *k)
+{
+    for (uint32_t a = 0; a < k->nargs; a++)
+        if (!dl_annot_same_layout(k->args[a].from, k->args[a].to))
+            return &k->args[a];
+    return NULL;
+}
+
+dl_status dl_annot_refuse_unselected(dl_annot_program *prog,
+                                     const char *source, size_t len)
+{
+    DL_RETURN_ERROR_ON(!prog || (!source && len), DL_INVALID_ARGUMENT,
+                       "program or source is NULL");
+    scan sc = {.prog = prog};
+    for (uint32_t i = 0; i < prog->nkernels; i++) {
+        dl_annot_kernel *k = &prog->kernels[i];
+        const dl_annot_arg *arg = first_conversion(k);
+        if (!k->ok || !arg)
+            continue;
+        char *macro = NULL;
+        DL_RETURN_ERROR_ON(asprintf(&macro, "DL_ACTIVE_%s", k->name) < 0,
+                           DL_OUT_OF_MEMORY, "out of host memory");
+        if (!names_identifier(source ? source : "", len, macro)) {
+            diag(&sc, arg->line, "annotation refused, kernel '%s' will run "
+                 "untransformed: it asks for a conversion of '%s', but the "
+                 "source has no transformed indexing under #ifdef %s "
+                 "(dl-annotate writes it)", k->name, arg->name, macro);
+            k->ok = 0;
+        }
+        free(macro);
     }
     return DL_SUCCESS;
 }

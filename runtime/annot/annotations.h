@@ -107,6 +107,14 @@ dl_status dl_annot_parse_strings(cl_uint count, const char **strings,
                                  const char *source_name,
                                  dl_annot_program **out);
 
+/* Marks `ok = 0`, with a diagnostic, every kernel whose annotations ask
+ * for a conversion although source[0..len) never names its
+ * DL_ACTIVE_<kernel> macro: such a kernel cannot index the converted
+ * layout.  The runtime calls it on the source it builds; dl-annotate,
+ * which writes that branch, does not. */
+dl_status dl_annot_refuse_unselected(dl_annot_program *program,
+                                     const char *source, size_t len);
+
 void dl_annot_free(dl_annot_program *program);
 
 const dl_annot_kernel *dl_annot_find(const dl_annot_program *program,

@@ -1,6 +1,8 @@
 /* engine.c - one engine per (context, device): device limits and the cache
  * of specialised marshal programs, so a repeated shape compiles nothing. */
 #include "clapi.h"
+#include "hash.h"
+#include "clock.h"
 #include "internal.h"
 
 #if defined(__has_include)
@@ -137,12 +139,7 @@ static double binary_since_ms; /* when the cache was set: life so far */
 #define STORE_GUESS_MS 150.0 /* cost of a store before one was timed */
 #define STORE_AFTER_RUNS 3     /* a program this many runs built: recurs */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
+static double now_ms(void) { return (double)dl_now_ns() * 1e-6; }
 
 void dl_engine_set_binary_cache(const char *dir, int deferred)
 {
@@ -198,23 +195,15 @@ static int make_key(const dl_engine *e, const char *const texts[3],
     return 1;
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
 /* Two 64-bit FNV-1a hashes with different offsets name the file; 0 when
  * the path does not fit. */
 static int key_path(const char *dir, const build_key *k, char *path,
                     size_t room)
 {
     int n = snprintf(path, room, "%s/%016llx%016llx.clbin", dir,
-                     (unsigned long long)fnv1a(0xcbf29ce484222325ull, k->text,
+                     (unsigned long long)dl_hash(DL_HASH_SEED, k->text,
                                                k->len),
-                     (unsigned long long)fnv1a(0x84222325cbf29ce4ull, k->text,
+                     (unsigned long long)dl_hash(0x84222325cbf29ce4ull, k->text,
                                                k->len));
     return n > 0 && (size_t)n < room;
 }
@@ -240,7 +229,7 @@ static unsigned char *read_binary(const char *path, const build_key *k,
              len < ((uint64_t)1 << 32) && (bin = malloc(len)) &&
              fread(bin, 1, len, f) == len &&
              fread(&sum, sizeof sum, 1, f) == 1 && fgetc(f) == EOF &&
-             sum == fnv1a(0xcbf29ce484222325ull, bin, len);
+             sum == dl_hash(DL_HASH_SEED, bin, len);
     fclose(f);
     free(key);
     if (!ok) {
@@ -295,6 +284,29 @@ static void make_dirs(const char *dir)
     (void)mkdir(path, 0700);
 }
 
+const char *dl_engine_binary_dir_unusable(const char *dir)
+{
+    if (dir[0] != '/')
+        return "not an absolute path";
+    make_dirs(dir);
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return "missing, and it cannot be made";
+    if (!S_ISDIR(st.st_mode))
+        return "not a directory";
+    /* Writing is the test (root passes access() on read-only mounts). */
+    char probe[4200];
+    int n = snprintf(probe, sizeof probe, "%s/.dlayout-probe.XXXXXX", dir);
+    if (n < 0 || (size_t)n >= sizeof probe)
+        return "the path is too long";
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return "not writable";
+    close(fd);
+    (void)remove(probe);
+    return NULL;
+}
+
 /* Best effort: a program that cannot be stored is built again next run.
  * The file is opened first: fetching a binary from POCL costs a few
  * hundred ms, not worth it for a directory that cannot take it. */
@@ -317,7 +329,7 @@ static void store_binary(const char *dir, const char *path, cl_program prog,
              dl_cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin,
                                     &bin, NULL) == CL_SUCCESS;
     uint64_t key_len = k->len, bin_len = len;
-    uint64_t sum = ok ? fnv1a(0xcbf29ce484222325ull, bin, len) : 0;
+    uint64_t sum = ok ? dl_hash(DL_HASH_SEED, bin, len) : 0;
     ok = ok && fwrite(&key_len, sizeof key_len, 1, f) == 1 &&
          fwrite(k->text, 1, k->len, f) == k->len &&
          fwrite(&bin_len, sizeof bin_len, 1, f) == 1 &&

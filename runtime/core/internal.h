@@ -60,6 +60,9 @@ void dl_engine_set_binary_dir(const char *dir);
 /* The same, and with `deferred` store them only at exit, within a budget
  * (DL_BINARY_DIR=auto; docs/tuning.md). */
 void dl_engine_set_binary_cache(const char *dir, int deferred);
+/* Why `dir` cannot hold the binaries (relative, cannot be made, not a
+ * directory, not writable), or NULL if it can; makes it if missing. */
+const char *dl_engine_binary_dir_unusable(const char *dir);
 /* Stores the deferred programs that fit budget_ms (plus one recurring
  * program); returns how many were stored. */
 unsigned dl_engine_store_pending(double budget_ms);

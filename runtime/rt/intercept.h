@@ -30,14 +30,29 @@ typedef enum dl_rt_mode {
  * notice the shim).  `real` holds the real entry points: the ICD loader's
  * (preload) or the next layer's (ICD layer).  Loads the DL_* controls,
  * configures the log, registers the DL_STATS exit line, and returns the
- * mode the shim must use from now on.  Thread-safe; later calls return the
- * first call's mode. */
+ * mode the shim must use from now on.  In a setuid or setgid process
+ * (AT_SECURE) it reads no control, writes nothing and returns
+ * DL_RT_PASSTHROUGH.  Thread-safe; later calls return the first call's
+ * mode. */
 dl_rt_mode dl_rt_init(const cl_icd_dispatch *real);
 
 /* Prints the dlayout-stats line now if DL_STATS is set and it was not
  * printed yet (dl_rt_init registers it with atexit; the ICD layer can also
  * call it from its destructor). */
 void dl_rt_print_stats(void);
+
+/* ---------------------------------------------------------- contexts */
+cl_context dl_rt_clCreateContext(
+    const cl_context_properties *properties, cl_uint num_devices,
+    const cl_device_id *devices,
+    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data, cl_int *errcode_ret);
+cl_context dl_rt_clCreateContextFromType(
+    const cl_context_properties *properties, cl_device_type device_type,
+    void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data, cl_int *errcode_ret);
+cl_int dl_rt_clRetainContext(cl_context context);
+cl_int dl_rt_clReleaseContext(cl_context context);
 
 /* ---------------------------------------------------------- programs */
 cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,

@@ -3,6 +3,7 @@
  * commands that used it since its last conversion, and the conversions
  * themselves (DL paper section 5.2, the buffer tuple). */
 #include "internal.h"
+#include "clock.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
 
@@ -99,49 +100,7 @@ const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
     return joined->ev;
 }
 
-/* --------------------------------------------------------------- engines */
-
-/* One engine per (context, device), kept for the life of the process. */
-typedef struct rt_engine {
-    cl_context context;
-    cl_device_id device;
-    dl_engine *engine;
-    struct rt_engine *next;
-} rt_engine;
-
-static rt_engine *engines;
-
 int rt_fault_conversions;
-
-static dl_status engine_of(cl_command_queue queue, dl_engine **out)
-{
-    cl_context ctx = NULL;
-    cl_device_id dev = NULL;
-    cl_int err = dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT,
-                                             sizeof ctx, &ctx, NULL);
-    if (err == CL_SUCCESS)
-        err = dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev,
-                                          &dev, NULL);
-    DL_RETURN_ON_CL(err, "clGetCommandQueueInfo");
-    for (rt_engine *e = engines; e; e = e->next)
-        if (e->context == ctx && e->device == dev) {
-            *out = e->engine;
-            return DL_SUCCESS;
-        }
-    rt_engine *e = calloc(1, sizeof *e);
-    DL_RETURN_ERROR_ON(!e, DL_OUT_OF_MEMORY, "out of memory");
-    dl_status st = dl_engine_create(ctx, dev, &e->engine);
-    if (st != DL_SUCCESS) {
-        free(e);
-        return st;
-    }
-    e->context = ctx;
-    e->device = dev;
-    e->next = engines;
-    engines = e;
-    *out = e->engine;
-    return DL_SUCCESS;
-}
 
 /* ---------------------------------------------------------------- table */
 
@@ -293,12 +252,6 @@ static void set_transformed(rt_buffer *b, int transformed,
     }
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* One in-place conversion after the wait list and the buffer's uses. */
 static dl_status convert(rt_buffer *b, cl_command_queue queue,
@@ -323,7 +276,7 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     }
     rt_memos_invalidate();
     dl_engine *engine = NULL;
-    DL_RETURN_IF_FAIL(engine_of(queue, &engine));
+    DL_RETURN_IF_FAIL(rt_context_engine(queue, &engine));
     rt_events all = {0};
     for (cl_uint i = 0; i < nwait; i++)
         rt_events_push(&all, wait[i]);
@@ -333,13 +286,13 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     DL_RETURN_ERROR_ON(all.failed, DL_OUT_OF_MEMORY, "out of memory");
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = dl_now_ns();
     dl_status st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, algo,
                                       all.n, all.ev, ev);
     if (st == DL_UNSUPPORTED && algo != DL_ALGO_AUTO)
         st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, DL_ALGO_AUTO,
                                 all.n, all.ev, ev);
-    RT_ADD(dl_rt.stats.marshal_ns, now_ns() - t0);
+    RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
     rt_events_free(&all);
     if (st != DL_SUCCESS)
         return st;
@@ -355,7 +308,7 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to)
 {
     dl_engine *engine = NULL;
-    if (engine_of(queue, &engine) != DL_SUCCESS)
+    if (rt_context_engine(queue, &engine) != DL_SUCCESS)
         return 0;
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
@@ -368,16 +321,16 @@ void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
 {
     dl_engine *engine = NULL;
     rt_lock();
-    dl_status st = engine_of(queue, &engine);
+    dl_status st = rt_context_engine(queue, &engine);
     rt_unlock();
     if (st != DL_SUCCESS)
         return; /* the conversion fails under the lock, and says why */
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
-    uint64_t t0 = now_ns(); /* counted as marshal time, as if built there */
+    uint64_t t0 = dl_now_ns(); /* counted as marshal time, as if built there */
     if (dl_plan_warm(engine, &f, &t, algo) == DL_SUCCESS)
         dl_plan_warm(engine, &t, &f, algo);
-    RT_ADD(dl_rt.stats.marshal_ns, now_ns() - t0);
+    RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
 }
 
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,
@@ -530,6 +483,26 @@ static void drop(rt_buffer *b)
     clear_lazy(b);
     set_transformed(b, 0, NULL);
     free(b);
+}
+
+/* The program released the buffers' context (rt_contexts.c): restore
+ * its transformed buffers, and let go of the events and queues their
+ * entries hold, which would keep it alive.  The entries stay while the
+ * program holds the buffers, in their original layout (a buffer that
+ * cannot be restored keeps its queue: its data must not be lost). */
+void rt_buffers_close_context(cl_context context)
+{
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.buffers); i++) {
+        rt_buffer *b = rt_map_at(&dl_rt.buffers, i);
+        if (!b || b->context != context)
+            continue;
+        rt_events done = {0};
+        if (b->transformed)
+            restore_one(b, b->queue, 0, NULL, &done);
+        rt_events_free(&done);
+        forget_uses(b);
+        clear_lazy(b);
+    }
 }
 
 /* ------------------------------------------------------------ entry points */

@@ -319,6 +319,8 @@ extern int rt_fault_conversions;
  * objects they should affect) and a snapshot of the counters. */
 dl_controls *dl_rt_controls(void);
 void dl_rt_get_stats(rt_stats *out);
+/* Arms the exit stats line for this process (not its fork() children). */
+void rt_stats_register(void);
 /* The stats line, without newline. */
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 
@@ -380,6 +382,10 @@ const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
 /* A buffer entry goes: no argument record may say it is tracked. */
 void rt_kernels_forget_buffer(cl_mem mem); /* locked */
 
+/* rt_contexts.c (locked): the engine for the queue's context and device,
+ * made on first use; fails for a context the program has released. */
+dl_status rt_context_engine(cl_command_queue queue, dl_engine **out);
+
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);
 /* Finds or creates the entry (queries size, context and parent). */
@@ -415,6 +421,9 @@ void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
 void rt_buffer_mark_lazy(rt_buffer *buf, cl_command_queue queue);
 /* Drops the entries of destroyed buffers (locked; called by rt_lock). */
 void rt_buffers_drain(void);
+/* The program released `context`: restores its buffers and releases the
+ * events and queues their entries hold. */
+void rt_buffers_close_context(cl_context context);
 /* Restores every transformed buffer of the queue's context. */
 void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
                            const cl_event *wait, rt_events *done);

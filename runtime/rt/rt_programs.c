@@ -5,10 +5,13 @@
  * from the same source, on demand. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
+#include "hash.h"
+#include "clock.h"
 #include "tuner_calib.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +21,6 @@
  * (tuner_calib.h): the first run; later runs take the device's best
  * measured ASTA tile for the record's size. */
 #define RT_DEFAULT_TILE 32
-
-static uint64_t fnv1a64(const char *s, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
 
 /* The strings of clCreateProgramWithSource joined into one text. */
 static char *join_source(cl_uint count, const char **strings,
@@ -162,7 +155,7 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
                                                lengths, errcode_ret);
 
     char name[64];
-    snprintf(name, sizeof name, "%016" PRIx64 ".cl", fnv1a64(source, len));
+    snprintf(name, sizeof name, "%016" PRIx64 ".cl", dl_hash(DL_HASH_SEED, source, len));
     const dl_controls *ctl = &dl_rt.controls;
     if (ctl->dump_dir)
         dump_source(ctl->dump_dir, name, source, len);
@@ -189,7 +182,9 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
         dl_cl.clCreateProgramWithSource(context, 1, &text, &len, errcode_ret);
     dl_annot_program *annot = NULL;
     if (program && label &&
-        dl_annot_parse(source, len, label, &annot) != DL_SUCCESS) {
+        (dl_annot_parse(source, len, label, &annot) != DL_SUCCESS ||
+         dl_annot_refuse_unselected(annot, source, len) != DL_SUCCESS)) {
+        dl_annot_free(annot);
         DL_LOG_WARN("%s: annotations not read: %s", label, dl_last_error());
         annot = NULL;
     }
@@ -360,21 +355,74 @@ static char *plan_build(rt_program *p, const char *options,
     return opt;
 }
 
-/* The first lines of the build log of a failed build, on one line. */
-static void log_build_failure(rt_program *p, cl_program failed, cl_int err)
+/* The build log of `failed` for its first device (malloc'd), or NULL. */
+static char *build_log(rt_program *p, cl_program failed)
 {
-    char log[1024] = "";
     cl_device_id dev = p->ndevices ? p->devices[0] : NULL;
     if (!dev && failed)
         dl_cl.clGetProgramInfo(failed, CL_PROGRAM_DEVICES, sizeof dev, &dev,
                                NULL);
-    if (dev && failed) {
-        size_t n = 0;
-        if (dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG,
-                                        sizeof log - 1, log, &n) != CL_SUCCESS)
-            snprintf(log, sizeof log, "(build log too long or unavailable)");
+    size_t n = 0;
+    if (!dev || !failed ||
+        dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG, 0,
+                                    NULL, &n) != CL_SUCCESS)
+        return NULL;
+    char *log = malloc(n + 1);
+    if (log && dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG,
+                                           n, log, NULL) != CL_SUCCESS) {
+        free(log);
+        return NULL;
     }
-    log[sizeof log - 1] = '\0';
+    if (log)
+        log[n] = '\0';
+    return log;
+}
+
+/* In the first line of `log` that reports an error, the source line it
+ * names ("FILE.cl:LINE:COL") and the message after that location.  The
+ * compiler names a temporary file; the line is the source's, which the
+ * activated build compiles as the application passed it.  Returns 0 when
+ * there is no such line. */
+static unsigned first_error(const char *log, char *msg, size_t size)
+{
+    for (const char *at = log; at && *at;) {
+        const char *end = strchr(at, '\n');
+        size_t len = end ? (size_t)(end - at) : strlen(at);
+        const char *err = memmem(at, len, "error", 5);
+        const char *loc = err ? memmem(at, len, ".cl:", 4) : NULL;
+        char *after = NULL;
+        unsigned long line = loc ? strtoul(loc + 4, &after, 10) : 0;
+        if (line > 0 && line <= UINT_MAX) {
+            const char *text = memmem(after, (size_t)(at + len - after),
+                                      ": ", 2);
+            text = text ? text + 2 : after;
+            snprintf(msg, size, "%.*s", (int)(at + len - text), text);
+            return (unsigned)line;
+        }
+        at = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Says why the activated build failed: at the source line of the first
+ * error (a layout check that dl-annotate wrote, say), else with the first
+ * lines of the build log on one line. */
+static void log_build_failure(rt_program *p, cl_program failed, cl_int err)
+{
+    char *full = build_log(p, failed);
+    char msg[512];
+    unsigned line = full ? first_error(full, msg, sizeof msg) : 0;
+    if (line) {
+        DL_LOG_WARN_AT(p->name, line, "the activated build failed (OpenCL "
+                       "error %d), the program runs as written and "
+                       "transforms nothing: %s", (int)err, msg);
+        free(full);
+        return;
+    }
+    char log[1024] = "";
+    snprintf(log, sizeof log, "%s",
+             full ? full : "(no build log)");
+    free(full);
     /* Keep about three lines. */
     unsigned lines = 0;
     for (char *c = log; *c; c++)
@@ -443,14 +491,12 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
     rt_unlock();
     free(calib);
 
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint64_t t0 = dl_now_ns();
     cl_int err = dl_cl.clBuildProgram(program, num_devices, device_list,
                                       options, pfn_notify, user_data);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    uint64_t t1 = dl_now_ns();
     rt_lock();
-    p->build_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
-                  (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
+    p->build_ns = t1 - t0;
     if (err == CL_SUCCESS && p->xform_options) {
         p->activated = 1;
         for (uint32_t k = 0; k < p->annot->nkernels; k++)

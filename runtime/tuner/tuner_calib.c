@@ -4,6 +4,8 @@
  * it; the last line is "end", so a truncated file is recognised.  The
  * file is replaced by a rename, never rewritten in place. */
 #include "tuner_calib.h"
+#include "hash.h"
+#include "cache_dir.h"
 
 #include "error.h"
 
@@ -19,14 +21,11 @@ uint64_t dl_calib_key(const char *platform, const char *device,
                       const char *driver)
 {
     const char *parts[3] = {platform, device, driver};
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = DL_HASH_SEED;
     for (int i = 0; i < 3; i++) {
-        for (const char *p = parts[i] ? parts[i] : ""; *p; p++) {
-            h ^= (unsigned char)*p;
-            h *= 0x100000001b3ull;
-        }
-        h ^= '\n';
-        h *= 0x100000001b3ull;
+        const char *p = parts[i] ? parts[i] : "";
+        h = dl_hash(h, p, strlen(p));
+        h = dl_hash(h, "\n", 1);
     }
     return h ? h : 1;
 }
@@ -54,22 +53,9 @@ void dl_calib_set_identity(dl_calibration *c, const char *platform,
 
 dl_status dl_calib_path(uint64_t key, char *buf, size_t size)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (xdg && *xdg)
-        n = snprintf(buf, size, "%s/dlayout/calibration-%016" PRIx64 ".txt",
-                     xdg, key);
-    else if (home && *home)
-        n = snprintf(buf, size,
-                     "%s/.cache/dlayout/calibration-%016" PRIx64 ".txt",
-                     home, key);
-    else
-        return dl_fail(DL_UNSUPPORTED,
-                       "neither XDG_CACHE_HOME nor HOME is set");
-    DL_RETURN_ERROR_ON(n < 0 || (size_t)n >= size, DL_SIZE_OVERFLOW,
-                       "the calibration path is too long");
-    return DL_SUCCESS;
+    char name[64];
+    snprintf(name, sizeof name, "calibration-%016" PRIx64 ".txt", key);
+    return dl_cache_path(buf, size, name);
 }
 
 static const char *tile_text(uint32_t tile, char *buf, size_t size)

@@ -8,6 +8,7 @@
  * about 2 s on the 2-core machine this was tuned on; later runs read the
  * cache file. */
 #include "tuner_calib.h"
+#include "clock.h"
 
 #include "clapi.h"
 #include "error.h"
@@ -54,18 +55,12 @@ typedef struct calib_ctx {
     unsigned done, total;
 } calib_ctx;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void step(calib_ctx *x, const char *what)
 {
     x->done++;
     DL_LOG_DEBUG("calibration: %s done at %.0f ms", what,
-                 (double)(now_ns() - x->t0) / 1e6);
+                 (double)(dl_now_ns() - x->t0) / 1e6);
     if (x->progress)
         x->progress(what, x->done, x->total, x->user);
 }
@@ -76,7 +71,7 @@ static void step(calib_ctx *x, const char *what)
 static dl_status wait_ns(cl_event ev, uint64_t t0, double *ns)
 {
     cl_int err = dl_cl.clWaitForEvents(1, &ev);
-    uint64_t t1 = now_ns();
+    uint64_t t1 = dl_now_ns();
     dl_cl.clReleaseEvent(ev);
     DL_RETURN_ON_CL(err, "waiting for a calibration command");
     *ns = t1 > t0 ? (double)(t1 - t0) : 1.0;
@@ -93,7 +88,7 @@ static dl_status measure_copy(calib_ctx *x, dl_calibration *out)
     dl_status st = DL_SUCCESS;
     for (int r = 0; r <= CALIB_RUNS && st == DL_SUCCESS; r++) {
         cl_event ev = NULL;
-        uint64_t t0 = now_ns();
+        uint64_t t0 = dl_now_ns();
         err = dl_cl.clEnqueueCopyBuffer(x->queue, x->buf, dst, 0, 0,
                                         CALIB_BYTES, 0, NULL, &ev);
         if (err != CL_SUCCESS) {
@@ -125,7 +120,7 @@ static dl_status time_kernel(calib_ctx *x, cl_kernel k, size_t n, double *best)
     *best = 0;
     for (int r = 0; r <= CALIB_RUNS; r++) {
         cl_event ev = NULL;
-        uint64_t t0 = now_ns();
+        uint64_t t0 = dl_now_ns();
         err = dl_cl.clEnqueueNDRangeKernel(x->queue, k, 1, NULL, &n, NULL, 0,
                                            NULL, &ev);
         DL_RETURN_ON_CL(err, "clEnqueueNDRangeKernel (calibration)");
@@ -145,12 +140,12 @@ static dl_status measure_cached_build(calib_ctx *x, const char *src,
                                       dl_calibration *out)
 {
     cl_int err;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = dl_now_ns();
     cl_program again =
         dl_cl.clCreateProgramWithSource(x->context, 1, &src, NULL, &err);
     DL_RETURN_ON_CL(err, "clCreateProgramWithSource (calibration)");
     err = dl_cl.clBuildProgram(again, 1, &x->device, "", NULL, NULL);
-    uint64_t t1 = now_ns();
+    uint64_t t1 = dl_now_ns();
     dl_cl.clReleaseProgram(again);
     DL_RETURN_ON_CL(err, "clBuildProgram (calibration)");
     out->build_ms = t1 > t0 ? (double)(t1 - t0) / 1e6 : 0.001;
@@ -206,7 +201,7 @@ static dl_status time_conversion(calib_ctx *x, dl_engine *engine,
                                  double *ns)
 {
     cl_event ev = NULL;
-    uint64_t t0 = now_ns();
+    uint64_t t0 = dl_now_ns();
     DL_RETURN_IF_FAIL(dl_enqueue_convert(engine, x->queue, x->buf, from, to,
                                          DL_ALGO_AUTO, 0, NULL, &ev));
     return wait_ns(ev, t0, ns);
@@ -298,7 +293,7 @@ dl_status dl_calib_measure(cl_context context, cl_device_id device,
                            dl_calibration *out)
 {
     dl_cl_init_default();
-    uint64_t t0 = now_ns();
+    uint64_t t0 = dl_now_ns();
     memset(out, 0, sizeof *out);
     DL_RETURN_IF_FAIL(dl_calib_identity(device, out));
     calib_ctx x = {.t0 = t0,
@@ -326,7 +321,7 @@ dl_status dl_calib_measure(cl_context context, cl_device_id device,
                        : dl_fail(DL_OPENCL_ERROR,
                                  "filling the calibration buffer: %d", err);
     dl_cl.clReleaseMemObject(x.buf);
-    out->measure_ms = (double)(now_ns() - t0) / 1e6;
+    out->measure_ms = (double)(dl_now_ns() - t0) / 1e6;
     return st;
 }
 

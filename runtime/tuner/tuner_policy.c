@@ -4,6 +4,8 @@
  * busy machine), then followed by a moving average while the decision
  * holds, so that a kernel whose data changes can still be shut down. */
 #include "tuner.h"
+#include "hash.h"
+#include "clock.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -130,28 +132,19 @@ void dl_tuner_destroy(dl_tuner *t)
 
 uint64_t dl_tuner_signature(uint64_t hash, uint64_t value)
 {
-    /* FNV-1a over the 8 bytes of the value. */
-    if (hash == 0)
-        hash = 0xcbf29ce484222325ull;
-    for (int i = 0; i < 8; i++) {
-        hash ^= (value >> (8 * i)) & 0xffu;
-        hash *= 0x100000001b3ull;
-    }
-    return hash;
+    /* The hash of the value's 8 bytes, least significant first. */
+    unsigned char bytes[8];
+    for (int i = 0; i < 8; i++)
+        bytes[i] = (unsigned char)(value >> (8 * i));
+    return dl_hash(hash ? hash : DL_HASH_SEED, bytes, sizeof bytes);
 }
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t dl_tuner_now(const dl_tuner *t)
 {
     if (t && t->cfg.clock)
         return t->cfg.clock(t->cfg.clock_user);
-    return monotonic_ns();
+    return dl_now_ns();
 }
 
 static unsigned bucket_of(const void *kernel, uint64_t sig, const void *prev)

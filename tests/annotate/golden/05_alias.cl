@@ -13,10 +13,30 @@ struct body { float px, py; float vx, vy; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 //DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> da
 __kernel void step(__global struct body *b, float dt, int n)
 {
 #ifdef DL_ACTIVE_step
+DLA_LAYOUT_CHECK(sizeof(*b) == 16u, dla_layout_b_size_16);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, px) == 0u, dla_layout_b_px_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->px) == 4u, dla_layout_b_px_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, py) == 4u, dla_layout_b_py_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->py) == 4u, dla_layout_b_py_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vx) == 8u, dla_layout_b_vx_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vx) == 4u, dla_layout_b_vx_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vy) == 12u, dla_layout_b_vy_at_12);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vy) == 4u, dla_layout_b_vy_size_4);
 #ifdef DL_GLOBAL_END_step
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_step);
 #endif

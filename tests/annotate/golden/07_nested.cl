@@ -14,10 +14,28 @@ struct atom { struct vec3 pos; float q[3]; int kind; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 //DL: v1 aos: a[n] record(size=28; 0:12, 12:12, 24:4) -> da
 __kernel void shift(__global struct atom *a, int n)
 {
 #ifdef DL_ACTIVE_shift
+DLA_LAYOUT_CHECK(sizeof(*a) == 28u, dla_layout_a_size_28);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct atom, pos) == 0u, dla_layout_a_pos_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct atom *)0)->pos) == 12u, dla_layout_a_pos_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct atom, q) == 12u, dla_layout_a_q_at_12);
+DLA_LAYOUT_CHECK(sizeof(((struct atom *)0)->q) == 12u, dla_layout_a_q_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct atom, kind) == 24u, dla_layout_a_kind_at_24);
+DLA_LAYOUT_CHECK(sizeof(((struct atom *)0)->kind) == 4u, dla_layout_a_kind_size_4);
 #ifdef DL_GLOBAL_END_shift
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_shift);
 #endif

@@ -13,6 +13,17 @@ struct pair { float a; int b; short c; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifdef DL_ACTIVE_swap_halves
 static struct pair dla_load_swap_halves_p(__global char *p, size_t i, size_t M)
 {
@@ -45,6 +56,13 @@ static void dla_store_swap_halves_p(__global char *p, size_t i, size_t M, struct
 __kernel void swap_halves(__global struct pair *p, int n)
 {
 #ifdef DL_ACTIVE_swap_halves
+DLA_LAYOUT_CHECK(sizeof(*p) == 12u, dla_layout_p_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, a) == 0u, dla_layout_p_a_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->a) == 4u, dla_layout_p_a_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, b) == 4u, dla_layout_p_b_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->b) == 4u, dla_layout_p_b_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, c) == 8u, dla_layout_p_c_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->c) == 2u, dla_layout_p_c_size_2);
 #ifdef DL_GLOBAL_END_swap_halves
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_swap_halves);
 #endif

@@ -14,10 +14,26 @@ struct foo { float bar; int baz; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 //DL: v1 aos: f[global_size(0)] record(size=8; 0:4, 4:4) -> da
 __kernel void scale(__global struct foo *f)
 {
 #ifdef DL_ACTIVE_scale
+DLA_LAYOUT_CHECK(sizeof(*f) == 8u, dla_layout_f_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, bar) == 0u, dla_layout_f_bar_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->bar) == 4u, dla_layout_f_bar_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, baz) == 4u, dla_layout_f_baz_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->baz) == 4u, dla_layout_f_baz_size_4);
 #ifdef DL_GLOBAL_END_scale
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_scale);
 #endif

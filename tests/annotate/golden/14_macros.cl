@@ -15,10 +15,28 @@ struct px { float r, g, b; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 //DL: v1 aos: img[n] record(size=12; 0:4, 4:4, 8:4) -> da
 __kernel void tone(__global struct px *img, __global float *luma, int n)
 {
 #ifdef DL_ACTIVE_tone
+DLA_LAYOUT_CHECK(sizeof(*img) == 12u, dla_layout_img_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct px, r) == 0u, dla_layout_img_r_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct px *)0)->r) == 4u, dla_layout_img_r_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct px, g) == 4u, dla_layout_img_g_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct px *)0)->g) == 4u, dla_layout_img_g_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct px, b) == 8u, dla_layout_img_b_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct px *)0)->b) == 4u, dla_layout_img_b_size_4);
 #ifdef DL_GLOBAL_END_tone
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_tone);
 #endif

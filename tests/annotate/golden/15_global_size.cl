@@ -13,10 +13,26 @@ struct kv { uint key; float val; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 //DL: v1 aos: t[global_offset(0) + global_size(0)] record(size=8; 0:4, 4:4) -> da
 __kernel void fill(__global struct kv *t)
 {
 #ifdef DL_ACTIVE_fill
+DLA_LAYOUT_CHECK(sizeof(*t) == 8u, dla_layout_t_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct kv, key) == 0u, dla_layout_t_key_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct kv *)0)->key) == 4u, dla_layout_t_key_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct kv, val) == 4u, dla_layout_t_val_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct kv *)0)->val) == 4u, dla_layout_t_val_size_4);
 #ifdef DL_GLOBAL_END_fill
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_fill);
 #endif

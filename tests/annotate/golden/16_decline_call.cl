@@ -16,6 +16,17 @@ static float sum(__global struct foo *p, int i) { return p[i].a + p[i].b; }
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifdef DL_ACTIVE_k
 static float dla_k_p_sum(__global struct foo *p, size_t dla_x_p, size_t dla_M_p, int i) { return ((__global float *)((__global char *)(p) + 0u * dla_M_p))[(dla_x_p + (size_t)(i))] + ((__global float *)((__global char *)(p) + 4u * dla_M_p))[(dla_x_p + (size_t)(i))]; }
 #endif
@@ -23,6 +34,11 @@ static float dla_k_p_sum(__global struct foo *p, size_t dla_x_p, size_t dla_M_p,
 __kernel void k(__global struct foo *p, __global float *out, int n)
 {
 #ifdef DL_ACTIVE_k
+DLA_LAYOUT_CHECK(sizeof(*p) == 8u, dla_layout_p_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, a) == 0u, dla_layout_p_a_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->a) == 4u, dla_layout_p_a_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, b) == 4u, dla_layout_p_b_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->b) == 4u, dla_layout_p_b_size_4);
 #ifdef DL_GLOBAL_END_k
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_k);
 #endif

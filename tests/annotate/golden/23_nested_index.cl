@@ -14,10 +14,26 @@ struct node { int next; float val; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 //DL: v1 aos: nodes[n] record(size=8; 0:4, 4:4) -> da
 __kernel void hop(__global struct node *nodes, __global float *out, int n)
 {
 #ifdef DL_ACTIVE_hop
+DLA_LAYOUT_CHECK(sizeof(*nodes) == 8u, dla_layout_nodes_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct node, next) == 0u, dla_layout_nodes_next_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct node *)0)->next) == 4u, dla_layout_nodes_next_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct node, val) == 4u, dla_layout_nodes_val_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct node *)0)->val) == 4u, dla_layout_nodes_val_size_4);
 #ifdef DL_GLOBAL_END_hop
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_hop);
 #endif

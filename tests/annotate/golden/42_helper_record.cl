@@ -24,6 +24,17 @@ static inline void push(__global struct particle *q, float dt)
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifdef DL_ACTIVE_k
 float dla_k_p_energy(__global const struct particle *q, size_t dla_x_q, size_t dla_M_p) { return ((__global float *)((__global char *)(q) + 8u * dla_M_p))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 8u * dla_M_p))[(size_t)(dla_x_q)] + ((__global float *)((__global char *)(q) + 12u * dla_M_p))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 12u * dla_M_p))[(size_t)(dla_x_q)]; }
 float dla_k_p_energy_at(__global const struct particle *p, size_t dla_x_p, size_t dla_M_p, int i) { return ((__global float *)((__global char *)(p) + 8u * dla_M_p))[(dla_x_p + (size_t)(i))]; }
@@ -32,6 +43,17 @@ float dla_k_p_energy_at(__global const struct particle *p, size_t dla_x_p, size_
 __kernel void k(__global struct particle *p, int n)
 {
 #ifdef DL_ACTIVE_k
+DLA_LAYOUT_CHECK(sizeof(*p) == 20u, dla_layout_p_size_20);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, x) == 0u, dla_layout_p_x_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->x) == 4u, dla_layout_p_x_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, y) == 4u, dla_layout_p_y_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->y) == 4u, dla_layout_p_y_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, vx) == 8u, dla_layout_p_vx_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->vx) == 4u, dla_layout_p_vx_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, vy) == 12u, dla_layout_p_vy_at_12);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->vy) == 4u, dla_layout_p_vy_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, e) == 16u, dla_layout_p_e_at_16);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->e) == 4u, dla_layout_p_e_size_4);
 #ifdef DL_GLOBAL_END_k
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_k);
 #endif
@@ -59,6 +81,17 @@ const size_t dla_M_p = (size_t)(long)(n);
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifdef DL_ACTIVE_move
 static inline void dla_move_b_push(__global struct particle *q, size_t dla_x_q, size_t dla_M_b, float dt)
 {
@@ -71,6 +104,17 @@ float dla_move_b_energy(__global const struct particle *q, size_t dla_x_q, size_
 __kernel void move(__global struct particle *b, float dt, int n)
 {
 #ifdef DL_ACTIVE_move
+DLA_LAYOUT_CHECK(sizeof(*b) == 20u, dla_layout_b_size_20);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, x) == 0u, dla_layout_b_x_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->x) == 4u, dla_layout_b_x_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, y) == 4u, dla_layout_b_y_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->y) == 4u, dla_layout_b_y_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, vx) == 8u, dla_layout_b_vx_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->vx) == 4u, dla_layout_b_vx_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, vy) == 12u, dla_layout_b_vy_at_12);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->vy) == 4u, dla_layout_b_vy_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, e) == 16u, dla_layout_b_e_at_16);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->e) == 4u, dla_layout_b_e_size_4);
 #ifdef DL_GLOBAL_END_move
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_move);
 #endif
