@@ -326,6 +326,23 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
            dl_plan_builds_needed(engine, &t, &f, algo, 1);
 }
 
+void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                           const rt_layout *to)
+{
+    dl_engine *engine = NULL;
+    rt_lock();
+    dl_status st = rt_context_engine(queue, &engine);
+    rt_unlock();
+    if (st != DL_SUCCESS)
+        return; /* the conversion fails under the lock, and says why */
+    dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
+    dl_algo algo = (dl_algo)dl_rt.controls.algo;
+    uint64_t t0 = dl_now_ns(); /* counted as marshal time, as if built there */
+    if (dl_plan_warm(engine, &f, &t, algo) == DL_SUCCESS)
+        dl_plan_warm(engine, &t, &f, algo);
+    RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
+}
+
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,
                             const rt_layout *from, const rt_layout *to,
                             cl_uint nwait, const cl_event *wait,
