@@ -7,7 +7,8 @@
 
 #include <stdint.h>
 
-#define GATHER_LOCAL 256 /* work-items per group: within POCL's 1024 */
+#define GATHER_LOCAL 256 /* GPUs: work-items per group (POCL: <= 1024) */
+#define GATHER_CPU_RUN 256 /* CPUs: consecutive entries per work-item */
 
 /* The field the reference reads: [offset, offset + bytes) of an element. */
 typedef struct gather_field {
@@ -157,7 +158,7 @@ static gather_dims range_dims(const dl_coalesce_range *r)
 }
 
 static dl_status gather_kernel(dl_engine *e, const gather_field *f,
-                               unsigned index_bytes, int dense,
+                               unsigned index_bytes, int dense, size_t run,
                                cl_kernel *out)
 {
     size_t w = word_bytes(f);
@@ -171,6 +172,7 @@ static dl_status gather_kernel(dl_engine *e, const gather_field *f,
     dl_spec_define(&spec, "DL_FIELD_WORD", "%zuUL", f->offset / w);
     dl_spec_define(&spec, "DL_INDEX", "%s", index_bytes == 4 ? "int" : "long");
     dl_spec_define(&spec, "DL_DENSE", "%d", dense);
+    dl_spec_define(&spec, "DL_RUN", "%zuUL", run);
     dl_status st = dl_engine_kernel(e, "gather.cl", &spec, "dl_gather", out);
     dl_spec_free(&spec);
     return st;
@@ -270,11 +272,13 @@ dl_status dl_enqueue_gather(dl_engine *engine, cl_command_queue queue,
     dl_chain chain;
     dl_chain_begin(&chain, engine, queue, num_events, wait_list);
     if (g.span) {
+        /* CPUs: a run of entries per work-item, groups of one (gather.cl). */
+        size_t run = engine->local_is_global ? GATHER_CPU_RUN : 1;
+        size_t local = run > 1 ? 1 : GATHER_LOCAL;
+        size_t global = dl_div_up(dl_div_up(g.span, run), local) * local;
         cl_kernel k;
         DL_RETURN_IF_FAIL(
-            gather_kernel(engine, &f, index_bytes, g.dims.dense, &k));
-        size_t local = GATHER_LOCAL;
-        size_t global = dl_div_up(g.span, local) * local;
+            gather_kernel(engine, &f, index_bytes, g.dims.dense, run, &k));
         dl_status st = set_args(k, &g);
         if (st == DL_SUCCESS)
             st = dl_chain_kernel(&chain, k, 1, &global, &local);
