@@ -251,6 +251,14 @@ static void test_partial(void **state)
     assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 300, &x),
                      DL_SUCCESS);
     assert_int_equal(x.threads, 0);
+    /* DL_GATHER_BUDGET's fraction of the device's memory. */
+    cl_ulong mem = 0;
+    clGetDeviceInfo(fx->cl.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem,
+                    NULL);
+    assert_int_equal(dl_gather_budget_bytes(fx->cl.device, 0.25),
+                     (size_t)((double)mem * 0.25));
+    assert_int_equal(dl_gather_budget_bytes(fx->cl.device, 1.0), mem);
+    assert_int_equal(dl_gather_budget_bytes(NULL, 0.25), 0);
 
     /* The partial gather on the device, into an A' of exactly x.bytes. */
     assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 350, &x),
