@@ -123,17 +123,6 @@ static size_t word_bytes(const gather_field *f)
     return w;
 }
 
-static const char *word_type(size_t w)
-{
-    switch (w) {
-    case 1: return "uchar";
-    case 2: return "ushort";
-    case 4: return "uint";
-    case 8: return "ulong";
-    default: return "uint4";
-    }
-}
-
 /* The range as two dimensions (count, stride): the longer first, a
  * dimension that adds nothing as (1, 0).  Dense when the entries they
  * reach from `base` are every entry up to the highest. */
@@ -165,7 +154,7 @@ static dl_status gather_kernel(dl_engine *e, const gather_field *f,
     dl_spec spec;
     dl_spec_init(&spec);
     dl_spec_define(&spec, "DL_W", "%zu", w);
-    dl_spec_define(&spec, "DL_WORD", "%s", word_type(w));
+    dl_spec_define(&spec, "DL_WORD", "%s", dl_spec_word_type((uint32_t)w));
     dl_spec_define(&spec, "DL_RW", "%zuu", f->bytes / w);
     dl_spec_define(&spec, "DL_UNIFORM", "1");
     dl_spec_define(&spec, "DL_ELEM_WORDS", "%zuUL", f->elem / w);
