@@ -29,10 +29,13 @@
 
 #if !DL_DENSE
 /* Whether r = t * s1 + j * s2 for some t < n1, j < n2: is entry base + r
- * one the work-items read?  n2 is the shorter dimension (the host swaps). */
+ * one the work-items read?  n2 is the shorter dimension (the host swaps);
+ * j starts where t * s1 can still reach r. */
 inline bool dl_gather_used(ulong r, ulong n1, ulong s1, ulong n2, ulong s2)
 {
-    for (ulong j = 0; j < n2; j++) {
+    const ulong reach = (n1 - 1) * s1; /* within P: no overflow */
+    ulong j = s2 && r > reach ? (r - reach + s2 - 1) / s2 : 0;
+    for (; j < n2; j++) {
         if (j * s2 > r)
             return false;
         ulong rest = r - j * s2;

@@ -124,19 +124,24 @@ static size_t word_bytes(const gather_field *f)
 }
 
 /* The range as two dimensions (count, stride): the longer first, a
- * dimension that adds nothing as (1, 0).  Dense when the entries they
- * reach from `base` are every entry up to the highest. */
+ * dimension that adds nothing as (1, 0), and no count past what reaches
+ * entry base + reach (the last entry gathered), so that (count - 1) *
+ * stride never overflows in the kernel.  Dense when the entries they reach
+ * from `base` are every entry up to the highest. */
 typedef struct gather_dims {
     cl_ulong n1, s1, n2, s2;
     int dense;
 } gather_dims;
 
-static gather_dims range_dims(const dl_coalesce_range *r)
+static gather_dims range_dims(const dl_coalesce_range *r, size_t reach)
 {
     cl_ulong n[2] = {r->threads, r->steps}, s[2] = {r->t_stride, r->j_stride};
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 2; d++) {
+        if (s[d] && n[d] > reach / s[d] + 1)
+            n[d] = reach / s[d] + 1;
         if (n[d] <= 1 || s[d] == 0)
             n[d] = 1, s[d] = 0;
+    }
     int big = n[0] >= n[1] ? 0 : 1;
     gather_dims g = {n[big], s[big], n[!big], s[!big], 0};
     if (g.s2 == 0)
@@ -231,7 +236,10 @@ static dl_status plan_gather(cl_mem a, cl_mem p, cl_mem a_prime,
                        "gather: A' holds %zu bytes, the range needs %zu",
                        prime_bytes, x.bytes);
     *g = (gather_args){.a = a, .p = p, .a_prime = a_prime, .first = x.first,
-                       .span = x.end - x.first, .dims = range_dims(range),
+                       .span = x.end - x.first,
+                       .dims = range_dims(range, x.end > x.first
+                                                     ? x.end - x.first - 1
+                                                     : 0),
                        .c = c, .base = range->base};
     index_bounds(a_bytes / f->elem, c, &g->p_lo, &g->p_hi);
     return DL_SUCCESS;

@@ -169,6 +169,9 @@ static void test_ranges(void **state)
         {50, 3, 10, 2, 40},   /* overlapping, with gaps       */
         {300, 2, 0, 0, 1},    /* every work-item reads 0 and 1 */
         {300, 3, 0, 1, 300},  /* P holds two of the three steps */
+        {SIZE_MAX, 2, 5, 3, 1}, /* all of P: counts far past it   */
+        {2, SIZE_MAX / 2, 0, 7, 5}, /* gaps, steps far past P     */
+        {((size_t)1 << 63) + 1, 2, 0, 2, 3}, /* (count-1)*stride wraps */
     };
     for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
         size_t p_count = r == 6 ? 600 : 2100;
