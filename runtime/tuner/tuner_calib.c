@@ -62,6 +62,8 @@ static const char *tile_text(uint32_t tile, char *buf, size_t size)
 {
     if (tile == DL_CALIB_TILE_DA)
         return "DA";
+    if (tile == DL_CALIB_TILE_DA_4K)
+        return "DA4K";
     if (tile == 1)
         return "AoS";
     snprintf(buf, size, "%" PRIu32, tile);
@@ -136,6 +138,10 @@ static int parse_tile(const char *s, uint32_t *tile)
         *tile = DL_CALIB_TILE_DA;
         return 1;
     }
+    if (strcmp(s, "DA4K") == 0) {
+        *tile = DL_CALIB_TILE_DA_4K;
+        return 1;
+    }
     if (strcmp(s, "AoS") == 0) {
         *tile = 1;
         return 1;
@@ -143,7 +149,7 @@ static int parse_tile(const char *s, uint32_t *tile)
     char *end;
     unsigned long v = strtoul(s, &end, 10);
     *tile = (uint32_t)v;
-    return *end == '\0' && v >= 2 && v <= UINT32_MAX;
+    return *end == '\0' && v >= 2 && v < DL_CALIB_TILE_DA_4K;
 }
 
 static int positive(double v) { return isfinite(v) && v > 0; }
@@ -273,7 +279,7 @@ uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words)
     double best_d = INFINITY, best_ns = INFINITY;
     for (unsigned i = 0; i < c->naccess; i++) {
         const dl_calib_access *a = &c->access[i];
-        if (a->tile <= 1) /* AoS or DA */
+        if (!dl_calib_tile_is_asta(a->tile))
             continue;
         double d = size_ratio(a->words, words);
         if (d < best_d || (d == best_d && a->ns_per_record < best_ns)) {

@@ -21,8 +21,17 @@
 #define DL_CALIB_MAX_ACCESS 64
 #define DL_CALIB_MAX_CONVERT 16
 
-/* Tile numbers in the calibration: 1 = AoS, DL_CALIB_TILE_DA = DA. */
+/* Tile numbers in the calibration: 1 = AoS, DL_CALIB_TILE_DA = DA,
+ * DL_CALIB_TILE_DA_4K = DA whose field arrays are a multiple of 4 KiB
+ * apart (the trap of tuner_alias.c, "DA4K" in the file), else ASTA(T). */
 #define DL_CALIB_TILE_DA 0u
+#define DL_CALIB_TILE_DA_4K UINT32_MAX
+
+/* Whether a calibration tile is an ASTA(T) tile (T > 1). */
+static inline int dl_calib_tile_is_asta(uint32_t tile)
+{
+    return tile > 1 && tile != DL_CALIB_TILE_DA_4K;
+}
 
 typedef struct dl_calib_access {
     uint32_t words;       /* record size S in 4-byte words */

@@ -1,6 +1,7 @@
 /* test_tuner_calib.c - the calibration cache file (round trip, corrupt,
- * truncated and foreign files, the path rules) and the static choice of
- * the ASTA(T) family member from a calibration. */
+ * truncated and foreign files, the path rules), the static choice of
+ * the ASTA(T) family member from a calibration, and DA's 4 KiB aliasing
+ * in that choice. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,6 +46,8 @@ static void sample(dl_calibration *c)
         {4, 1, 1.0},  {4, DL_CALIB_TILE_DA, 1.0},  {4, 4, 1.5},
         {4, 8, 1.4},  {19, 1, 4.8},  {19, DL_CALIB_TILE_DA, 2.0},
         {19, 4, 6.0}, {19, 8, 5.0},
+        /* DA with its field arrays 4 KiB apart: the trap, 10x slower */
+        {19, DL_CALIB_TILE_DA_4K, 20.0},
     };
     memcpy(c->access, a, sizeof a);
     c->naccess = sizeof a / sizeof *a;
@@ -90,6 +93,7 @@ static void test_round_trip(void **state)
     }
     assert_int_equal(back.convert[1].algo, DL_ALGO_BS);
     assert_int_equal(back.convert[0].tile, DL_CALIB_TILE_DA);
+    assert_int_equal(back.access[8].tile, DL_CALIB_TILE_DA_4K);
     assert_true(back.copy_bytes_per_ns == 6.5);
     /* Without an expected identity any valid file loads. */
     assert_int_equal(dl_calib_load(path, NULL, &back), DL_SUCCESS);
@@ -187,10 +191,14 @@ static void test_path(void **state)
     assert_null(strchr(c.platform, '\n'));
 }
 
-/* Uniform records of S floats, many records, a long loop. */
+/* Many records, whose DA field arrays are a cache line apart modulo
+ * 4 KiB (no aliasing). */
+#define COUNT ((1u << 20) + 16u)
+
+/* Uniform records of S floats, COUNT records, a long loop. */
 static dl_tuner_kernel_info info(uint32_t words, double launches)
 {
-    return (dl_tuner_kernel_info){words * 4, words, NULL, 1u << 20, launches,
+    return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT, launches,
                                   0, 0};
 }
 
@@ -261,6 +269,89 @@ static void test_best_asta_tile(void **state)
     assert_int_equal(dl_calib_best_asta_tile(&c, 4), 0);
 }
 
+/* Field arrays a multiple of 4 KiB apart, or close to one (tuner_alias.c):
+ * the largest group of them starting within a cache line modulo 4 KiB. */
+static void test_da_alias_group(void **state)
+{
+    (void)state;
+    /* Parboil LBM: 20 floats, 128 x 120 x 154 cells, 2,310 pages a field. */
+    dl_tuner_kernel_info k = {80, 20, NULL, 128u * 120u * 154u, 1, 0, 0};
+    assert_int_equal(dl_tuner_da_alias_group(&k), 20);
+    assert_true(dl_tuner_da_aliases(&k));
+    /* 7 cells fewer: fields 28 bytes apart modulo 4 KiB, 3 per line. */
+    k.count -= 7;
+    assert_int_equal(dl_tuner_da_alias_group(&k), 3);
+    assert_false(dl_tuner_da_aliases(&k));
+    /* dl-app-lbm's 120 x 120 x 150: 1,536 bytes apart, every 8th alias. */
+    k.count = 120u * 120u * 150u;
+    assert_int_equal(dl_tuner_da_alias_group(&k), 3);
+    assert_false(dl_tuner_da_aliases(&k));
+    /* 2M particles of 4 floats, 8 MiB a field. */
+    k = (dl_tuner_kernel_info){16, 4, NULL, 2u << 20, 1, 0, 0};
+    assert_int_equal(dl_tuner_da_alias_group(&k), 4);
+    assert_true(dl_tuner_da_aliases(&k));
+    /* Within a cache line of a multiple counts too (both sides of 0). */
+    k.count = (2u << 20) + 4;
+    assert_true(dl_tuner_da_aliases(&k));
+    k.count = (2u << 20) - 4;
+    assert_true(dl_tuner_da_aliases(&k));
+    k.count = (2u << 20) + 16;
+    assert_int_equal(dl_tuner_da_alias_group(&k), 1);
+    /* Mixed field sizes: offsets 0, 8, 12, 16 bytes times 512 records
+     * (4 KiB, 6 KiB, 8 KiB): three at 0 modulo 4 KiB, one at 2 KiB. */
+    const uint32_t sizes[] = {8, 4, 4, 4};
+    k = (dl_tuner_kernel_info){20, 4, sizes, 512, 1, 0, 0};
+    assert_int_equal(dl_tuner_da_alias_group(&k), 3);
+    k.count = 1024; /* all four at 0 */
+    assert_int_equal(dl_tuner_da_alias_group(&k), 4);
+    k.nfields = 0;
+    assert_int_equal(dl_tuner_da_alias_group(&k), 0);
+}
+
+/* The static choice judges DA by the calibration's aliased figure where
+ * the argument's field arrays alias: not chosen where the trap costs more
+ * than DA gains (the CPU here), chosen where it costs nothing (a device
+ * without the trap), and not chosen where the trap was not measured. */
+static void test_static_choice_aliased(void **state)
+{
+    (void)state;
+    dl_calibration c;
+    sample(&c);
+    dl_tuner_static s;
+    dl_tuner_kernel_info k = info(19, 100);
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.tile == DL_TILE_DA);
+    assert_false(s.da_aliased);
+    k.count = 1u << 20; /* 4 MiB a field */
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.da_aliased);
+    assert_true(s.tile == 1); /* AoS 4.8 beats the trap's 20 and ASTA's 5 */
+    assert_true(s.speedup > 0.999 && s.speedup < 1.001);
+    /* ASTA(8) cheaper than AoS: the choice moves to it, not to DA. */
+    c.access[7].ns_per_record = 3.0;
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.tile == 8);
+    c.access[7].ns_per_record = 5.0;
+    /* A device where aliasing costs nothing keeps DA. */
+    c.access[8].ns_per_record = 2.0;
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.tile == DL_TILE_DA);
+    /* An older calibration without the aliased figure: DA unknown there,
+     * so not chosen. */
+    c.naccess = 8;
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.tile == 1);
+    /* DL_TILE forcing DA is predicted with the trap's figure. */
+    c.naccess = 9;
+    c.access[8].ns_per_record = 20.0;
+    k.tile_override = DL_TILE_DA;
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.tile == DL_TILE_DA);
+    assert_true(s.speedup > 0.239 && s.speedup < 0.241);
+    /* The aliased figure never stands for an ASTA tile. */
+    assert_int_equal(dl_calib_best_asta_tile(&c, 19), 8);
+}
+
 static void test_predict_launch(void **state)
 {
     (void)state;
@@ -269,8 +360,8 @@ static void test_predict_launch(void **state)
     /* One LBM-like argument (DA, 2.4x) and one left alone (4 words). */
     dl_tuner_kernel_info args[2] = {info(19, 100), info(4, 100)};
     dl_tuner_prediction p = dl_tuner_predict_launch(&c, args, 2);
-    double plain = (4.8 + 1.0) * (1u << 20);
-    double transformed = (2.0 + 1.0) * (1u << 20);
+    double plain = (4.8 + 1.0) * COUNT;
+    double transformed = (2.0 + 1.0) * COUNT;
     assert_true(p.plain_ns > plain * 0.999 && p.plain_ns < plain * 1.001);
     assert_true(p.speedup > plain / transformed * 0.999 &&
                 p.speedup < plain / transformed * 1.001);
@@ -285,7 +376,7 @@ static void test_predict_launch(void **state)
     dl_tuner_kernel_info to_da = info(4, 100);
     to_da.target_tile = DL_TILE_DA;
     p = dl_tuner_predict_launch(&c, &to_da, 1);
-    double conv = 2.0 * (4.0 * 4 * (1u << 20)) / 1.5;
+    double conv = 2.0 * (4.0 * 4 * COUNT) / 1.5;
     assert_true(p.speedup > 0.999 && p.speedup < 1.001);
     assert_true(p.conversion_ns > conv * 0.999 && p.conversion_ns < conv * 1.001);
     /* Nothing known. */
@@ -310,6 +401,8 @@ int main(void)
         cmocka_unit_test(test_static_choice),
         cmocka_unit_test(test_best_asta_tile),
         cmocka_unit_test(test_predict_launch),
+        cmocka_unit_test(test_da_alias_group),
+        cmocka_unit_test(test_static_choice_aliased),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

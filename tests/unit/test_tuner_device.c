@@ -65,7 +65,7 @@ static void check_plausible(const dl_calibration *c)
 {
     assert_true(c->device[0] != '\0');
     assert_true(c->copy_bytes_per_ns > 0);
-    assert_int_equal(c->naccess, 6); /* 2 sizes x AoS, DA, T=8 */
+    assert_int_equal(c->naccess, 7); /* 2 sizes x AoS, DA, T=8; aliased DA */
     static const uint32_t sizes[] = {4, 19},
                           tiles[] = {1, DL_CALIB_TILE_DA, 8};
     for (unsigned w = 0; w < 2; w++)
