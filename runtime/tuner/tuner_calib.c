@@ -93,6 +93,10 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
                 dl_algo_name(c->convert[i].algo), c->convert[i].words,
                 tile_text(c->convert[i].tile, t, sizeof t),
                 c->convert[i].bytes_per_ns);
+    fprintf(out, "# largest spread of repeated measurements (noisy above "
+                 "%g)\n",
+            DL_CALIB_NOISY_SPREAD);
+    fprintf(out, "spread %.3f\n", c->spread);
     fprintf(out, "end\n");
 }
 
@@ -203,6 +207,8 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
         return dl_algo_parse(a, &x->algo) == DL_SUCCESS &&
                parse_tile(b, &x->tile);
     }
+    if (strcmp(word, "spread") == 0)
+        return sscanf(rest, "%lf", &c->spread) == 1 && c->spread >= 0;
     if (strcmp(word, "end") == 0) {
         *end = 1;
         return 1;

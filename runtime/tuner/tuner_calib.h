@@ -20,6 +20,10 @@
 #define DL_CALIB_TEXT_MAX 128
 #define DL_CALIB_MAX_ACCESS 64
 #define DL_CALIB_MAX_CONVERT 16
+/* Two calibrations of one machine, one while it was loaded, disagreed on
+ * which layout wins (AoS 9.3 vs 32.8 ns at 19 fields): a calibration whose
+ * repeated measurements spread more than this is noisy (tuner_keep.c). */
+#define DL_CALIB_NOISY_SPREAD 0.25
 
 /* Tile numbers in the calibration: 1 = AoS, DL_CALIB_TILE_DA = DA,
  * DL_CALIB_TILE_DA_4K = DA whose field arrays are a multiple of 4 KiB
@@ -52,6 +56,9 @@ struct dl_calibration {
     uint64_t key;              /* dl_calib_key of the three above */
     double copy_bytes_per_ns;  /* clEnqueueCopyBuffer */
     double measure_ms;         /* how long the calibration took */
+    /* The largest relative spread of the repeated access measurements
+     * (dl_calib_spread); noisy above DL_CALIB_NOISY_SPREAD. */
+    double spread;
     unsigned naccess, nconvert;
     dl_calib_access access[DL_CALIB_MAX_ACCESS];
     dl_calib_convert convert[DL_CALIB_MAX_CONVERT];
@@ -100,6 +107,24 @@ uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words);
  * the nearest record size; 0 if none. */
 double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
                              uint32_t tile);
+
+/* ------------------------------------ telling the user (tuner_keep.c) */
+
+/* DL_CALIBRATION_NOTICE, read from the environment. */
+int dl_calib_notice_enabled(void);
+/* The one line a run that calibrates prints first (warning level),
+ * unless DL_CALIBRATION_NOTICE=0; `path` the cache file, or NULL. */
+void dl_calib_announce(const char *device, const char *path);
+/* (second fastest - fastest) / fastest of n timed runs: how far the best
+ * figure is from being repeatable; 0 for fewer than two runs. */
+double dl_calib_spread(const double *ns, unsigned n);
+/* c->spread > DL_CALIB_NOISY_SPREAD. */
+int dl_calib_is_noisy(const dl_calibration *c);
+/* Caches a fresh calibration at `path` (NULL: no cache directory).  A
+ * noisy one is not cached (one warning; DL_UNSUPPORTED): the next run
+ * measures again.  A failure to write is warned about once per process
+ * (every run would calibrate again) and returned. */
+dl_status dl_calib_keep(const char *path, const dl_calibration *c);
 
 /* ----------------------------------------------- measuring (OpenCL) */
 

@@ -1,7 +1,8 @@
 /* test_tuner_calib.c - the calibration cache file (round trip, corrupt,
  * truncated and foreign files, the path rules), the static choice of
- * the ASTA(T) family member from a calibration, and DA's 4 KiB aliasing
- * in that choice. */
+ * the ASTA(T) family member from a calibration, DA's 4 KiB aliasing
+ * in that choice, and what a run that calibrates tells the user: the
+ * notice, an unwritable cache, a noisy calibration. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "log.h"
 #include "tuner.h"
 #include "tuner_calib.h"
 
@@ -352,6 +354,123 @@ static void test_static_choice_aliased(void **state)
     assert_int_equal(dl_calib_best_asta_tile(&c, 19), 8);
 }
 
+/* The log of one test, in a file of the test's directory. */
+static char log_path[400];
+
+static void log_to_file(void)
+{
+    snprintf(log_path, sizeof log_path, "%s/log.txt", dir);
+    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_WARN, log_path),
+                     DL_SUCCESS);
+}
+
+/* How many lines of the log contain `what`. */
+static unsigned log_lines_with(const char *what)
+{
+    FILE *f = fopen(log_path, "r");
+    unsigned n = 0;
+    char line[1024];
+    while (f && fgets(line, sizeof line, f))
+        n += strstr(line, what) != NULL;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+static void log_back_to_stderr(void)
+{
+    dl_log_close();
+    dl_log_set_level(DL_LOG_LEVEL_WARN);
+}
+
+/* A run that calibrates says so in one line, unless
+ * DL_CALIBRATION_NOTICE=0. */
+static void test_announce(void **state)
+{
+    (void)state;
+    log_to_file();
+    unsetenv("DL_CALIBRATION_NOTICE");
+    assert_true(dl_calib_notice_enabled());
+    dl_calib_announce("cpu-x86-64", "/home/u/.cache/dlayout/calibration.txt");
+    assert_int_equal(log_lines_with("calibrating the OpenCL device "
+                                    "'cpu-x86-64' once"),
+                     1);
+    assert_int_equal(log_lines_with("cached in /home/u/.cache/dlayout/"), 1);
+    assert_int_equal(log_lines_with("DL_CALIBRATION_NOTICE=0 silences"), 1);
+    setenv("DL_CALIBRATION_NOTICE", "0", 1);
+    assert_false(dl_calib_notice_enabled());
+    dl_calib_announce("cpu-x86-64", NULL);
+    assert_int_equal(log_lines_with("calibrating"), 1);
+    /* An invalid value keeps the default (on). */
+    setenv("DL_CALIBRATION_NOTICE", "banana", 1);
+    dl_calib_announce("cpu-x86-64", NULL);
+    assert_int_equal(log_lines_with("no file: no cache directory"), 1);
+    unsetenv("DL_CALIBRATION_NOTICE");
+    log_back_to_stderr();
+}
+
+/* A cache that cannot be written is warned about once per process: every
+ * run would calibrate again. */
+static void test_keep_unwritable(void **state)
+{
+    (void)state;
+    log_to_file();
+    dl_calibration c;
+    sample(&c);
+    char file[400], path[450];
+    snprintf(file, sizeof file, "%s/not-a-dir", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    /* A directory under a plain file: unwritable even for root. */
+    snprintf(path, sizeof path, "%s/dlayout/calibration.txt", file);
+    assert_int_not_equal(dl_calib_keep(path, &c), DL_SUCCESS);
+    assert_int_equal(log_lines_with("cannot cache the calibration of "
+                                    "'cpu-x86-64'"),
+                     1);
+    assert_int_equal(log_lines_with("every run calibrates again, 1.2 s"), 1);
+    assert_int_not_equal(dl_calib_keep(NULL, &c), DL_SUCCESS);
+    assert_int_not_equal(dl_calib_keep(path, &c), DL_SUCCESS);
+    assert_int_equal(log_lines_with("cannot cache"), 1);
+    log_back_to_stderr();
+}
+
+/* The spread of repeated runs, and a noisy calibration: used, warned
+ * about, not cached; a quiet one is cached with its spread. */
+static void test_keep_noisy(void **state)
+{
+    (void)state;
+    const double quiet[] = {10.0, 10.4, 10.2}, busy[] = {30.0, 10.0, 25.0},
+                 one[] = {10.0};
+    assert_true(dl_calib_spread(quiet, 3) > 0.0199 &&
+                dl_calib_spread(quiet, 3) < 0.0201);
+    assert_true(dl_calib_spread(busy, 3) > 1.499 &&
+                dl_calib_spread(busy, 3) < 1.501);
+    assert_true(dl_calib_spread(one, 1) == 0);
+
+    log_to_file();
+    dl_calibration c, back;
+    sample(&c);
+    char path[400];
+    path_in_dir(path, sizeof path, "noisy.txt");
+    c.spread = dl_calib_spread(busy, 3);
+    assert_true(dl_calib_is_noisy(&c));
+    assert_int_equal(dl_calib_keep(path, &c), DL_UNSUPPORTED);
+    assert_int_not_equal(access(path, F_OK), 0);
+    assert_int_equal(log_lines_with("the calibration of 'cpu-x86-64' is "
+                                    "noisy (repeated measurements differ by "
+                                    "up to 150%"),
+                     1);
+    assert_int_equal(log_lines_with("not cached, measured again"), 1);
+    c.spread = dl_calib_spread(quiet, 3);
+    assert_false(dl_calib_is_noisy(&c));
+    assert_int_equal(dl_calib_keep(path, &c), DL_SUCCESS);
+    assert_int_equal(dl_calib_load(path, &c, &back), DL_SUCCESS);
+    assert_true(back.spread > 0.0199 && back.spread < 0.0201);
+    assert_int_equal(log_lines_with("noisy"), 1);
+    log_back_to_stderr();
+}
+
 static void test_predict_launch(void **state)
 {
     (void)state;
@@ -403,6 +522,10 @@ int main(void)
         cmocka_unit_test(test_predict_launch),
         cmocka_unit_test(test_da_alias_group),
         cmocka_unit_test(test_static_choice_aliased),
+        cmocka_unit_test_setup_teardown(test_announce, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep_unwritable, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_keep_noisy, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
