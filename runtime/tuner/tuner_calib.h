@@ -143,9 +143,9 @@ dl_status dl_calib_measure(cl_context context, cl_device_id device,
                            dl_calibration *out);
 
 /* The runtime's entry: the cached calibration of the device, or a fresh
- * one (measured, then saved).  A corrupt or foreign cache file is
- * reported with one warning and rebuilt; everything else is logged at
- * info level only.  `force` measures even when a cache file exists. */
+ * one (announced, measured, then kept: dl_calib_announce, dl_calib_keep).
+ * A corrupt or foreign cache file is reported with one warning and
+ * rebuilt.  `force` measures even when a cache file exists. */
 dl_status dl_calib_get(cl_context context, cl_device_id device,
                        cl_command_queue queue, int force,
                        dl_calibration *out);
