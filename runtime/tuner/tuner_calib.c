@@ -97,6 +97,9 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
                  "%g)\n",
             DL_CALIB_NOISY_SPREAD);
     fprintf(out, "spread %.3f\n", c->spread);
+    if (c->noisy_runs)
+        fprintf(out, "# noisy calibrations in a row\nnoisy_runs %u\n",
+                c->noisy_runs);
     fprintf(out, "end\n");
 }
 
@@ -209,6 +212,8 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
     }
     if (strcmp(word, "spread") == 0)
         return sscanf(rest, "%lf", &c->spread) == 1 && c->spread >= 0;
+    if (strcmp(word, "noisy_runs") == 0)
+        return sscanf(rest, "%u", &c->noisy_runs) == 1;
     if (strcmp(word, "end") == 0) {
         *end = 1;
         return 1;

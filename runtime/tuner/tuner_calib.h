@@ -24,6 +24,10 @@
  * which layout wins (AoS 9.3 vs 32.8 ns at 19 fields): a calibration whose
  * repeated measurements spread more than this is noisy (tuner_keep.c). */
 #define DL_CALIB_NOISY_SPREAD 0.25
+/* A noisy calibration is cached but measured again by the next run, up to
+ * this many noisy ones in a row: a machine that is always busy then keeps
+ * the least noisy, rather than paying a calibration every run. */
+#define DL_CALIB_NOISY_TRIES 3u
 
 /* Tile numbers in the calibration: 1 = AoS, DL_CALIB_TILE_DA = DA,
  * DL_CALIB_TILE_DA_4K = DA whose field arrays are a multiple of 4 KiB
@@ -59,6 +63,8 @@ struct dl_calibration {
     /* The largest relative spread of the repeated access measurements
      * (dl_calib_spread); noisy above DL_CALIB_NOISY_SPREAD. */
     double spread;
+    /* Noisy calibrations in a row behind this one (0: it is quiet). */
+    unsigned noisy_runs;
     unsigned naccess, nconvert;
     dl_calib_access access[DL_CALIB_MAX_ACCESS];
     dl_calib_convert convert[DL_CALIB_MAX_CONVERT];
@@ -113,17 +119,25 @@ double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
 /* DL_CALIBRATION_NOTICE, read from the environment. */
 int dl_calib_notice_enabled(void);
 /* The one line a run that calibrates prints first (warning level),
- * unless DL_CALIBRATION_NOTICE=0; `path` the cache file, or NULL. */
-void dl_calib_announce(const char *device, const char *path);
+ * unless DL_CALIBRATION_NOTICE=0; `path` the cache file, or NULL; `again`
+ * when the cached calibration was noisy. */
+void dl_calib_announce(const char *device, const char *path, int again);
 /* (second fastest - fastest) / fastest of n timed runs: how far the best
  * figure is from being repeatable; 0 for fewer than two runs. */
 double dl_calib_spread(const double *ns, unsigned n);
 /* c->spread > DL_CALIB_NOISY_SPREAD. */
 int dl_calib_is_noisy(const dl_calibration *c);
+/* Whether a cached calibration should be measured again: it is noisy and
+ * fewer than DL_CALIB_NOISY_TRIES noisy ones were measured in a row. */
+int dl_calib_remeasure(const dl_calibration *cached);
+/* After measuring `fresh` again over the noisy `cached` (NULL: none):
+ * the less noisy of the two, with noisy_runs counted on. */
+void dl_calib_settle(const dl_calibration *cached, dl_calibration *fresh);
 /* Caches a fresh calibration at `path` (NULL: no cache directory).  A
- * noisy one is not cached (one warning; DL_UNSUPPORTED): the next run
- * measures again.  A failure to write is warned about once per process
- * (every run would calibrate again) and returned. */
+ * noisy one is said with one warning: the next run measures again, unless
+ * DL_CALIB_NOISY_TRIES noisy ones came in a row.  A failure to write is
+ * warned about once per process (every run would calibrate again) and
+ * returned. */
 dl_status dl_calib_keep(const char *path, const dl_calibration *c);
 
 /* ----------------------------------------------- measuring (OpenCL) */

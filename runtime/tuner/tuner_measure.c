@@ -330,39 +330,58 @@ dl_status dl_calib_measure(cl_context context, cl_device_id device,
     return st;
 }
 
+/* Whether the cached calibration at `path` can be used as it is (1, in
+ * *out).  A noisy one due to be measured again is copied to *noisy, and
+ * *has_noisy set. */
+static int read_cache(const char *path, const dl_calibration *want,
+                      dl_calibration *out, dl_calibration *noisy,
+                      int *has_noisy)
+{
+    dl_status ld = dl_calib_load(path, want, out);
+    if (ld == DL_SUCCESS && !dl_calib_remeasure(out)) {
+        DL_LOG_INFO("calibration of '%s' read from %s", want->device, path);
+        return 1;
+    }
+    if (ld == DL_SUCCESS) {
+        *noisy = *out;
+        *has_noisy = 1;
+    } else if (ld != DL_UNSUPPORTED) { /* corrupt or foreign: say so once */
+        DL_LOG_WARN("ignoring the calibration cache: %s; measuring again",
+                    dl_last_error());
+    }
+    return 0;
+}
+
 dl_status dl_calib_get(cl_context context, cl_device_id device,
                        cl_command_queue queue, int force, dl_calibration *out)
 {
     dl_cl_init_default();
-    dl_calibration *want = calloc(1, sizeof *want);
+    dl_calibration *want = calloc(2, sizeof *want);
     DL_RETURN_ERROR_ON(!want, DL_OUT_OF_MEMORY, "out of memory");
+    dl_calibration *noisy = want + 1; /* the cached one, if noisy */
+    int has_noisy = 0;
     dl_status st = dl_calib_identity(device, want);
     char path[4096];
     dl_status have_path =
         st == DL_SUCCESS ? dl_calib_path(want->key, path, sizeof path) : st;
-    if (st == DL_SUCCESS && !force && have_path == DL_SUCCESS) {
-        dl_status ld = dl_calib_load(path, want, out);
-        if (ld == DL_SUCCESS) {
-            DL_LOG_INFO("calibration of '%s' read from %s", want->device,
-                        path);
-            free(want);
-            return DL_SUCCESS;
-        }
-        if (ld != DL_UNSUPPORTED) /* corrupt or foreign: say so once */
-            DL_LOG_WARN("ignoring the calibration cache: %s; measuring again",
-                        dl_last_error());
+    if (st == DL_SUCCESS && !force && have_path == DL_SUCCESS &&
+        read_cache(path, want, out, noisy, &has_noisy)) {
+        free(want);
+        return DL_SUCCESS;
     }
     if (st == DL_SUCCESS)
-        dl_calib_announce(want->device,
-                          have_path == DL_SUCCESS ? path : NULL);
+        dl_calib_announce(want->device, have_path == DL_SUCCESS ? path : NULL,
+                          has_noisy);
+    if (st == DL_SUCCESS)
+        st = dl_calib_measure(context, device, queue, NULL, NULL, out);
+    if (st == DL_SUCCESS) {
+        DL_LOG_INFO("calibrated '%s' in %.0f ms (spread %.0f%%)", out->device,
+                    out->measure_ms, out->spread * 100);
+        dl_calib_settle(has_noisy ? noisy : NULL, out);
+        (void)dl_calib_keep(have_path == DL_SUCCESS ? path : NULL, out);
+    }
     free(want);
-    if (st != DL_SUCCESS)
-        return st;
-    DL_RETURN_IF_FAIL(dl_calib_measure(context, device, queue, NULL, NULL, out));
-    DL_LOG_INFO("calibrated '%s' in %.0f ms (spread %.0f%%)", out->device,
-                out->measure_ms, out->spread * 100);
-    (void)dl_calib_keep(have_path == DL_SUCCESS ? path : NULL, out);
-    return DL_SUCCESS;
+    return st;
 }
 
 dl_status dl_calib_cached(cl_device_id device, dl_calibration *out)

@@ -391,7 +391,8 @@ static void test_announce(void **state)
     log_to_file();
     unsetenv("DL_CALIBRATION_NOTICE");
     assert_true(dl_calib_notice_enabled());
-    dl_calib_announce("cpu-x86-64", "/home/u/.cache/dlayout/calibration.txt");
+    dl_calib_announce("cpu-x86-64", "/home/u/.cache/dlayout/calibration.txt",
+                      0);
     assert_int_equal(log_lines_with("calibrating the OpenCL device "
                                     "'cpu-x86-64' once"),
                      1);
@@ -399,12 +400,15 @@ static void test_announce(void **state)
     assert_int_equal(log_lines_with("DL_CALIBRATION_NOTICE=0 silences"), 1);
     setenv("DL_CALIBRATION_NOTICE", "0", 1);
     assert_false(dl_calib_notice_enabled());
-    dl_calib_announce("cpu-x86-64", NULL);
+    dl_calib_announce("cpu-x86-64", NULL, 0);
     assert_int_equal(log_lines_with("calibrating"), 1);
     /* An invalid value keeps the default (on). */
     setenv("DL_CALIBRATION_NOTICE", "banana", 1);
-    dl_calib_announce("cpu-x86-64", NULL);
+    dl_calib_announce("cpu-x86-64", NULL, 1);
     assert_int_equal(log_lines_with("no file: no cache directory"), 1);
+    assert_int_equal(log_lines_with("'cpu-x86-64' again, its cached "
+                                    "calibration being noisy"),
+                     1);
     unsetenv("DL_CALIBRATION_NOTICE");
     log_back_to_stderr();
 }
@@ -432,11 +436,20 @@ static void test_keep_unwritable(void **state)
     assert_int_not_equal(dl_calib_keep(NULL, &c), DL_SUCCESS);
     assert_int_not_equal(dl_calib_keep(path, &c), DL_SUCCESS);
     assert_int_equal(log_lines_with("cannot cache"), 1);
+    /* A noisy one that cannot be cached does not claim it was. */
+    c.spread = 1.0;
+    c.noisy_runs = DL_CALIB_NOISY_TRIES;
+    assert_int_not_equal(dl_calib_keep(path, &c), DL_SUCCESS);
+    assert_int_equal(log_lines_with("not cached, measured again by the next "
+                                    "run"),
+                     1);
+    assert_int_equal(log_lines_with("cached for good"), 0);
     log_back_to_stderr();
 }
 
-/* The spread of repeated runs, and a noisy calibration: used, warned
- * about, not cached; a quiet one is cached with its spread. */
+/* The spread of repeated runs, and a noisy calibration: warned about,
+ * cached, measured again by the next run while fewer than
+ * DL_CALIB_NOISY_TRIES noisy ones came in a row, the least noisy kept. */
 static void test_keep_noisy(void **state)
 {
     (void)state;
@@ -449,25 +462,57 @@ static void test_keep_noisy(void **state)
     assert_true(dl_calib_spread(one, 1) == 0);
 
     log_to_file();
-    dl_calibration c, back;
+    dl_calibration c, back, fresh;
     sample(&c);
     char path[400];
     path_in_dir(path, sizeof path, "noisy.txt");
+    /* A first noisy calibration: cached, with its count, and due to be
+     * measured again. */
     c.spread = dl_calib_spread(busy, 3);
     assert_true(dl_calib_is_noisy(&c));
-    assert_int_equal(dl_calib_keep(path, &c), DL_UNSUPPORTED);
-    assert_int_not_equal(access(path, F_OK), 0);
+    dl_calib_settle(NULL, &c);
+    assert_int_equal(c.noisy_runs, 1);
+    assert_int_equal(dl_calib_keep(path, &c), DL_SUCCESS);
     assert_int_equal(log_lines_with("the calibration of 'cpu-x86-64' is "
                                     "noisy (repeated measurements differ by "
                                     "up to 150%"),
                      1);
-    assert_int_equal(log_lines_with("not cached, measured again"), 1);
+    assert_int_equal(log_lines_with("measured again by the next run"), 1);
+    assert_int_equal(dl_calib_load(path, &c, &back), DL_SUCCESS);
+    assert_int_equal(back.noisy_runs, 1);
+    assert_true(back.spread > 1.499 && back.spread < 1.501);
+    assert_true(dl_calib_remeasure(&back));
+    /* Measured again, noisier: the cached figures stay, counted on. */
+    fresh = c;
+    fresh.spread = 2.0;
+    fresh.access[0].ns_per_record = 99.0;
+    dl_calib_settle(&back, &fresh);
+    assert_int_equal(fresh.noisy_runs, 2);
+    assert_true(fresh.spread < 1.501);
+    assert_true(fresh.access[0].ns_per_record == 1.0);
+    /* Less noisy, still noisy: the fresh figures, the third in a row,
+     * cached for good. */
+    dl_calibration third = c;
+    third.spread = 0.5;
+    dl_calib_settle(&fresh, &third);
+    assert_int_equal(third.noisy_runs, 3);
+    assert_true(third.spread == 0.5);
+    assert_false(dl_calib_remeasure(&third));
+    assert_int_equal(dl_calib_keep(path, &third), DL_SUCCESS);
+    assert_int_equal(log_lines_with("3 times in a row: the least noisy is "
+                                    "cached for good"),
+                     1);
+    /* A quiet calibration ends the count. */
     c.spread = dl_calib_spread(quiet, 3);
     assert_false(dl_calib_is_noisy(&c));
+    dl_calib_settle(&third, &c);
+    assert_int_equal(c.noisy_runs, 0);
+    assert_false(dl_calib_remeasure(&c));
     assert_int_equal(dl_calib_keep(path, &c), DL_SUCCESS);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_SUCCESS);
     assert_true(back.spread > 0.0199 && back.spread < 0.0201);
-    assert_int_equal(log_lines_with("noisy"), 1);
+    assert_int_equal(back.noisy_runs, 0);
+    assert_int_equal(log_lines_with("noisy"), 2);
     log_back_to_stderr();
 }
 
