@@ -1,5 +1,6 @@
 /* controls.c - defaults, parsing and printing of the DL_* settings; every
  * piece is generated from controls.def so that none can be forgotten. */
+#define _GNU_SOURCE /* secure_getenv */
 #include "controls.h"
 #include "error.h"
 
@@ -218,10 +219,13 @@ unsigned dl_controls_parse(dl_controls *c, dl_control_get_fn get,
 
 /* ------------------------------------------------------------ environment */
 
+/* secure_getenv: in a setuid or setgid process the environment belongs to
+ * whoever ran it, so no DL_* variable is read there (the runtime does not
+ * even start: rt_init.c). */
 static const char *from_environment(const char *name, void *user)
 {
     (void)user;
-    return getenv(name);
+    return secure_getenv(name);
 }
 
 /* Warnings wait here until the logger knows DL_LOG_FILE. */
@@ -396,7 +400,10 @@ void dl_controls_print_markdown(FILE *out)
             "same as an unset\n"
             "one.  An invalid value produces one warning that names the "
             "variable and the\n"
-            "value, and the default is kept.\n"
+            "value, and the default is kept.  In a setuid or setgid "
+            "program (`AT_SECURE`),\n"
+            "none is read: dlayout passes every call through and writes "
+            "nothing.\n"
             "\n"
             "| Variable | Values | Default |\n"
             "|----------|--------|---------|\n");

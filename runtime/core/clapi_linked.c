@@ -13,6 +13,8 @@
     X(clGetPlatformInfo)                                                       \
     X(clGetEventProfilingInfo)                                                 \
     X(clSetEventCallback)                                                      \
+    X(clCreateContext)                                                         \
+    X(clCreateContextFromType)                                                 \
     X(clRetainContext)                                                         \
     X(clReleaseContext)                                                        \
     X(clGetCommandQueueInfo)                                                   \

@@ -20,7 +20,7 @@
  * - the queue's table is a complete one: not the placeholder of a
  *   cl_khr_icd 2 driver, whose entries the loader keeps elsewhere.
  * Otherwise, and for every other call, dl_cl's entry is used. */
-#define _GNU_SOURCE /* dladdr */
+#define _GNU_SOURCE /* dladdr, secure_getenv */
 #include "rt_memo.h"
 
 #include <dlfcn.h>
@@ -50,7 +50,7 @@ static int loader_dispatches_by_object(void)
     if (!loader_info || !dladdr(enqueue, &at) ||
         !dladdr(loader_info, &info_at) || info_at.dli_fbase != at.dli_fbase)
         return 0;
-    const char *layers = getenv("OPENCL_LAYERS");
+    const char *layers = secure_getenv("OPENCL_LAYERS");
     int exported = at.dli_saddr == enqueue && at.dli_sname &&
                    !strcmp(at.dli_sname, "clEnqueueNDRangeKernel");
     return !exported || !layers || !*layers;

@@ -196,7 +196,8 @@ enum {
     RT_CAUSE_SUBBUF = 1u << 3,
     RT_CAUSE_ENGINE = 1u << 4,
     RT_CAUSE_NOTMEM = 1u << 5,
-    RT_CAUSE_RESHAPE = 1u << 6 /* rt_reshape.h */
+    RT_CAUSE_RESHAPE = 1u << 6, /* rt_reshape.h */
+    RT_CAUSE_PINNED = 1u << 7   /* rt_buffer.pinned */
 };
 
 /* The inputs of a kernel's last transformed launch that converted
@@ -270,6 +271,9 @@ typedef struct rt_buffer {
      * until the buffer's first conversion. */
     int ever_converted; /* atomic                                     */
     unsigned host_busy; /* atomic: such accesses under way            */
+    /* Why the buffer must stay in the program's layout for good (the
+     * host shares its memory, an image views it: rt_marks.c), or NULL. */
+    const char *pinned;
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
@@ -319,6 +323,8 @@ extern int rt_fault_conversions;
  * objects they should affect) and a snapshot of the counters. */
 dl_controls *dl_rt_controls(void);
 void dl_rt_get_stats(rt_stats *out);
+/* Arms the exit stats line for this process (not its fork() children). */
+void rt_stats_register(void);
 /* The stats line, without newline. */
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 
@@ -380,6 +386,10 @@ const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
 /* A buffer entry goes: no argument record may say it is tracked. */
 void rt_kernels_forget_buffer(cl_mem mem); /* locked */
 
+/* rt_contexts.c (locked): the engine for the queue's context and device,
+ * made on first use; fails for a context the program has released. */
+dl_status rt_context_engine(cl_command_queue queue, dl_engine **out);
+
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);
 /* Finds or creates the entry (queries size, context and parent). */
@@ -401,14 +411,27 @@ dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
  * build on the engine of `queue`: 0 once planned in this process. */
 unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to);
+/* Unlocked (takes the lock only to find the engine): plans the
+ * conversion from -> to and its restore, building their marshal
+ * programs, so that rt_buffer_marshal and rt_buffer_restore then build
+ * nothing under the lock. */
+void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                           const rt_layout *to);
 /* The buffer is overwritten entirely: original layout, no conversion. */
 void rt_buffer_reset(rt_buffer *buf);
 /* Records a command that used the buffer (the event is retained). */
 void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
 /* Memo launches on `queue` will use the buffer without an event. */
 void rt_buffer_mark_lazy(rt_buffer *buf, cl_command_queue queue);
+/* rt_marks.c (locked): the buffer (and the buffer it is part of) stays in
+ * the program's layout from now on; restored on its last queue if it is
+ * not.  `why` is a static string, logged at info level. */
+void rt_buffer_pin(rt_buffer *buf, const char *why);
 /* Drops the entries of destroyed buffers (locked; called by rt_lock). */
 void rt_buffers_drain(void);
+/* The program released `context`: restores its buffers and releases the
+ * events and queues their entries hold. */
+void rt_buffers_close_context(cl_context context);
 /* Restores every transformed buffer of the queue's context. */
 void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
                            const cl_event *wait, rt_events *done);

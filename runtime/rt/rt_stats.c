@@ -6,6 +6,8 @@
 #include "rt_memo.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 void dl_rt_get_stats(rt_stats *out)
 {
@@ -55,10 +57,19 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
 }
 
 static int printed;
+/* The process that started the runtime: a fork() child inherits the exit
+ * handler (and the layer's destructor) but its exit must print nothing. */
+static pid_t owner;
+
+void rt_stats_register(void)
+{
+    owner = getpid();
+    atexit(dl_rt_print_stats);
+}
 
 void dl_rt_print_stats(void)
 {
-    if (!dl_rt.controls.stats ||
+    if (!dl_rt.controls.stats || getpid() != owner ||
         __atomic_exchange_n(&printed, 1, __ATOMIC_ACQ_REL))
         return;
     rt_stats s;

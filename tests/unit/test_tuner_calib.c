@@ -44,6 +44,7 @@ static void sample(dl_calibration *c)
                           "5.0+debian");
     c->copy_bytes_per_ns = 6.5;
     c->measure_ms = 1234.5;
+    c->build_ms = 61.5;
     const dl_calib_access a[] = {
         {4, 1, 1.0},  {4, DL_CALIB_TILE_DA, 1.0},  {4, 4, 1.5},
         {4, 8, 1.4},  {19, 1, 4.8},  {19, DL_CALIB_TILE_DA, 2.0},
@@ -54,9 +55,11 @@ static void sample(dl_calibration *c)
     memcpy(c->access, a, sizeof a);
     c->naccess = sizeof a / sizeof *a;
     c->convert[0] = (dl_calib_convert){DL_ALGO_AUTO, 19, DL_CALIB_TILE_DA,
-                                       1.5};
-    c->convert[1] = (dl_calib_convert){DL_ALGO_BS, 8, 8, 3.0};
-    c->nconvert = 2;
+                                       1.5, 4};
+    c->convert[1] = (dl_calib_convert){DL_ALGO_BS, 8, 8, 3.0, 4};
+    /* a record of mixed fields: 25x slower */
+    c->convert[2] = (dl_calib_convert){DL_ALGO_AUTO, 6, 8, 0.12, 1};
+    c->nconvert = 3;
 }
 
 static void path_in_dir(char *buf, size_t n, const char *name)
@@ -94,9 +97,11 @@ static void test_round_trip(void **state)
         assert_true(back.access[i].ns_per_record == c.access[i].ns_per_record);
     }
     assert_int_equal(back.convert[1].algo, DL_ALGO_BS);
+    assert_int_equal(back.convert[2].min_field, 1);
     assert_int_equal(back.convert[0].tile, DL_CALIB_TILE_DA);
     assert_int_equal(back.access[8].tile, DL_CALIB_TILE_DA_4K);
     assert_true(back.copy_bytes_per_ns == 6.5);
+    assert_true(back.build_ms == 61.5);
     /* Without an expected identity any valid file loads. */
     assert_int_equal(dl_calib_load(path, NULL, &back), DL_SUCCESS);
 }
@@ -137,13 +142,17 @@ static void test_missing_corrupt_truncated(void **state)
     memcpy(copy + 6, "-1.0 ", 5);
     write_text(path, bad);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_INVALID_ARGUMENT);
-    /* Another version. */
+    /* Another version: a later one is not ours, an older one is measured
+     * again without a warning (DL_UNSUPPORTED, as a missing file). */
     snprintf(bad, sizeof bad, "%s", text);
-    char *ver = strstr(bad, "version 1");
+    char *ver = strstr(bad, "version 3");
     assert_non_null(ver);
     ver[8] = '9';
     write_text(path, bad);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_INVALID_ARGUMENT);
+    ver[8] = '1';
+    write_text(path, bad);
+    assert_int_equal(dl_calib_load(path, &c, &back), DL_UNSUPPORTED);
     /* Saving again repairs it. */
     assert_int_equal(dl_calib_save(path, &c), DL_SUCCESS);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_SUCCESS);
@@ -201,7 +210,7 @@ static void test_path(void **state)
 static dl_tuner_kernel_info info(uint32_t words, double launches)
 {
     return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT, launches,
-                                  0, 0};
+                                  0, 0, 0};
 }
 
 static void test_static_choice(void **state)
@@ -257,6 +266,31 @@ static void test_static_choice(void **state)
 /* asta(auto) takes the cheapest measured ASTA tile at the nearest record
  * size: 8 at 4 and at 19 words (1.4 < 1.5, 5.0 < 6.0), none without
  * ASTA entries. */
+/* Records with small fields convert at their own measured rate, to any
+ * tile if only one was measured; records of floats at theirs.  Issue 17:
+ * a 24-byte particle record (fields of 4, 4, 8, 2 and 1 bytes) took
+ * 300 ms for 58 MB where the rate of floats predicted 4 ms, so a probe
+ * looked cheap to a short program. */
+static void test_convert_rate_by_field(void **state)
+{
+    (void)state;
+    dl_calibration c;
+    sample(&c);
+    assert_true(dl_calib_convert_rate(&c, 19, DL_CALIB_TILE_DA, 4) == 1.5);
+    assert_true(dl_calib_convert_rate(&c, 8, 8, 4) == 3.0);
+    assert_true(dl_calib_convert_rate(&c, 6, 8, 1) == 0.12);
+    assert_true(dl_calib_convert_rate(&c, 6, 8, 2) == 0.12);
+    assert_true(dl_calib_convert_rate(&c, 19, DL_CALIB_TILE_DA, 1) == 0.12);
+    /* The prediction follows: 25x the conversion time. */
+    dl_tuner_kernel_info floats = info(6, 100), mixed = info(6, 100);
+    floats.target_tile = mixed.target_tile = 8;
+    mixed.min_field_size = 1;
+    dl_tuner_prediction pf = dl_tuner_predict_launch(&c, &floats, 1);
+    dl_tuner_prediction pm = dl_tuner_predict_launch(&c, &mixed, 1);
+    assert_true(pf.conversion_ns > 0);
+    assert_true(pm.conversion_ns > 20 * pf.conversion_ns);
+}
+
 static void test_best_asta_tile(void **state)
 {
     (void)state;
@@ -277,7 +311,7 @@ static void test_da_alias_group(void **state)
 {
     (void)state;
     /* Parboil LBM: 20 floats, 128 x 120 x 154 cells, 2,310 pages a field. */
-    dl_tuner_kernel_info k = {80, 20, NULL, 128u * 120u * 154u, 1, 0, 0};
+    dl_tuner_kernel_info k = {80, 20, NULL, 128u * 120u * 154u, 1, 0, 0, 0};
     assert_int_equal(dl_tuner_da_alias_group(&k), 20);
     assert_true(dl_tuner_da_aliases(&k));
     /* 7 cells fewer: fields 28 bytes apart modulo 4 KiB, 3 per line. */
@@ -289,7 +323,7 @@ static void test_da_alias_group(void **state)
     assert_int_equal(dl_tuner_da_alias_group(&k), 3);
     assert_false(dl_tuner_da_aliases(&k));
     /* 2M particles of 4 floats, 8 MiB a field. */
-    k = (dl_tuner_kernel_info){16, 4, NULL, 2u << 20, 1, 0, 0};
+    k = (dl_tuner_kernel_info){16, 4, NULL, 2u << 20, 1, 0, 0, 0};
     assert_int_equal(dl_tuner_da_alias_group(&k), 4);
     assert_true(dl_tuner_da_aliases(&k));
     /* Within a cache line of a multiple counts too (both sides of 0). */
@@ -302,7 +336,7 @@ static void test_da_alias_group(void **state)
     /* Mixed field sizes: offsets 0, 8, 12, 16 bytes times 512 records
      * (4 KiB, 6 KiB, 8 KiB): three at 0 modulo 4 KiB, one at 2 KiB. */
     const uint32_t sizes[] = {8, 4, 4, 4};
-    k = (dl_tuner_kernel_info){20, 4, sizes, 512, 1, 0, 0};
+    k = (dl_tuner_kernel_info){20, 4, sizes, 512, 1, 0, 0, 0};
     assert_int_equal(dl_tuner_da_alias_group(&k), 3);
     k.count = 1024; /* all four at 0 */
     assert_int_equal(dl_tuner_da_alias_group(&k), 4);
@@ -563,6 +597,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_foreign, setup, teardown),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_static_choice),
+        cmocka_unit_test(test_convert_rate_by_field),
         cmocka_unit_test(test_best_asta_tile),
         cmocka_unit_test(test_predict_launch),
         cmocka_unit_test(test_da_alias_group),
