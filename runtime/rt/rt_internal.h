@@ -221,6 +221,17 @@ typedef struct rt_memo {
     cl_uint run_dim;
     const size_t *run_local;
     size_t run_offset[3], run_global[3], run_local_size[3];
+    /* The memo's launches keep the event of the last one (retained; in
+     * order on an in-order queue, busy keeps the real call and the swap
+     * together), and the buffers they use get it as a use when the memo
+     * ends (rt_memo_harvest): a conversion then waits for that launch,
+     * and for nothing enqueued after it. */
+    cl_event last;                 /* atomic */
+    int busy;                      /* atomic: a launch is storing `last` */
+    cl_api_clRetainEvent retain;   /* for the queue's events, */
+    cl_api_clReleaseEvent release; /* as rt_memo_enqueue picks them */
+    struct rt_buffer **bufs;       /* the buffers its launches use */
+    cl_uint nbufs;
 } rt_memo;
 
 typedef struct rt_kernel {
@@ -246,6 +257,14 @@ typedef struct rt_kernel {
 
 /* ------------------------------------------------------------- buffers */
 
+/* A growing list of retained events (rt_buffers.c). */
+typedef struct rt_events {
+    cl_event *ev;
+    cl_uint n, cap;
+    int failed; /* out of memory: some event could not be kept */
+} rt_events;
+
+/* Past this many uses, those known complete are dropped. */
 #define RT_MAX_USES 8
 
 typedef struct rt_buffer {
@@ -259,13 +278,14 @@ typedef struct rt_buffer {
     rt_layout cur;
     cl_command_queue queue;     /* retained while transformed: where to
                                    restore it if the app releases it      */
-    cl_event uses[RT_MAX_USES]; /* commands since the last conversion */
-    unsigned nuses;
+    /* Commands since the last conversion (the conversion first): the
+     * next conversion waits for them, on whatever queue they ran. */
+    rt_events uses;
+    /* The last conversion (retained) until it is known complete: every
+     * command that touches the buffer, on any queue, waits for it. */
+    cl_event converted;
     cl_kernel bound_kernel; /* the last kernel argument it was bound to */
     cl_uint bound_index;
-    /* Retained: a queue where memo launches used the buffer without
-     * leaving an event in uses[]; a conversion waits for a marker there. */
-    cl_command_queue lazy;
     /* Blocking reads and writes without the lock (rt_access.c), allowed
      * until the buffer's first conversion. */
     int ever_converted; /* atomic                                     */
@@ -363,19 +383,21 @@ static inline rt_kernel *rt_kernel_get(cl_kernel kernel)
     return k;
 }
 
-/* A growing list of retained events (rt_buffers.c). */
-typedef struct rt_events {
-    cl_event *ev;
-    cl_uint n, cap;
-    int failed; /* out of memory: some event could not be kept */
-} rt_events;
 void rt_events_push(rt_events *e, cl_event ev); /* retains */
+void rt_events_push_once(rt_events *e, cl_event ev); /* unless there */
 void rt_events_free(rt_events *e);              /* releases */
 /* The caller's wait list followed by `extra` (a new array, or the
  * caller's own when extra is empty). */
 const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
                                const cl_event *wait, const rt_events *extra,
                                cl_uint *n);
+
+/* rt_host_convert.c: converts mem's bytes from -> to on the host, after
+ * `wait`; *ev is the command that writes them back.  Does not block. */
+dl_status rt_host_convert(cl_command_queue queue, cl_mem mem,
+                          cl_context context, const dl_layout *from,
+                          const dl_layout *to, cl_uint nwait,
+                          const cl_event *wait, cl_event *ev);
 
 /* A buffer entry goes: no argument record may say it is tracked. */
 void rt_kernels_forget_buffer(cl_mem mem); /* locked */
@@ -393,7 +415,8 @@ dl_status rt_buffer_marshal(rt_buffer *buf, cl_command_queue queue,
                             cl_uint nwait, const cl_event *wait,
                             rt_events *done);
 /* Brings buf (and, for a sub-buffer, its parent) back to the original
- * layout if needed. */
+ * layout if needed; `done` receives the conversions the command that
+ * follows must wait for (rt_buffer_order). */
 dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
                             cl_uint nwait, const cl_event *wait,
                             rt_events *done);
@@ -403,10 +426,13 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to);
 /* The buffer is overwritten entirely: original layout, no conversion. */
 void rt_buffer_reset(rt_buffer *buf);
-/* Records a command that used the buffer (the event is retained). */
+/* Records a command that used the buffer (the event is retained); a
+ * sub-buffer's use is also its parent's.  `queue` is unused. */
 void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
-/* Memo launches on `queue` will use the buffer without an event. */
-void rt_buffer_mark_lazy(rt_buffer *buf, cl_command_queue queue);
+/* Adds to `wait` the conversion of buf (and of its parent) that may still
+ * run: a command that touches buf must wait for it, whatever its queue.
+ * rt_buffer_restore and rt_buffer_restore_mem do this themselves. */
+void rt_buffer_order(rt_buffer *buf, rt_events *wait);
 /* Drops the entries of destroyed buffers (locked; called by rt_lock). */
 void rt_buffers_drain(void);
 /* Restores every transformed buffer of the queue's context. */
