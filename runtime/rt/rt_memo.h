@@ -1,6 +1,7 @@
 /* rt_memo.h - the launch memo: a launch with the same inputs as its
  * kernel's last one, with nothing changed since, goes straight to the
- * real call (no lock, no allocation, no event).  rt_internal.h says how
+ * real call (no lock, no allocation; the event of its last launch kept for
+ * the next conversion, see rt_memo_call_end).  rt_internal.h says how
  * the memos' key_dim and the in-flight count keep it safe; rt_memo.c makes
  * the memo at the end of a launch, rt_launch.c's entry points use it. */
 #ifndef DL_RT_MEMO_H
