@@ -507,12 +507,10 @@ void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
     }
 }
 
-/* Forgets a buffer (locked). */
-static void drop(rt_buffer *b)
+void rt_buffer_drop(rt_buffer *b)
 {
     rt_memos_invalidate();
     rt_map_del(&dl_rt.buffers, b->mem);
-    rt_kernels_forget_buffer(b->mem);
     if (b->parent) {
         rt_buffer *p = rt_buffer_find(b->parent);
         if (p && p->nsubs)
@@ -524,53 +522,10 @@ static void drop(rt_buffer *b)
     free(b);
 }
 
-/* ------------------------------------------------------------ entry points */
-
-cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
-                            size_t size, void *host_ptr, cl_int *errcode_ret)
-{
-    cl_mem mem =
-        dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
-    if (mem && __atomic_load_n(&dl_rt.buffers.live, __ATOMIC_RELAXED)) {
-        /* A handle the implementation reuses must not inherit the state
-         * of a buffer released behind our back. */
-        rt_lock();
-        rt_buffer *stale = rt_buffer_find(mem);
-        if (stale)
-            drop(stale);
-        rt_unlock();
-    }
-    return mem;
-}
-
-cl_mem dl_rt_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
-                               cl_buffer_create_type buffer_create_type,
-                               const void *buffer_create_info,
-                               cl_int *errcode_ret)
-{
-    cl_mem mem = dl_cl.clCreateSubBuffer(buffer, flags, buffer_create_type,
-                                         buffer_create_info, errcode_ret);
-    if (mem) { /* rare: always tracked, see rt_launch.c apply() */
-        rt_lock();
-        rt_buffer *stale = rt_buffer_find(mem);
-        if (stale)
-            drop(stale);
-        if (!rt_buffer_get(mem)) /* records the parent */
-            __atomic_store_n(&dl_rt.untracked_subs, 1, __ATOMIC_RELEASE);
-        rt_unlock();
-    }
-    return mem;
-}
-
-/* Buffers OpenCL destroyed, waiting to be dropped.  The destructor
- * callback may run in any thread, also inside an OpenCL call we make
- * under the lock (releasing an event can free a buffer), so it only
- * pushes the handle here, lock-free; rt_lock() drops them. */
-struct rt_destroyed {
-    cl_mem mem;
-    struct rt_destroyed *next;
-};
-
+/* The destructor callback may run in any thread, also inside an OpenCL
+ * call we make under the lock (releasing an event can free a buffer), so
+ * it only pushes the handle on dl_rt.destroyed, lock-free; rt_lock()
+ * drops them (rt_lock.c). */
 static void CL_CALLBACK on_destroyed(cl_mem mem, void *user)
 {
     (void)user;
@@ -587,28 +542,9 @@ static void CL_CALLBACK on_destroyed(cl_mem mem, void *user)
                                         __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
-void rt_buffers_drain(void)
+rt_destroyed *rt_buffers_take_destroyed(void)
 {
     if (!__atomic_load_n(&dl_rt.destroyed, __ATOMIC_RELAXED))
-        return;
-    rt_destroyed *d =
-        __atomic_exchange_n(&dl_rt.destroyed, NULL, __ATOMIC_ACQUIRE);
-    while (d) {
-        RT_HG_ACQUIRE(d);
-        rt_destroyed *next = d->next;
-        rt_buffer *b = rt_buffer_find(d->mem);
-        if (b)
-            drop(b);
-        free(d);
-        d = next;
-    }
-}
-
-/* Nothing to do here: the destructor callback (rt_buffer_get) drops the
- * state when the object really goes.  A buffer outlives its last release
- * while sub-buffers of it exist, and they see its bytes: restoring it is
- * then the business of the sub-buffers' accesses, as always. */
-cl_int dl_rt_clReleaseMemObject(cl_mem memobj)
-{
-    return dl_cl.clReleaseMemObject(memobj);
+        return NULL;
+    return __atomic_exchange_n(&dl_rt.destroyed, NULL, __ATOMIC_ACQUIRE);
 }

@@ -124,17 +124,3 @@ dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
 }
 
 dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
-
-void rt_lock(void)
-{
-    pthread_mutex_lock(&dl_rt.lock);
-    dl_cl_lock_enter(); /* no blocking call until rt_unlock (clapi.h) */
-    dl_rt.memos_invalidated = 0;
-    rt_buffers_drain();
-}
-
-void rt_unlock(void)
-{
-    dl_cl_lock_leave();
-    pthread_mutex_unlock(&dl_rt.lock);
-}

@@ -294,7 +294,11 @@ typedef struct rt_buffer {
 
 /* ----------------------------------------------------------- the state */
 
-typedef struct rt_destroyed rt_destroyed;
+/* A buffer OpenCL destroyed, waiting to be dropped (rt_lock.c). */
+typedef struct rt_destroyed {
+    cl_mem mem;
+    struct rt_destroyed *next;
+} rt_destroyed;
 
 typedef struct rt_stats {
     uint64_t programs_annotated, kernels_transformed, launches, marshals,
@@ -313,7 +317,7 @@ typedef struct rt_state {
     unsigned inflight; /* atomic: memo launches going on (see above)     */
     int memos_invalidated; /* locked: this holding ended the memos       */
     rt_map programs, kernels, buffers;
-    rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
+    rt_destroyed *destroyed; /* atomic: see rt_lock.c */
     rt_stats stats;          /* atomic adds */
     dl_tuner *tuner; /* DL_POLICY=auto: per-launch decisions; NULL: always */
 } rt_state;
@@ -323,9 +327,12 @@ extern __attribute__((visibility("hidden"))) rt_state dl_rt;
 #define RT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define RT_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_RELAXED)
 
-/* Takes the lock, then forgets the buffers OpenCL destroyed meanwhile. */
+/* rt_lock.c: takes the lock, then forgets the buffers OpenCL destroyed
+ * meanwhile. */
 void rt_lock(void);
 void rt_unlock(void);
+/* Forgets a buffer (locked): its entry and the kernels' records of it. */
+void rt_forget_buffer(struct rt_buffer *buf);
 /* Locked, before any change a launch memo depends on (see above): ends
  * every memo (once per holding of the lock) and waits for the memo
  * launches under way (rt_memo.c). */
@@ -433,8 +440,12 @@ void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
  * run: a command that touches buf must wait for it, whatever its queue.
  * rt_buffer_restore and rt_buffer_restore_mem do this themselves. */
 void rt_buffer_order(rt_buffer *buf, rt_events *wait);
-/* Drops the entries of destroyed buffers (locked; called by rt_lock). */
-void rt_buffers_drain(void);
+/* Drops the entry (locked; rt_forget_buffer also clears the kernels'
+ * records of it). */
+void rt_buffer_drop(rt_buffer *buf);
+/* The buffers OpenCL destroyed since the last call (locked; the caller
+ * frees each node). */
+rt_destroyed *rt_buffers_take_destroyed(void);
 /* Restores every transformed buffer of the queue's context. */
 void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
                            const cl_event *wait, rt_events *done);
