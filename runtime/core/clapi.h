@@ -23,8 +23,8 @@ void dl_cl_fill_linked(cl_icd_dispatch *table);
 void dl_cl_install(const cl_icd_dispatch *real);
 
 /* The lock rule (clapi_check.c): no OpenCL call that can block while the
- * calling thread holds a dlayout lock.  Every dlayout lock counts itself
- * with enter (after taking it) and leave (before releasing it).  In
+ * calling thread holds the runtime's lock, which says so with enter
+ * (after taking it) and leave (before releasing it).  In
  * DL_LOCK_CHECK builds dl_cl's blocking entries abort on a call made
  * under a lock (dl_cl_check_blocking wraps them in `table`); elsewhere
  * these do nothing. */

@@ -16,35 +16,40 @@
 
 #ifdef DL_LOCK_CHECK
 
-/* Threads holding a dlayout lock, all of them: while 0 (almost always
- * outside the locked paths), a wrapper needs no thread-local lookup. */
-static unsigned holders;
-static __thread unsigned depth; /* the locks this thread holds */
+/* The thread that holds the lock, by its thread pointer (NULL: none).
+ * One word and no thread-local lookup, so that a wrapper's test is a
+ * load and a compare, and its real call stays a jump: the calls that
+ * dlayout passes on for the application pay for it. */
+static void *owner;
+
+static inline void *this_thread(void) { return __builtin_thread_pointer(); }
 
 void dl_cl_lock_enter(void)
 {
-    if (depth++ == 0)
-        __atomic_add_fetch(&holders, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&owner, this_thread(), __ATOMIC_RELAXED);
 }
 
-void dl_cl_lock_leave(void)
-{
-    if (--depth == 0)
-        __atomic_sub_fetch(&holders, 1, __ATOMIC_RELAXED);
-}
+void dl_cl_lock_leave(void) { __atomic_store_n(&owner, NULL, __ATOMIC_RELAXED); }
 
 void dl_cl_lock_check_suspend(void) { dl_cl_lock_leave(); }
 void dl_cl_lock_check_resume(void) { dl_cl_lock_enter(); }
 
-static void check(const char *call)
+static __attribute__((noreturn, noinline, cold)) void
+blocked_under_lock(const char *call)
 {
-    if (!__atomic_load_n(&holders, __ATOMIC_RELAXED) || !depth)
-        return;
     DL_LOG_ERROR("%s, which can block, was called under the dlayout lock "
                  "(lock_check build): aborting",
                  call);
     abort();
 }
+
+#define check(call)                                                            \
+    do {                                                                       \
+        if (__builtin_expect(                                                  \
+                __atomic_load_n(&owner, __ATOMIC_RELAXED) == this_thread(),    \
+                0))                                                            \
+            blocked_under_lock(call);                                          \
+    } while (0)
 
 static cl_icd_dispatch real;
 

@@ -48,7 +48,7 @@ static void access_begin(access *a, cl_command_queue queue, cl_uint nmem,
         /* A sub-buffer's whole write is a partial write of its parent. */
         if (whole && whole[i] && !b->parent) {
             rt_buffer_reset(b);
-            rt_buffer_order(b, &a->done); /* not before a conversion */
+            rt_buffer_order(b, queue, &a->done); /* not before a conversion */
         } else
             rt_buffer_restore(b, queue, nwait, wait, &a->done);
     }

@@ -253,9 +253,12 @@ void rt_buffer_used(rt_buffer *b, cl_command_queue queue, cl_event event)
 
 static void forget_converted(rt_buffer *b)
 {
-    if (b->converted)
+    if (b->converted) {
         dl_cl.clReleaseEvent(b->converted);
+        dl_cl.clReleaseCommandQueue(b->converted_on);
+    }
     b->converted = NULL;
+    b->converted_on = NULL;
 }
 
 /* A conversion of b was enqueued with event `ev`: the next conversion
@@ -266,14 +269,21 @@ static void converted(rt_buffer *b, cl_command_queue queue, cl_event ev)
     forget_uses(b);
     rt_events_push(&b->uses, ev);
     forget_converted(b);
+    cl_command_queue_properties props = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
+                                &props, NULL);
     dl_cl.clRetainEvent(ev);
+    dl_cl.clRetainCommandQueue(queue);
     b->converted = ev;
+    b->converted_on = queue;
+    b->converted_in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     dl_cl.clFlush(queue);
 }
 
-static void order_one(rt_buffer *b, rt_events *wait)
+static void order_one(rt_buffer *b, cl_command_queue queue,
+                      rt_events *wait)
 {
-    if (!b->converted)
+    if (!b->converted || (queue == b->converted_on && b->converted_in_order))
         return;
     if (event_over(b->converted))
         forget_converted(b);
@@ -281,12 +291,12 @@ static void order_one(rt_buffer *b, rt_events *wait)
         rt_events_push_once(wait, b->converted);
 }
 
-void rt_buffer_order(rt_buffer *b, rt_events *wait)
+void rt_buffer_order(rt_buffer *b, cl_command_queue queue, rt_events *wait)
 {
     rt_buffer *p = b->parent ? rt_buffer_find(b->parent) : NULL;
     if (p)
-        order_one(p, wait);
-    order_one(b, wait);
+        order_one(p, queue, wait);
+    order_one(b, queue, wait);
 }
 
 static void set_transformed(rt_buffer *b, int transformed,
@@ -467,7 +477,7 @@ dl_status rt_buffer_restore(rt_buffer *b, cl_command_queue queue,
     if (st == DL_SUCCESS)
         st = restore_one(b, queue, nwait, wait, done);
     /* Also a conversion enqueued earlier, maybe on another queue. */
-    rt_buffer_order(b, done);
+    rt_buffer_order(b, queue, done);
     return st;
 }
 
@@ -485,7 +495,7 @@ void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
         if (!b || b->context != ctx)
             continue;
         restore_one(b, queue, nwait, wait, done);
-        order_one(b, done); /* the command may touch any of them */
+        order_one(b, queue, done); /* the command may touch any */
     }
 }
 
@@ -503,7 +513,7 @@ void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
                                  sizeof parent, &parent, NULL) == CL_SUCCESS &&
         parent && (b = rt_buffer_find(parent))) {
         restore_one(b, queue, nwait, wait, done);
-        rt_buffer_order(b, done);
+        rt_buffer_order(b, queue, done);
     }
 }
 

@@ -282,8 +282,11 @@ typedef struct rt_buffer {
      * next conversion waits for them, on whatever queue they ran. */
     rt_events uses;
     /* The last conversion (retained) until it is known complete: every
-     * command that touches the buffer, on any queue, waits for it. */
+     * command that touches the buffer, on any queue, waits for it, but
+     * for the commands that come after it on its own in-order queue. */
     cl_event converted;
+    cl_command_queue converted_on; /* retained with `converted` */
+    int converted_in_order;
     cl_kernel bound_kernel; /* the last kernel argument it was bound to */
     cl_uint bound_index;
     /* Blocking reads and writes without the lock (rt_access.c), allowed
@@ -437,9 +440,11 @@ void rt_buffer_reset(rt_buffer *buf);
  * sub-buffer's use is also its parent's.  `queue` is unused. */
 void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
 /* Adds to `wait` the conversion of buf (and of its parent) that may still
- * run: a command that touches buf must wait for it, whatever its queue.
- * rt_buffer_restore and rt_buffer_restore_mem do this themselves. */
-void rt_buffer_order(rt_buffer *buf, rt_events *wait);
+ * run: a command on `queue` that touches buf must wait for it, unless
+ * `queue` is the conversion's own in-order queue.  rt_buffer_restore and
+ * rt_buffer_restore_mem do this themselves. */
+void rt_buffer_order(rt_buffer *buf, cl_command_queue queue,
+                     rt_events *wait);
 /* Drops the entry (locked; rt_forget_buffer also clears the kernels'
  * records of it). */
 void rt_buffer_drop(rt_buffer *buf);
