@@ -5,7 +5,8 @@
  * It is never held across a call that can block on the device (blocking
  * reads, waits, program builds) nor across an application callback, and
  * no OpenCL callback of ours takes it, so it cannot deadlock with the
- * OpenCL implementation.  Fast paths test two atomics first and skip the
+ * OpenCL implementation (lock_check builds abort on such a call:
+ * clapi_check.c).  Fast paths test two atomics first and skip the
  * lock: `annotated` (some program with annotations exists) and
  * `transformed` (some buffer is not in its original layout).
  *
