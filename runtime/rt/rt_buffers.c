@@ -7,7 +7,6 @@
 #include "rt_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 /* --------------------------------------------------------------- layouts */
@@ -327,6 +326,17 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* What a conversion of b waits for: the caller's wait list and the
+ * buffer's uses since its last conversion. */
+static void conversion_waits(const rt_buffer *b, cl_uint nwait,
+                             const cl_event *wait, rt_events *all)
+{
+    for (cl_uint i = 0; i < nwait; i++)
+        rt_events_push(all, wait[i]);
+    for (cl_uint i = 0; i < b->uses.n; i++)
+        rt_events_push(all, b->uses.ev[i]);
+}
+
 /* One in-place conversion after the wait list and the buffer's uses. */
 static dl_status convert(rt_buffer *b, cl_command_queue queue,
                          const rt_layout *from, const rt_layout *to,
@@ -352,10 +362,7 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     dl_engine *engine = NULL;
     DL_RETURN_IF_FAIL(engine_of(queue, &engine));
     rt_events all = {0};
-    for (cl_uint i = 0; i < nwait; i++)
-        rt_events_push(&all, wait[i]);
-    for (cl_uint i = 0; i < b->uses.n; i++)
-        rt_events_push(&all, b->uses.ev[i]);
+    conversion_waits(b, nwait, wait, &all);
     if (all.failed) {
         rt_events_free(&all);
         return dl_fail(DL_OUT_OF_MEMORY, "out of memory");
@@ -421,10 +428,7 @@ static dl_status restore_on_host(rt_buffer *b, cl_command_queue queue,
     rt_memos_invalidate();
     dl_layout from = rt_layout_dl(&b->cur), to = rt_layout_dl(&b->orig);
     rt_events all = {0};
-    for (cl_uint i = 0; i < nwait; i++)
-        rt_events_push(&all, wait[i]);
-    for (cl_uint i = 0; i < b->uses.n; i++)
-        rt_events_push(&all, b->uses.ev[i]);
+    conversion_waits(b, nwait, wait, &all);
     dl_status st = all.failed
                        ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
                        : rt_host_convert(queue, b->mem, b->context, &from,
