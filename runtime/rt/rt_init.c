@@ -135,12 +135,3 @@ dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
 }
 
 dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
-
-void rt_lock(void)
-{
-    pthread_mutex_lock(&dl_rt.lock);
-    dl_rt.memos_invalidated = 0;
-    rt_buffers_drain();
-}
-
-void rt_unlock(void) { pthread_mutex_unlock(&dl_rt.lock); }

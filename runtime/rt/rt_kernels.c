@@ -38,6 +38,8 @@ static void free_kernel(rt_kernel *k)
      * call) then matches the entry: no memo, and no arguments, since
      * clSetKernelArg's fast path writes into any argument below nargs. */
     rt_memo_end(&k->memo);
+    free(k->memo.bufs);
+    k->memo.bufs = NULL;
     rt_memos_invalidate();
     __atomic_store_n(&k->kernel, NULL, __ATOMIC_RELEASE);
     rt_memo_count(&k->memo, &dl_rt.stats);

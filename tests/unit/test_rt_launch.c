@@ -624,7 +624,7 @@ static unsigned uses_of(cl_mem m)
 {
     rt_lock();
     rt_buffer *b = rt_buffer_find(m);
-    unsigned n = b ? b->nuses : 0;
+    unsigned n = b ? b->uses.n : 0;
     rt_unlock();
     return n;
 }
@@ -659,7 +659,7 @@ static void test_uses_recorded(void **state)
     rt_run(fx->cl.queue, a, n); /* conversion (waits on both), kernel */
     model_step(want, n);
     assert_int_equal(uses_of(m), 2);
-    for (int i = 0; i < 20; i++) { /* more uses than slots: folded */
+    for (int i = 0; i < 20; i++) { /* more uses than slots: pruned */
         rt_run(fx->cl.queue, a, n);
         model_step(want, n);
     }
