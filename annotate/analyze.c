@@ -148,6 +148,13 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
             decline(a, "one element per record: every layout is the same");
             return;
         }
+        long long elem = clang_Type_getSizeOf(pointee);
+        if (elem <= 0 || elem > UINT32_MAX ||
+            !dla_annot_elementwise(a->user, (uint32_t)elem)) {
+            decline(a, "record(...) is not one field per element of the "
+                       "array: its fields cannot be indexed as elements");
+            return;
+        }
         a->scalar = 1;
         a->per_record = a->user->nfields;
         a->elem_size = a->user->record_size / a->user->nfields;
@@ -321,7 +328,10 @@ int dla_analyze(CXTranslationUnit tu, dla_program *prog,
     c.tu = tu;
     c.prog = prog;
     c.opt = opt;
-    c.file = clang_getFile(tu, prog->src.name);
+    /* The name clang opened: with -p, the input's absolute path. */
+    CXString main_name = clang_getTranslationUnitSpelling(tu);
+    c.file = clang_getFile(tu, clang_getCString(main_name));
+    clang_disposeString(main_name);
     dla_set_main_file(c.file);
     top_ctx tc = {&c, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &tc);

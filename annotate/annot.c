@@ -1,5 +1,5 @@
 /* annot.c - annotations through the runtime's own parser
- * (runtime/annotations.c), so that dl-annotate never writes an
+ * (runtime/annot/annotations.c), so that dl-annotate never writes an
  * annotation the runtime reads differently: the short form is parsed
  * against the kernel's signature and printed back in the canonical form
  * by dl_annot_format. */
@@ -16,6 +16,17 @@
 char *dla_strdup(const char *s)
 {
     return s ? strdup(s) : NULL;
+}
+
+int dla_annot_elementwise(const dl_annot_arg *user, uint32_t elem_size)
+{
+    if (!elem_size || (uint64_t)user->nfields * elem_size != user->record_size)
+        return 0;
+    for (uint32_t f = 0; f < user->nfields; f++)
+        if (user->fields[f].offset != f * elem_size ||
+            user->fields[f].size != elem_size)
+            return 0;
+    return 1;
 }
 
 char *dla_printf(const char *fmt, ...)

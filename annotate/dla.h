@@ -21,8 +21,13 @@ typedef struct dla_options {
     dla_target layout;
     size_t tile; /* 0: auto */
     int nclang;
-    const char **clang_args;
+    const char **clang_args; /* after the base arguments of the parse */
+    const char *parse_input; /* what clang opens, if not `input` (-p) */
 } dla_options;
+
+/* args.c: the command line into `o`.  Returns 0, an exit status, or -1
+ * after --help and --version. */
+int dla_parse_args(int argc, char **argv, dla_options *o);
 
 /* The input file as bytes; libclang's offsets index it. */
 typedef struct dla_source {
@@ -100,6 +105,7 @@ typedef struct dla_helper {
 typedef struct dla_part {
     unsigned off, size;
     int gap;
+    char *name; /* the field's name; NULL for gaps and unnamed members */
 } dla_part;
 
 typedef struct dla_arg {
@@ -194,6 +200,10 @@ int dla_analyze(CXTranslationUnit tu, dla_program *prog,
  * the runtime's parser against the kernel's signature.  Returns 0, or -1
  * with a reason in arg->reason. */
 int dla_annot_canonical(const dla_kernel *k, dla_arg *arg);
+/* Whether the record of a scalar or vector array's annotation is one
+ * field per element of `elem_size` bytes: the only record whose element
+ * k is field k, as the rewritten index `A*per_record + k` assumes. */
+int dla_annot_elementwise(const dl_annot_arg *user, uint32_t elem_size);
 /* The record count of an annotated argument as OpenCL C code; with
  * `tile` (code for T), as read in the tiled range, or NULL when it
  * cannot be (local sizes, groups, dimensions other than 0). */

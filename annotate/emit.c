@@ -407,6 +407,42 @@ static void copy_helpers(buf *b, const dla_kernel *k, const dla_arg *a)
     }
 }
 
+/* Whether a transformed argument of k is a struct whose layout the
+ * transformed branch checks. */
+static int checks_layout(const dla_kernel *k)
+{
+    for (unsigned i = 0; i < k->nargs; i++)
+        if (k->args[i].transformed && !k->args[i].scalar &&
+            k->args[i].nparts)
+            return 1;
+    return 0;
+}
+
+/* The record layout the annotation bakes in, checked against the type
+ * the device compiler sees: its size, and each named field's offset and
+ * size (an unnamed record type gets the size check only). */
+static void layout_checks(buf *b, const dla_kernel *k)
+{
+    for (unsigned i = 0; i < k->nargs; i++) {
+        const dla_arg *a = &k->args[i];
+        if (!a->transformed || a->scalar || !a->nparts)
+            continue;
+        putf(b, "DLA_LAYOUT_CHECK(sizeof(*%s) == %uu, dla_layout_%s_size_%u);"
+                "\n", a->name, a->record_size, a->name, a->record_size);
+        for (unsigned j = 0; a->record_type && j < a->nparts; j++) {
+            const dla_part *f = &a->parts[j];
+            if (f->gap || !f->name)
+                continue;
+            putf(b, "DLA_LAYOUT_CHECK(DLA_OFFSETOF(%s, %s) == %uu, "
+                    "dla_layout_%s_%s_at_%u);\n", a->record_type, f->name,
+                 f->off, a->name, f->name, f->off);
+            putf(b, "DLA_LAYOUT_CHECK(sizeof(((%s *)0)->%s) == %uu, "
+                    "dla_layout_%s_%s_size_%u);\n", a->record_type, f->name,
+                 f->size, a->name, f->name, f->size);
+        }
+    }
+}
+
 static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
 {
     if (k->mid_line)
@@ -440,6 +476,22 @@ static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
          "#endif\n"
          "#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)\n"
          "#endif\n");
+    if (checks_layout(k))
+        puts_(b, "#ifndef DLA_LAYOUT_CHECK\n"
+             "/* dl-annotate: the transformed branch checks that the record "
+             "is laid out as\n"
+             " * when the file was annotated (a -D option may change it): "
+             "a mismatch fails\n"
+             " * the activated build, and the runtime runs the program as "
+             "written. */\n"
+             "#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : "
+             "-1]\n"
+             "#if defined(__clang__) || defined(__GNUC__)\n"
+             "#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)\n"
+             "#else\n"
+             "#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)\n"
+             "#endif\n"
+             "#endif\n");
     if (k->tiled)
         puts_(b, "#ifndef DLA_ASTA_TILED\n"
              "/* dl-annotate: the same for the work-item's own record in the "
@@ -485,7 +537,7 @@ static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
 /* The preprocessor condition of the tiled variant: every ASTA argument
  * has the same tile T, 1 < T <= DL_ANNOT_TILED_MAX_TILE.  The runtime
  * launches the kernel on the tiled range under the same condition
- * (runtime/rt_reshape.c). */
+ * (runtime/rt/rt_reshape.c). */
 static void tiled_condition(buf *b, const dla_kernel *k)
 {
     putf(b, "#if %s > 1 && %s <= %d", k->tiled_tile, k->tiled_tile,
@@ -545,6 +597,7 @@ static int kernel_body(buf *b, const dla_source *src, const dla_kernel *k)
     emitter e = {src, edits, n, 0, NULL, NULL};
     dla_range inner = {k->body.begin + 1, k->body.end - 1};
     putf(b, "{\n#ifdef DL_ACTIVE_%s\n", k->name);
+    layout_checks(b, k);
     if (k->tiled) {
         tiled_condition(b, k);
         e.tiled = 1;

@@ -39,7 +39,13 @@ static enum CXChildVisitResult collect_field(CXCursor c, CXCursor parent,
         fl->bitfield = 1;
         return CXChildVisit_Continue;
     }
-    fl->parts[fl->n++] = (dla_part){(unsigned)(bits / 8), (unsigned)size, 0};
+    char *name = dla_spelling(c);
+    if (name && !*name) { /* an anonymous struct or union member */
+        free(name);
+        name = NULL;
+    }
+    fl->parts[fl->n++] =
+        (dla_part){(unsigned)(bits / 8), (unsigned)size, 0, name};
     return CXChildVisit_Continue;
 }
 
@@ -59,6 +65,8 @@ int record_parts(dla_arg *a, CXType pointee)
     clang_visitChildren(decl, collect_field, &fl);
     long long size = clang_Type_getSizeOf(rec);
     if (fl.bitfield || fl.n == 0 || size <= 0) {
+        for (unsigned j = 0; j < fl.n; j++)
+            free(fl.parts[j].name);
         free(fl.parts);
         return decline(a, fl.bitfield ? "the record has bit-fields"
                                       : "the record has no fields");
@@ -72,16 +80,18 @@ int record_parts(dla_arg *a, CXType pointee)
     unsigned at = 0;
     for (unsigned i = 0; i < fl.n; i++) {
         if (fl.parts[i].off < at) { /* overlapping: a union inside */
+            for (unsigned j = 0; j < fl.n; j++)
+                free(fl.parts[j].name);
             free(fl.parts);
             return decline(a, "the record has overlapping fields");
         }
         if (fl.parts[i].off > at)
-            a->parts[a->nparts++] = (dla_part){at, fl.parts[i].off - at, 1};
+            a->parts[a->nparts++] = (dla_part){at, fl.parts[i].off - at, 1, NULL};
         a->parts[a->nparts++] = fl.parts[i];
         at = fl.parts[i].off + fl.parts[i].size;
     }
     if (at < (unsigned)size)
-        a->parts[a->nparts++] = (dla_part){at, (unsigned)size - at, 1};
+        a->parts[a->nparts++] = (dla_part){at, (unsigned)size - at, 1, NULL};
     a->nfields = fl.n;
     a->record_size = (unsigned)size;
     free(fl.parts);

@@ -1,6 +1,7 @@
-/* main.c - dl-annotate: the command line, reading the input, parsing it
- * with libclang, reporting input errors as file:line:col, and writing the
- * output (stdout, -o FILE, or -i in place keeping INPUT.orig). */
+/* main.c - dl-annotate: reading the input, parsing it with libclang
+ * (args.c reads the command line), reporting input errors as
+ * file:line:col, and writing the output (stdout, -o FILE, or -i in place
+ * keeping INPUT.orig). */
 #include "dla.h"
 
 #include <errno.h>
@@ -10,112 +11,6 @@
 #include <string.h>
 
 #include "log.h"
-
-static const char usage_text[] =
-    "usage: dl-annotate [options] INPUT.cl\n"
-    "\n"
-    "Finds array-of-structures accesses in OpenCL C kernels, writes `//DL:`\n"
-    "annotations for the dlayout runtime and rewrites each kernel so that it\n"
-    "indexes the transformed layout under `#ifdef DL_ACTIVE_<kernel>`; the\n"
-    "`#else` branch keeps the original code, so the output runs as written\n"
-    "without dlayout.\n"
-    "\n"
-    "options:\n"
-    "  -o FILE          write the output to FILE (default: stdout)\n"
-    "  -i               edit INPUT.cl in place, keeping INPUT.cl.orig\n"
-    "  -I DIR, -D N[=V] include directories and macros for the parse; other\n"
-    "                   options starting with '-' (OpenCL build options)\n"
-    "                   are passed to the parse as well\n"
-    "  --layout da|asta target layout (default: da)\n"
-    "  --tile T|auto    ASTA tile (default: auto, the runtime chooses)\n"
-    "  --check          validate the annotations against the code; write\n"
-    "                   nothing\n"
-    "  --explain        say for every pointer argument why it was or was\n"
-    "                   not transformed (on stderr)\n"
-    "  --help           this text\n"
-    "\n"
-    "exit status: 0 success (also when nothing was transformable), 1 input\n"
-    "errors (file:line:col: error: ...), 2 usage errors\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "dl-annotate: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'dl-annotate --help'.\n");
-    return 2;
-}
-
-/* Returns 0, or the exit status for a usage error / --help (-1). */
-static int parse_args(int argc, char **argv, dla_options *o)
-{
-    o->clang_args = calloc((size_t)argc * 2 + 8, sizeof *o->clang_args);
-    if (!o->clang_args)
-        return 1;
-    o->layout = DLA_TARGET_DA;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return -1;
-        }
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--layout") == 0 ||
-            strcmp(a, "--tile") == 0 || strcmp(a, "-I") == 0 ||
-            strcmp(a, "-D") == 0) {
-            if (i + 1 >= argc)
-                return usage_error("option '%s' needs a value", a);
-            val = argv[++i];
-        } else if (strncmp(a, "--layout=", 9) == 0 ||
-                   strncmp(a, "--tile=", 7) == 0) {
-            val = strchr(a, '=') + 1;
-        }
-        if (strcmp(a, "-o") == 0) {
-            o->output = val;
-        } else if (strcmp(a, "-i") == 0) {
-            o->in_place = 1;
-        } else if (strcmp(a, "--check") == 0) {
-            o->check = 1;
-        } else if (strcmp(a, "--explain") == 0) {
-            o->explain = 1;
-        } else if (strncmp(a, "--layout", 8) == 0) {
-            if (strcmp(val, "da") == 0)
-                o->layout = DLA_TARGET_DA;
-            else if (strcmp(val, "asta") == 0)
-                o->layout = DLA_TARGET_ASTA;
-            else
-                return usage_error("--layout must be da or asta, not '%s'",
-                                   val);
-        } else if (strncmp(a, "--tile", 6) == 0) {
-            char *end;
-            errno = 0;
-            unsigned long long t = strtoull(val, &end, 10);
-            if (strcmp(val, "auto") == 0)
-                o->tile = 0;
-            else if (*val < '0' || *val > '9' || *end || errno || t < 1 ||
-                     t > DL_ANNOT_MAX_TILE)
-                return usage_error("--tile must be auto or 1..2^31, not '%s'",
-                                   val);
-            else
-                o->tile = (size_t)t;
-        } else if (strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0) {
-            o->clang_args[o->nclang++] = a;
-            o->clang_args[o->nclang++] = val;
-        } else if (strncmp(a, "--", 2) == 0) {
-            return usage_error("unknown option '%s'", a);
-        } else if (a[0] == '-' && a[1]) {
-            o->clang_args[o->nclang++] = a; /* an OpenCL build option */
-        } else if (!o->input) {
-            o->input = a;
-        } else {
-            return usage_error("more than one input ('%s')", a);
-        }
-    }
-    if (!o->input)
-        return usage_error("%s", "no input file");
-    if (o->in_place && o->output)
-        return usage_error("%s", "-i and -o exclude each other");
-    return 0;
-}
 
 static int read_file(const char *path, dla_source *src)
 {
@@ -268,7 +163,8 @@ static void explain(const dla_program *p)
 }
 
 /* --check: the runtime accepts every annotation, a conversion is asked
- * only of rewritten kernels, and a record(...) matches the struct. */
+ * only of rewritten kernels, and a record(...) matches the struct, or is
+ * one field per element of a scalar or vector array to be converted. */
 static int check(const dla_program *p)
 {
     int errors = 0;
@@ -296,6 +192,18 @@ static int check(const dla_program *p)
                         p->src.name, a->line, a->name, ak->name, ak->name);
                 errors++;
             }
+            uint32_t elem = a->index < ak->nparams
+                                ? ak->params[a->index].elem_size : 0;
+            if (converts && a->explicit_record && elem &&
+                !dla_annot_elementwise(a, elem)) {
+                fprintf(stderr, "%s:%u:1: error: record(...) of '%s' is not "
+                        "one field per %s element (%u bytes each): its "
+                        "elements cannot be indexed in the converted "
+                        "layout\n",
+                        p->src.name, a->line, a->name,
+                        ak->params[a->index].type, elem);
+                errors++;
+            }
             const dla_arg *da = k && a->index < k->nargs ? &k->args[a->index]
                                                          : NULL;
             if (!da || !a->explicit_record || !da->nparts)
@@ -317,6 +225,39 @@ static int check(const dla_program *p)
             }
         }
     }
+    return errors;
+}
+
+/* The runtime reads the output as dl-annotate meant it: every kernel it
+ * rewrote is found, accepted, with each transformed argument.  A source
+ * that the runtime's scanner and Clang read differently (a brace only
+ * C++ compiles, say) would otherwise lose its annotations silently.
+ * Returns the number of errors printed. */
+static int verify_output(const dla_program *p, const char *out, size_t len)
+{
+    dl_annot_program *read = NULL;
+    if (dl_annot_parse(out, len, p->src.name, &read) != DL_SUCCESS) {
+        fprintf(stderr, "%s:1:1: error: %s\n", p->src.name, dl_last_error());
+        return 1;
+    }
+    int errors = 0;
+    for (unsigned i = 0; i < p->nkernels; i++) {
+        const dla_kernel *k = &p->kernels[i];
+        const dl_annot_kernel *ak = dl_annot_find(read, k->name);
+        for (unsigned j = 0; j < k->nargs; j++) {
+            if (!k->args[j].transformed ||
+                (ak && ak->ok && dl_annot_find_arg(ak, k->args[j].index)))
+                continue;
+            fprintf(stderr, "%s:%u:1: error: kernel '%s' cannot be rewritten: "
+                    "the runtime would not read the annotation of '%s' in "
+                    "the output (%s); nothing written\n", p->src.name,
+                    k->line, k->name, k->args[j].name,
+                    read->ndiags ? read->diags[0].message
+                                 : "it does not see the kernel");
+            errors++;
+        }
+    }
+    dl_annot_free(read);
     return errors;
 }
 
@@ -360,8 +301,9 @@ static int annotate(const dla_options *optp)
         args[nargs++] = opt.clang_args[i];
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
+    const char *parse_input = opt.parse_input ? opt.parse_input : opt.input;
     enum CXErrorCode ec = args ? clang_parseTranslationUnit2(
-                                     index, opt.input, args, nargs, NULL, 0,
+                                     index, parse_input, args, nargs, NULL, 0,
                                      CXTranslationUnit_None, &tu)
                                : CXError_Failure;
     if (ec != CXError_Success || !tu) {
@@ -394,6 +336,10 @@ static int annotate(const dla_options *optp)
     char *out = dla_emit(&prog, &len);
     if (!out) {
         fprintf(stderr, "%s:1:1: error: out of memory\n", opt.input);
+        return 1;
+    }
+    if (verify_output(&prog, out, len)) {
+        free(out);
         return 1;
     }
     if (opt.in_place) {
@@ -435,7 +381,7 @@ static void *run_job(void *arg)
 int main(int argc, char **argv)
 {
     dla_options opt = {0};
-    int rc = parse_args(argc, argv, &opt);
+    int rc = dla_parse_args(argc, argv, &opt);
     if (rc)
         return rc < 0 ? 0 : rc;
     /* Clang's parser recurses on nesting: garbage such as a million '{'

@@ -1,4 +1,6 @@
-/* bench_args.c - option scanning, strict number parsing and the median. */
+/* bench_args.c - option scanning (the scanner of suite and accept, the
+ * getopt_long helpers of the measuring subcommands), strict number
+ * parsing and the median. */
 #include "bench.h"
 
 #include <ctype.h>
@@ -41,6 +43,38 @@ const char *bench_args_value(bench_args *a, const char *opt)
         return NULL;
     }
     return a->argv[a->next++];
+}
+
+int bench_device_option(int code, const char *value, device_choice *choice)
+{
+    const char *opt = code == BENCH_OPT_PLATFORM ? "--platform" : "--device";
+    size_t index;
+    if (!bench_parse_size(opt, value, &index) || index > 1u << 20) {
+        fprintf(stderr, "dl-bench: %s expects an index (0, 1, ...), got "
+                        "'%s'\n", opt, value);
+        return 0;
+    }
+    *(code == BENCH_OPT_PLATFORM ? &choice->platform : &choice->device) =
+        (long)index;
+    return 1;
+}
+
+void bench_option_error(const char *cmd, int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (c == ':')
+        fprintf(stderr, "dl-bench %s: option %s needs a value\n", cmd, arg);
+    else if (optopt > 0 && optopt < 0x80)
+        fprintf(stderr, "dl-bench %s: unknown option '-%c'\n", cmd, optopt);
+    else if (optopt)
+        fprintf(stderr, "dl-bench %s: option %s takes no value\n", cmd, arg);
+    else
+        fprintf(stderr, "dl-bench %s: unknown option '%s'\n", cmd, arg);
+}
+
+void bench_print_version(void)
+{
+    printf("dl-bench (dlayout) %s\n", DL_VERSION);
 }
 
 int bench_parse_size(const char *opt, const char *text, size_t *out)

@@ -19,46 +19,6 @@ int bench_cl_ok(cl_int err, const char *what)
 
 /* ------------------------------------------------------------ devices */
 
-/* Calls fn for every device of every platform, in order, until it returns
- * nonzero; returns the number of devices visited or -1 on error. */
-typedef int (*device_fn)(void *ctx, size_t index, cl_platform_id platform,
-                         cl_device_id device);
-
-/* cl_khr_icd: the loader found no platform at all. */
-#define BENCH_PLATFORM_NOT_FOUND (-1001)
-
-static long for_each_device(device_fn fn, void *ctx)
-{
-    cl_uint np = 0;
-    cl_int err = clGetPlatformIDs(0, NULL, &np);
-    if (err == BENCH_PLATFORM_NOT_FOUND || (err == CL_SUCCESS && np == 0))
-        return 0;
-    if (!bench_cl_ok(err, "clGetPlatformIDs"))
-        return -1;
-    cl_platform_id *plats = calloc(np, sizeof *plats);
-    if (!plats || !bench_cl_ok(clGetPlatformIDs(np, plats, NULL),
-                               "clGetPlatformIDs")) {
-        free(plats);
-        return -1;
-    }
-    size_t index = 0;
-    int stop = 0;
-    for (cl_uint p = 0; p < np && !stop; p++) {
-        cl_uint nd = 0;
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) !=
-                CL_SUCCESS || nd == 0)
-            continue;
-        cl_device_id *devs = calloc(nd, sizeof *devs);
-        if (devs && clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs,
-                                   NULL) == CL_SUCCESS)
-            for (cl_uint d = 0; d < nd && !stop; d++)
-                stop = fn(ctx, index++, plats[p], devs[d]);
-        free(devs);
-    }
-    free(plats);
-    return (long)index;
-}
-
 static void device_name(cl_platform_id p, cl_device_id d, char *out,
                         size_t room)
 {
@@ -69,52 +29,40 @@ static void device_name(cl_platform_id p, cl_device_id d, char *out,
     snprintf(out, room, "%s: %s", pn, dn);
 }
 
-static int print_device(void *ctx, size_t index, cl_platform_id p,
+static int print_device(void *ctx, long index, cl_platform_id p,
                         cl_device_id d)
 {
     char name[256];
     device_name(p, d, name, sizeof name);
-    fprintf((FILE *)ctx, "%zu\t%s\n", index, name);
+    fprintf((FILE *)ctx, "%ld\t%s\n", index, name);
     return 0;
 }
 
 int bench_cl_list(FILE *out)
 {
-    long n = for_each_device(print_device, out);
+    char why[256];
+    long n = device_for_each(print_device, out, why, sizeof why);
+    if (n < 0)
+        fprintf(stderr, "dl-bench: %s\n", why);
     return n < 0 ? -1 : (int)n;
-}
-
-typedef struct pick {
-    size_t want;
-    cl_platform_id platform;
-    cl_device_id device;
-} pick;
-
-static int pick_device(void *ctx, size_t index, cl_platform_id p,
-                       cl_device_id d)
-{
-    pick *k = ctx;
-    if (index != k->want)
-        return 0;
-    k->platform = p;
-    k->device = d;
-    return 1;
 }
 
 int bench_cl_open(bench_cl *b, size_t index)
 {
+    device_choice all = {DEVICE_PICK_ALL_PLATFORMS, (long)index};
+    return bench_cl_open_choice(b, all);
+}
+
+int bench_cl_open_choice(bench_cl *b, device_choice choice)
+{
     memset(b, 0, sizeof *b);
-    pick k = {index, NULL, NULL};
-    long n = for_each_device(pick_device, &k);
-    if (n < 0)
-        return 0;
-    if (!k.device) {
-        fprintf(stderr, "dl-bench: no OpenCL device %zu (%ld found; see "
-                        "'dl-bench devices')\n", index, n);
+    cl_platform_id platform;
+    char why[256];
+    if (!device_pick(choice, &platform, &b->device, why, sizeof why)) {
+        fprintf(stderr, "dl-bench: %s (see 'dl-bench devices')\n", why);
         return 0;
     }
-    b->device = k.device;
-    device_name(k.platform, k.device, b->name, sizeof b->name);
+    device_name(platform, b->device, b->name, sizeof b->name);
     clGetDeviceInfo(b->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
                     sizeof b->max_alloc, &b->max_alloc, NULL);
     clGetDeviceInfo(b->device, CL_DEVICE_MAX_COMPUTE_UNITS,
@@ -127,7 +75,7 @@ int bench_cl_open(bench_cl *b, size_t index)
         b->max_wg = 1;
 
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                     (cl_context_properties)k.platform, 0};
+                                     (cl_context_properties)platform, 0};
     cl_int err;
     b->context = clCreateContext(props, 1, &b->device, NULL, NULL, &err);
     if (!bench_cl_ok(err, "clCreateContext"))

@@ -8,6 +8,8 @@
 #endif
 #include <CL/cl.h>
 
+#include "device_pick.h"
+
 #include <stdio.h>
 
 typedef struct bench_cl {
@@ -31,6 +33,9 @@ int bench_cl_ok(cl_int err, const char *what);
 int bench_cl_list(FILE *out);
 /* Opens device `index` of that list; 0 (and a message) on failure. */
 int bench_cl_open(bench_cl *b, size_t index);
+/* Opens the device --platform/--device name; 0 (and a message) on
+ * failure. */
+int bench_cl_open_choice(bench_cl *b, device_choice choice);
 void bench_cl_close(bench_cl *b);
 
 /* ------------------------------------------------------------- timing */

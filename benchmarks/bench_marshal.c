@@ -23,12 +23,16 @@ void bench_marshal_usage(FILE *out)
         "  --count M        records (K, M, G suffixes: 2^10, 2^20, 2^30)\n"
         "  --algo A         auto (default), bs, pttwac, pipt or oop\n"
         "  --reps R         timed repetitions, median reported (default 5)\n"
-        "  --device N       index into 'dl-bench devices' (default 0)\n"
+        "  --platform P     OpenCL platform index; --device then counts\n"
+        "                   its devices\n"
+        "  --device N       without --platform: index into 'dl-bench\n"
+        "                   devices' (default 0)\n"
         "  --timer K        event (device profiling, default) or wall\n"
         "  --no-header      print only the row\n"
         "  --verbose        per-repetition times and both copy baselines\n"
         "                   on stderr\n"
         "  --help           this text\n"
+        "  --version        print the version\n"
         "\n"
         "Exit status: 0 ok, 1 runtime failure, 2 invalid arguments, 3 the\n"
         "algorithm cannot do this shape (row with NA printed), 4 the result\n"
@@ -47,20 +51,10 @@ static int usage_error(const char *fmt, const char *arg)
 
 typedef struct cli {
     bench_marshal_opts m;
-    size_t device;
+    device_choice device;
     int header;
     int have_from, have_to, have_nfields, have_elem, have_tile, have_count;
 } cli;
-
-static int is_flag(const char *opt)
-{
-    static const char *const flags[] = {"--help", "-h", "--no-header",
-                                        "--verbose", "-v"};
-    for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
-        if (strcmp(opt, flags[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* Options that take a value; numeric ones point at their field. */
 static int value_option(cli *c, const char *opt, const char *v)
@@ -76,7 +70,6 @@ static int value_option(cli *c, const char *opt, const char *v)
         {"--tile", &o->tile, &c->have_tile},
         {"--count", &o->count, &c->have_count},
         {"--reps", &o->reps, NULL},
-        {"--device", &c->device, NULL},
     };
     for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
         if (strcmp(opt, nums[i].name) == 0) {
@@ -128,45 +121,75 @@ static int check(const cli *c)
     return -1;
 }
 
+enum { OPT_FROM = 0x100, OPT_TO, OPT_STRUCT, OPT_ELEM, OPT_TILE, OPT_COUNT,
+       OPT_ALGO, OPT_REPS, OPT_TIMER, OPT_NO_HEADER };
+
+static const struct option options[] = {
+    {"from", required_argument, NULL, OPT_FROM},
+    {"to", required_argument, NULL, OPT_TO},
+    {"struct", required_argument, NULL, OPT_STRUCT},
+    {"elem", required_argument, NULL, OPT_ELEM},
+    {"tile", required_argument, NULL, OPT_TILE},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"algo", required_argument, NULL, OPT_ALGO},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"timer", required_argument, NULL, OPT_TIMER},
+    {"no-header", no_argument, NULL, OPT_NO_HEADER},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    BENCH_COMMON_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+/* One option of getopt_long: -1 to go on, else an exit code. */
+static int take_option(cli *c, int code, const char *name, const char *v)
+{
+    char opt[32];
+    switch (code) {
+    case 'h':
+        bench_marshal_usage(stdout);
+        return BENCH_EXIT_OK;
+    case BENCH_OPT_VERSION:
+        bench_print_version();
+        return BENCH_EXIT_OK;
+    case 'v':
+        c->m.verbose = 1;
+        return -1;
+    case OPT_NO_HEADER:
+        c->header = 0;
+        return -1;
+    case BENCH_OPT_PLATFORM:
+    case BENCH_OPT_DEVICE:
+        return bench_device_option(code, v, &c->device) ? -1
+                                                        : BENCH_EXIT_USAGE;
+    default:
+        snprintf(opt, sizeof opt, "--%s", name);
+        return value_option(c, opt, v);
+    }
+}
+
 /* Returns -1 when the options are complete and valid, else an exit code
- * (0 after --help). */
+ * (0 after --help).  argv[0] is the subcommand's name. */
 static int parse(int argc, char **argv, cli *c)
 {
-    *c = (cli){.header = 1};
+    *c = (cli){.header = 1, .device = {DEVICE_PICK_ALL_PLATFORMS, 0}};
     c->m = (bench_marshal_opts){.reps = 5, .algo = DL_ALGO_AUTO,
                                 .timer = BENCH_TIMER_EVENT};
-    bench_args a;
-    bench_args_init(&a, "marshal", argc, argv);
-    const char *opt, *v;
-    static const char *const valued[] = {"--from", "--to", "--struct",
-                                         "--elem", "--tile", "--count",
-                                         "--algo", "--reps", "--device",
-                                         "--timer"};
-    while ((opt = bench_args_next(&a))) {
-        if (is_flag(opt)) {
-            if (a.inline_value)
-                return usage_error("option %s takes no value", opt);
-            if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-                bench_marshal_usage(stdout);
-                return BENCH_EXIT_OK;
-            }
-            if (strcmp(opt, "--no-header") == 0)
-                c->header = 0;
-            else
-                c->m.verbose = 1;
-            continue;
+    opterr = 0; /* our messages, with the usage */
+    for (int code, at = 0;
+         (code = getopt_long(argc, argv, ":hv", options, &at)) != -1;) {
+        if (code == '?' || code == ':') {
+            bench_option_error("marshal", code, argv);
+            fputc('\n', stderr);
+            bench_marshal_usage(stderr);
+            return BENCH_EXIT_USAGE;
         }
-        int known = 0;
-        for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
-            known |= strcmp(opt, valued[i]) == 0;
-        if (!known)
-            return usage_error("unknown option '%s'", opt);
-        if (!(v = bench_args_value(&a, opt)))
-            return usage_error("missing value for %s", opt);
-        int code = value_option(c, opt, v);
-        if (code >= 0)
-            return code;
+        int done = take_option(c, code, options[at].name, optarg);
+        if (done >= 0)
+            return done;
     }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
     return check(c);
 }
 
@@ -178,7 +201,7 @@ int bench_marshal_main(int argc, char **argv)
         return code;
     bench_cl cl;
     dl_engine *engine = NULL;
-    if (!bench_cl_open(&cl, c.device))
+    if (!bench_cl_open_choice(&cl, c.device))
         return BENCH_EXIT_FAIL;
     dl_status st = dl_engine_create(cl.context, cl.device, &engine);
     if (st != DL_SUCCESS) {

@@ -1,5 +1,6 @@
-/* calibrate.c - `dl-bench calibrate [--show] [--device N]`: measures the
- * device for the adaptive control (runtime/tuner_calib.h) with a progress
+/* calibrate.c - `dl-bench calibrate [--show] [--platform P] [--device N]`:
+ * measures the device for the adaptive control
+ * (runtime/tuner/tuner_calib.h) with a progress
  * line, stores it in the per-user cache and prints it; --show prints the
  * cached calibration without measuring (docs/tuning.md). */
 #include "bench.h"
@@ -12,12 +13,15 @@
 
 void bench_calibrate_usage(FILE *out)
 {
-    fputs("usage: dl-bench calibrate [--show] [--device N]\n\n"
+    fputs("usage: dl-bench calibrate [--show] [--platform P] [--device N]\n\n"
           "Measures the device's copy bandwidth, the access cost of AoS, DA\n"
           "and ASTA(T) records and the conversion throughput (about 1 s, or\n"
           "a few seconds while the kernels are first compiled), stores it in\n"
           "$XDG_CACHE_HOME/dlayout/ (~/.cache/dlayout/) for the runtime and\n"
-          "prints it.  --show prints the stored calibration instead.\n",
+          "prints it.  --show prints the stored calibration instead.\n"
+          "--platform P picks an OpenCL platform and --device N its device;\n"
+          "without --platform, N indexes 'dl-bench devices' (default 0).\n"
+          "--version prints the version.\n",
           out);
 }
 
@@ -56,31 +60,57 @@ static int show(const bench_cl *b, const char *path)
     return rc;
 }
 
-int bench_calibrate_main(int argc, char **argv)
+enum { OPT_SHOW = 0x100 };
+
+static const struct option options[] = {
+    {"show", no_argument, NULL, OPT_SHOW},
+    {"help", no_argument, NULL, 'h'},
+    BENCH_COMMON_OPTIONS,
+    {NULL, 0, NULL, 0},
+};
+
+/* -1 to go on, else an exit code.  argv[0] is the subcommand's name. */
+static int parse(int argc, char **argv, int *only_show,
+                 device_choice *device)
 {
-    bench_args a;
-    bench_args_init(&a, "calibrate", argc, argv);
-    int only_show = 0;
-    size_t device = 0;
-    for (const char *opt; (opt = bench_args_next(&a));) {
-        if (strcmp(opt, "--show") == 0) {
-            only_show = 1;
-        } else if (strcmp(opt, "--device") == 0) {
-            const char *v = bench_args_value(&a, opt);
-            if (!v || !bench_parse_size(opt, v, &device))
+    opterr = 0; /* our messages, with the usage */
+    for (int code; (code = getopt_long(argc, argv, ":h", options, NULL)) !=
+                   -1;) {
+        if (code == OPT_SHOW) {
+            *only_show = 1;
+        } else if (code == BENCH_OPT_PLATFORM || code == BENCH_OPT_DEVICE) {
+            if (!bench_device_option(code, optarg, device))
                 return BENCH_EXIT_USAGE;
-        } else if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+        } else if (code == 'h') {
             bench_calibrate_usage(stdout);
             return BENCH_EXIT_OK;
+        } else if (code == BENCH_OPT_VERSION) {
+            bench_print_version();
+            return BENCH_EXIT_OK;
         } else {
-            fprintf(stderr, "dl-bench calibrate: unknown option '%s'\n\n",
-                    opt);
+            bench_option_error("calibrate", code, argv);
+            fputc('\n', stderr);
             bench_calibrate_usage(stderr);
             return BENCH_EXIT_USAGE;
         }
     }
+    if (optind < argc) {
+        fprintf(stderr, "dl-bench calibrate: unexpected argument '%s'\n",
+                argv[optind]);
+        return BENCH_EXIT_USAGE;
+    }
+    return -1;
+}
+
+int bench_calibrate_main(int argc, char **argv)
+{
+    int only_show = 0;
+    device_choice device = {DEVICE_PICK_ALL_PLATFORMS, 0};
+    int code = parse(argc, argv, &only_show, &device);
+    if (code >= 0)
+        return code;
     bench_cl b;
-    if (!bench_cl_open(&b, device))
+    if (!bench_cl_open_choice(&b, device))
         return BENCH_EXIT_FAIL;
     dl_calibration *c = calloc(1, sizeof *c);
     int rc = BENCH_EXIT_FAIL;

@@ -9,6 +9,7 @@
 #include "controls.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,10 +49,13 @@ static void usage(FILE *out)
           "  --disable      pure pass-through, nothing converted "
           "(DL_DISABLE=1)\n"
           "  -h, --help     print this help and exit\n"
+          "  --version      print dl-run's version and exit\n"
           "\n"
           "Options set the environment variables below; any of them can "
-          "also be set\ndirectly.  The program's exit status is "
-          "dl-run's.\n"
+          "also be set\ndirectly.  An option wins over the variable it "
+          "sets (dl-run says so on\nstderr when both are given and "
+          "differ).  Options end at the first word that\nis not one, "
+          "or at '--'.  The program's exit status is dl-run's.\n"
           "\n",
           out);
     dl_controls_print_help(out);
@@ -95,7 +99,7 @@ static int find_shim(const char *name, char *out)
 /* Appends `path` to the ':'-separated list in variable `var`. */
 static int append_to_list(const char *var, const char *path)
 {
-    const char *old = getenv(var);
+    const char *old = secure_getenv(var);
     if (!old || !*old)
         return setenv(var, path, 1);
     size_t size = strlen(old) + strlen(path) + 2;
@@ -108,49 +112,106 @@ static int append_to_list(const char *var, const char *path)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* Sets control `name` for the program.  The command line wins over the
+ * environment; when they differ, one line says which value was dropped. */
+static int set_control(const char *name, const char *value,
+                       const char *option)
 {
-    int layer = 0, first = 1;
-    for (; first < argc; first++) {
-        const char *arg = argv[first];
-        if (strcmp(arg, "--") == 0) {
-            first++;
-            break;
-        }
-        if (arg[0] != '-' || arg[1] == '\0')
-            break;
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+    const char *env = getenv(name);
+    if (env && strcmp(env, value) != 0)
+        fprintf(stderr, "dl-run: %s overrides %s=%s from the environment\n",
+                option, name, env);
+    return setenv(name, value, 1);
+}
+
+/* --log's level, checked with the runtime's own parser. */
+static int valid_log_level(const char *level)
+{
+    dl_controls check;
+    dl_controls_defaults(&check);
+    dl_status status = dl_controls_set(&check, "DL_LOG", level);
+    dl_controls_free(&check);
+    return status == DL_SUCCESS && *level;
+}
+
+enum { OPT_LAYER = 256, OPT_PRELOAD, OPT_STATS, OPT_LOG, OPT_DISABLE,
+       OPT_VERSION };
+
+static const struct option long_options[] = {
+    {"layer", no_argument, NULL, OPT_LAYER},
+    {"preload", no_argument, NULL, OPT_PRELOAD},
+    {"stats", no_argument, NULL, OPT_STATS},
+    {"log", required_argument, NULL, OPT_LOG},
+    {"disable", no_argument, NULL, OPT_DISABLE},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* getopt_long's complaint ('?' or ':') as a usage error. */
+static int bad_option(int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    char short_option[3] = {'-', (char)optopt, '\0'};
+    if (c == ':')
+        return usage_error("%s needs a value", arg);
+    if (optopt >= OPT_LAYER)
+        return usage_error("%s takes no value", arg);
+    return usage_error("unknown option '%s'", optopt ? short_option : arg);
+}
+
+/* Parses dl-run's own options, which end at the first non-option ('+')
+ * or at "--"; sets *first to the program's index.  Returns -1 to go on,
+ * else dl-run's exit status. */
+static int parse_options(int argc, char **argv, int *layer, int *first)
+{
+    char log_option[64];
+    opterr = 0; /* our messages, in usage_error's form */
+    for (int c; (c = getopt_long(argc, argv, "+:h", long_options, NULL)) !=
+                -1;) {
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 0;
-        } else if (strcmp(arg, "--layer") == 0) {
-            layer = 1;
-        } else if (strcmp(arg, "--preload") == 0) {
-            layer = 0;
-        } else if (strcmp(arg, "--stats") == 0) {
-            setenv("DL_STATS", "1", 1);
-        } else if (strcmp(arg, "--disable") == 0) {
-            setenv("DL_DISABLE", "1", 1);
-        } else if (strcmp(arg, "--log") == 0 ||
-                   strncmp(arg, "--log=", 6) == 0) {
-            const char *level = arg[5] == '=' ? arg + 6 : argv[++first];
-            if (!level)
-                return usage_error("%s needs a level", "--log");
-            dl_controls check;
-            dl_controls_defaults(&check);
-            dl_status status = dl_controls_set(&check, "DL_LOG", level);
-            dl_controls_free(&check);
-            if (status != DL_SUCCESS || !*level)
+        case OPT_VERSION:
+            printf("dl-run (dlayout) %s\n", DL_VERSION);
+            return 0;
+        case OPT_LAYER:
+            *layer = 1;
+            break;
+        case OPT_PRELOAD:
+            *layer = 0;
+            break;
+        case OPT_STATS:
+            set_control("DL_STATS", "1", "--stats");
+            break;
+        case OPT_DISABLE:
+            set_control("DL_DISABLE", "1", "--disable");
+            break;
+        case OPT_LOG:
+            if (!valid_log_level(optarg))
                 return usage_error("invalid log level '%s' (error, warn, "
                                    "info or debug)",
-                                   level);
-            setenv("DL_LOG", level, 1);
-        } else {
-            return usage_error("unknown option '%s'", arg);
+                                   optarg);
+            snprintf(log_option, sizeof log_option, "--log %s", optarg);
+            set_control("DL_LOG", optarg, log_option);
+            break;
+        default:
+            return bad_option(c, argv);
         }
     }
+    *first = optind;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    int layer = 0, first = argc;
+    int code = parse_options(argc, argv, &layer, &first);
+    if (code >= 0)
+        return code;
     if (first >= argc)
         return usage_error("%s", "no program given");
-
     const char *name = layer ? DL_SHIM_LAYER_NAME : DL_SHIM_PRELOAD_NAME;
     char shim[PATH_MAX];
     if (find_shim(name, shim) != 0) {

@@ -1,4 +1,4 @@
-/* app_common.c - option scanning, OpenCL setup, kernel lookup, timing,
+/* app_common.c - option parsing, OpenCL setup, kernel lookup, timing,
  * generator and digest shared by the application programs. */
 #define _GNU_SOURCE
 #include "app_common.h"
@@ -15,51 +15,6 @@
 #endif
 
 /* ------------------------------------------------------------ options */
-
-void app_args_init(app_args *a, const char *prog, int argc, char **argv)
-{
-    a->argc = argc;
-    a->argv = argv;
-    a->next = 1;
-    a->prog = prog;
-    a->inline_val = NULL;
-}
-
-const char *app_args_next(app_args *a)
-{
-    static char name[64];
-    a->inline_val = NULL;
-    if (a->next >= a->argc)
-        return NULL;
-    const char *arg = a->argv[a->next++];
-    if (arg[0] != '-' || arg[1] != '-' || arg[2] == '\0') {
-        fprintf(stderr, "%s: unexpected argument '%s'\n", a->prog, arg);
-        return "";
-    }
-    arg += 2;
-    const char *eq = strchr(arg, '=');
-    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-    if (len >= sizeof name) {
-        fprintf(stderr, "%s: unknown option '--%s'\n", a->prog, arg);
-        return "";
-    }
-    memcpy(name, arg, len);
-    name[len] = '\0';
-    if (eq)
-        a->inline_val = eq + 1;
-    return name;
-}
-
-const char *app_args_value(app_args *a, const char *opt)
-{
-    if (a->inline_val)
-        return a->inline_val;
-    if (a->next >= a->argc) {
-        fprintf(stderr, "%s: option --%s needs a value\n", a->prog, opt);
-        return NULL;
-    }
-    return a->argv[a->next++];
-}
 
 int app_parse_long(const char *prog, const char *opt, const char *text,
                    long lo, long hi, long *out)
@@ -110,43 +65,115 @@ void app_common_defaults(app_common_opts *o)
 {
     o->kernel = NULL;
     o->output = NULL;
+    o->platform = DEVICE_PICK_ALL_PLATFORMS;
     o->device = 0;
     o->local = 0;
     o->quiet = 0;
 }
 
-int app_common_option(app_args *a, const char *name, app_common_opts *o)
+enum {
+    OPT_KERNEL = APP_OPT_COMMON, OPT_OUTPUT, OPT_PLATFORM, OPT_DEVICE,
+    OPT_LOCAL, OPT_QUIET, OPT_HELP, OPT_VERSION
+};
+
+static const struct option common_options[] = {
+    {"kernel", required_argument, NULL, OPT_KERNEL},
+    {"output", required_argument, NULL, OPT_OUTPUT},
+    {"platform", required_argument, NULL, OPT_PLATFORM},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"local", required_argument, NULL, OPT_LOCAL},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+};
+
+#define NCOMMON (sizeof common_options / sizeof *common_options)
+
+/* One of the common options; 1, or 0 after a message. */
+static int common_option(const char *prog, int code, const char *name,
+                         const char *v, app_common_opts *o)
 {
-    const char *v;
-    if (strcmp(name, "quiet") == 0) {
+    switch (code) {
+    case OPT_KERNEL:
+        o->kernel = v;
+        return 1;
+    case OPT_OUTPUT:
+        o->output = v;
+        return 1;
+    case OPT_PLATFORM:
+        return app_parse_long(prog, name, v, 0, 1023, &o->platform);
+    case OPT_DEVICE:
+        return app_parse_long(prog, name, v, 0, 1023, &o->device);
+    case OPT_LOCAL:
+        return app_parse_long(prog, name, v, 0, 4096, &o->local);
+    default: /* OPT_QUIET */
         o->quiet = 1;
         return 1;
     }
-    if (strcmp(name, "kernel") == 0) {
-        if (!(v = app_args_value(a, name)))
-            return -1;
-        o->kernel = v;
-        return 1;
+}
+
+/* The program's options followed by the common ones, zero-terminated. */
+static struct option *all_options(const struct option *own, size_t *nown)
+{
+    for (*nown = 0; own[*nown].name; (*nown)++)
+        ;
+    struct option *all = calloc(*nown + NCOMMON + 1, sizeof *all);
+    if (all) {
+        memcpy(all, own, *nown * sizeof *all);
+        memcpy(all + *nown, common_options, sizeof common_options);
     }
-    if (strcmp(name, "output") == 0) {
-        if (!(v = app_args_value(a, name)))
-            return -1;
-        o->output = v;
-        return 1;
+    return all;
+}
+
+/* getopt_long's complaint ('?' or ':') as one line. */
+static void option_error(const char *prog, int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (c == ':')
+        fprintf(stderr, "%s: option %s needs a value\n", prog, arg);
+    else if (optopt >= APP_OPT_OWN)
+        fprintf(stderr, "%s: option %s takes no value\n", prog, arg);
+    else if (optopt > 0 && optopt < APP_OPT_OWN) /* no such short option */
+        fprintf(stderr, "%s: unknown option '-%c'\n", prog, optopt);
+    else
+        fprintf(stderr, "%s: unknown option '%s'\n", prog, arg);
+}
+
+int app_parse_options(const char *prog, int argc, char **argv,
+                      const struct option *own, app_option_fn fn, void *opts,
+                      app_common_opts *common, void (*usage)(FILE *))
+{
+    size_t nown;
+    struct option *all = all_options(own, &nown);
+    if (!all) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return 0;
     }
-    if (strcmp(name, "device") == 0) {
-        if (!(v = app_args_value(a, name)) ||
-            !app_parse_long(a->prog, name, v, 0, 1023, &o->device))
-            return -1;
-        return 1;
+    int ok = 1, c, at;
+    opterr = 0; /* our messages, naming the program */
+    while (ok && (c = getopt_long(argc, argv, ":", all, &at)) != -1) {
+        if (c == '?' || c == ':') {
+            option_error(prog, c, argv);
+            ok = 0;
+        } else if (c == OPT_HELP || c == OPT_VERSION) {
+            if (c == OPT_HELP)
+                usage(stdout);
+            else
+                printf("%s (dlayout) %s\n", prog, DL_VERSION);
+            free(all);
+            exit(APP_EXIT_OK);
+        } else if (c >= APP_OPT_COMMON) {
+            ok = common_option(prog, c, all[at].name, optarg, common);
+        } else {
+            ok = fn(opts, c, all[at].name, optarg);
+        }
     }
-    if (strcmp(name, "local") == 0) {
-        if (!(v = app_args_value(a, name)) ||
-            !app_parse_long(a->prog, name, v, 0, 4096, &o->local))
-            return -1;
-        return 1;
+    free(all);
+    if (ok && optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind]);
+        ok = 0;
     }
-    return 0;
+    return ok;
 }
 
 void app_common_usage(FILE *out)
@@ -155,12 +182,16 @@ void app_common_usage(FILE *out)
           "  --kernel PATH   kernel source to build (default: found next to\n"
           "                  the executable, then in " DL_APPS_KERNEL_DIR ")\n"
           "  --output FILE   write the raw result bytes to FILE\n"
-          "  --device N      OpenCL device number, counting all devices of\n"
-          "                  all platforms in order (default 0)\n"
+          "  --platform P    OpenCL platform number, in clGetPlatformIDs\n"
+          "                  order; then --device counts its devices\n"
+          "  --device N      OpenCL device number: of platform P, or without\n"
+          "                  --platform counting all devices of all\n"
+          "                  platforms in order (default 0)\n"
           "  --local N       work-group size (default: chosen by the\n"
           "                  program, 0 lets the implementation choose)\n"
           "  --quiet         no timing line on stderr\n"
-          "  --help          this text\n",
+          "  --help          this text\n"
+          "  --version       print the version\n",
           out);
 }
 
@@ -215,52 +246,14 @@ int app_cl_ok(const char *prog, cl_int err, const char *what)
     return 0;
 }
 
-int app_cl_open(app_cl *cl, const char *prog, long index)
+int app_cl_open(app_cl *cl, const char *prog, const app_common_opts *o)
 {
     memset(cl, 0, sizeof *cl);
     cl->prog = prog;
-    cl_uint np = 0;
-    cl_int err = clGetPlatformIDs(0, NULL, &np);
-    if (err == -1001 || (err == CL_SUCCESS && np == 0)) {
-        fprintf(stderr, "%s: no OpenCL platform found (is an ICD "
-                        "installed?)\n", prog);
-        return 0;
-    }
-    if (!app_cl_ok(prog, err, "clGetPlatformIDs"))
-        return 0;
-    cl_platform_id *plats = calloc(np, sizeof *plats);
-    if (!plats) {
-        fprintf(stderr, "%s: out of memory\n", prog);
-        return 0;
-    }
-    if (!app_cl_ok(prog, clGetPlatformIDs(np, plats, NULL),
-                   "clGetPlatformIDs")) {
-        free(plats);
-        return 0;
-    }
-    long seen = 0;
-    for (cl_uint p = 0; p < np && !cl->device; p++) {
-        cl_uint nd = 0;
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) !=
-                CL_SUCCESS || nd == 0)
-            continue;
-        if (index >= seen + (long)nd) {
-            seen += nd;
-            continue;
-        }
-        cl_device_id *devs = calloc(nd, sizeof *devs);
-        if (devs && clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, devs,
-                                   NULL) == CL_SUCCESS) {
-            cl->platform = plats[p];
-            cl->device = devs[index - seen];
-        }
-        free(devs);
-        break;
-    }
-    free(plats);
-    if (!cl->device) {
-        fprintf(stderr, "%s: there is no OpenCL device number %ld (%ld "
-                        "found)\n", prog, index, seen);
+    char why[256];
+    device_choice choice = {o->platform, o->device};
+    if (!device_pick(choice, &cl->platform, &cl->device, why, sizeof why)) {
+        fprintf(stderr, "%s: %s\n", prog, why);
         return 0;
     }
     clGetDeviceInfo(cl->device, CL_DEVICE_NAME, sizeof cl->device_name,
@@ -269,6 +262,7 @@ int app_cl_open(app_cl *cl, const char *prog, long index)
 
     cl_context_properties props[] = {
         CL_CONTEXT_PLATFORM, (cl_context_properties)cl->platform, 0};
+    cl_int err;
     cl->context = clCreateContext(props, 1, &cl->device, NULL, NULL, &err);
     if (!app_cl_ok(prog, err, "clCreateContext"))
         return 0;

@@ -1,5 +1,5 @@
 /* app_common.h - what the three application programs (dl-app-lbm,
- * dl-app-spmv, dl-app-blackscholes) share: option scanning, OpenCL setup,
+ * dl-app-spmv, dl-app-blackscholes) share: option parsing, OpenCL setup,
  * kernel file lookup, timing, the seeded generator and the output digest.
  *
  * These are ordinary OpenCL 1.2 host programs: nothing here knows about
@@ -12,6 +12,9 @@
 #endif
 #include <CL/cl.h>
 
+#include "device_pick.h"
+
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,21 +28,6 @@ enum {
 
 /* ------------------------------------------------------------ options */
 
-/* Scans "--name value" and "--name=value"; every option takes a value
- * except the flags listed by the caller via app_args_is_flag. */
-typedef struct app_args {
-    int argc, next;
-    char **argv;
-    const char *prog;       /* program name, for messages          */
-    const char *inline_val; /* value after '=' of the current option */
-} app_args;
-
-void app_args_init(app_args *a, const char *prog, int argc, char **argv);
-/* Next option name without leading dashes or "=value"; NULL at the end.
- * A word that is not an option gives an error message and "" back. */
-const char *app_args_next(app_args *a);
-/* The value of the option just returned; NULL (and a message) if missing. */
-const char *app_args_value(app_args *a, const char *opt);
 /* Decimal integer in [lo, hi]; 0 and a message otherwise. */
 int app_parse_long(const char *prog, const char *opt, const char *text,
                    long lo, long hi, long *out);
@@ -48,19 +36,34 @@ int app_parse_u64(const char *prog, const char *opt, const char *text,
 int app_parse_double(const char *prog, const char *opt, const char *text,
                      double lo, double hi, double *out);
 
-/* The options every program accepts; app_common_option consumes one of
- * them (returns 1), returns 0 if `name` is not common, -1 on a bad value. */
+/* The options every program accepts. */
 typedef struct app_common_opts {
-    const char *kernel; /* --kernel PATH                        */
-    const char *output; /* --output FILE: raw result bytes      */
-    long device;        /* --device N: index over all platforms */
-    long local;         /* --local N: work-group size, 0 = auto */
-    int quiet;          /* --quiet: no timing line on stderr    */
+    const char *kernel; /* --kernel PATH                              */
+    const char *output; /* --output FILE: raw result bytes            */
+    long platform;      /* --platform P, or DEVICE_PICK_ALL_PLATFORMS */
+    long device;        /* --device D (of P, else of all platforms)   */
+    long local;         /* --local N: work-group size, 0 = auto       */
+    int quiet;          /* --quiet: no timing line on stderr          */
 } app_common_opts;
 
 void app_common_defaults(app_common_opts *o);
-int app_common_option(app_args *a, const char *name, app_common_opts *o);
 void app_common_usage(FILE *out);
+
+/* A program's own options carry codes APP_OPT_OWN .. APP_OPT_COMMON - 1
+ * in `val` (none is a character: the programs have no short options);
+ * the handler takes one (`name` without dashes, `value` NULL for a flag)
+ * and returns 1, or 0 after printing why the value is bad. */
+enum { APP_OPT_OWN = 0x80, APP_OPT_COMMON = 0x100 };
+typedef int (*app_option_fn)(void *opts, int code, const char *name,
+                             const char *value);
+
+/* Parses argv with getopt_long: the program's `own` options (terminated
+ * by a zero entry) and the common ones, which go to `common`.  Returns 1,
+ * or 0 after a usage message; exits 0 after --help (usage(stdout)) and
+ * --version. */
+int app_parse_options(const char *prog, int argc, char **argv,
+                      const struct option *own, app_option_fn fn, void *opts,
+                      app_common_opts *common, void (*usage)(FILE *));
 
 /* ------------------------------------------------------------- OpenCL */
 
@@ -78,9 +81,9 @@ typedef struct app_cl {
     char device_name[256];
 } app_cl;
 
-/* Opens device number `index` (counting every device of every platform in
- * order) with a profiling queue.  0 on failure (message printed). */
-int app_cl_open(app_cl *cl, const char *prog, long index);
+/* Opens the device --platform/--device of `o` name with a profiling
+ * queue.  0 on failure (message printed). */
+int app_cl_open(app_cl *cl, const char *prog, const app_common_opts *o);
 /* Reads the kernel file at `path` and builds it with `options`; prints the
  * build log on failure. */
 int app_cl_build(app_cl *cl, const char *path, const char *options);

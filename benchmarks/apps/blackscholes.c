@@ -46,40 +46,32 @@ typedef struct bs_opts {
     app_common_opts common;
 } bs_opts;
 
+enum { OPT_OPTIONS = APP_OPT_OWN, OPT_ITERS, OPT_SEED };
+
+static const struct option bs_options[] = {
+    {"options", required_argument, NULL, OPT_OPTIONS},
+    {"iters", required_argument, NULL, OPT_ITERS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {NULL, 0, NULL, 0},
+};
+
+static int bs_option(void *opts, int code, const char *name, const char *v)
+{
+    bs_opts *o = opts;
+    switch (code) {
+    case OPT_OPTIONS:
+        return app_parse_long(PROG, name, v, 1, INT_MAX / 8, &o->options);
+    case OPT_ITERS:
+        return app_parse_long(PROG, name, v, 1, 100000, &o->iters);
+    default: /* OPT_SEED */
+        return app_parse_u64(PROG, name, v, &o->seed);
+    }
+}
+
 static int parse(bs_opts *o, int argc, char **argv)
 {
-    app_args a;
-    app_args_init(&a, PROG, argc, argv);
-    const char *name, *v;
-    while ((name = app_args_next(&a))) {
-        if (!*name)
-            return 0;
-        int c = app_common_option(&a, name, &o->common);
-        if (c < 0)
-            return 0;
-        if (c > 0)
-            continue;
-        if (strcmp(name, "help") == 0) {
-            usage(stdout);
-            exit(APP_EXIT_OK);
-        }
-        if (!(v = app_args_value(&a, name)))
-            return 0;
-        if (strcmp(name, "options") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, INT_MAX / 8, &o->options))
-                return 0;
-        } else if (strcmp(name, "iters") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, 100000, &o->iters))
-                return 0;
-        } else if (strcmp(name, "seed") == 0) {
-            if (!app_parse_u64(PROG, name, v, &o->seed))
-                return 0;
-        } else {
-            fprintf(stderr, PROG ": unknown option --%s\n", name);
-            return 0;
-        }
-    }
-    return 1;
+    return app_parse_options(PROG, argc, argv, bs_options, bs_option, o,
+                             &o->common, usage);
 }
 
 int main(int argc, char **argv)
@@ -117,7 +109,7 @@ int main(int argc, char **argv)
     }
 
     kpath = app_find_kernel(PROG, o.common.kernel, "blackscholes.cl");
-    if (!kpath || !app_cl_open(&cl, PROG, o.common.device))
+    if (!kpath || !app_cl_open(&cl, PROG, &o.common))
         goto out;
     char bopts[64];
     snprintf(bopts, sizeof bopts, "-DNOPT=%ld", o.options);

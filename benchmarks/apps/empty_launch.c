@@ -58,39 +58,30 @@ typedef struct empty_opts {
     app_common_opts common;
 } empty_opts;
 
+enum { OPT_LAUNCHES = APP_OPT_OWN, OPT_ANNOTATED };
+
+static const struct option empty_options[] = {
+    {"launches", required_argument, NULL, OPT_LAUNCHES},
+    {"annotated", no_argument, NULL, OPT_ANNOTATED},
+    {NULL, 0, NULL, 0},
+};
+
+static int empty_option(void *opts, int code, const char *name,
+                        const char *v)
+{
+    empty_opts *o = opts;
+    if (code == OPT_ANNOTATED) {
+        o->annotated = 1;
+        return 1;
+    }
+    /* floats count exactly up to 2^24 */
+    return app_parse_long(PROG, name, v, 1, 1L << 24, &o->launches);
+}
+
 static int parse(empty_opts *o, int argc, char **argv)
 {
-    app_args a;
-    app_args_init(&a, PROG, argc, argv);
-    const char *name, *v;
-    while ((name = app_args_next(&a))) {
-        if (!*name)
-            return 0;
-        int c = app_common_option(&a, name, &o->common);
-        if (c < 0)
-            return 0;
-        if (c > 0)
-            continue;
-        if (strcmp(name, "help") == 0) {
-            usage(stdout);
-            exit(APP_EXIT_OK);
-        }
-        if (strcmp(name, "annotated") == 0) {
-            o->annotated = 1;
-            continue;
-        }
-        if (!(v = app_args_value(&a, name)))
-            return 0;
-        if (strcmp(name, "launches") == 0) {
-            /* floats count exactly up to 2^24 */
-            if (!app_parse_long(PROG, name, v, 1, 1L << 24, &o->launches))
-                return 0;
-        } else {
-            fprintf(stderr, PROG ": unknown option --%s\n", name);
-            return 0;
-        }
-    }
-    return 1;
+    return app_parse_options(PROG, argc, argv, empty_options, empty_option,
+                             o, &o->common, usage);
 }
 
 static int build(app_cl *cl, const char *source)
@@ -131,7 +122,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < RECORDS * 4; i++)
         data[i] = (float)(i % 97);
 
-    if (!app_cl_open(&cl, PROG, o.common.device) ||
+    if (!app_cl_open(&cl, PROG, &o.common) ||
         !build(&cl, o.annotated ? kernel_annotated : kernel_plain))
         goto out;
     cl_int err;

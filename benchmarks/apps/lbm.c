@@ -54,58 +54,51 @@ typedef struct lbm_opts {
     app_common_opts common;
 } lbm_opts;
 
+enum { OPT_NX = APP_OPT_OWN, OPT_NY, OPT_NZ, OPT_STEPS, OPT_SEED, OPT_OMEGA,
+       OPT_LAYOUT };
+
+static const struct option lbm_options[] = {
+    {"nx", required_argument, NULL, OPT_NX},
+    {"ny", required_argument, NULL, OPT_NY},
+    {"nz", required_argument, NULL, OPT_NZ},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"omega", required_argument, NULL, OPT_OMEGA},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {NULL, 0, NULL, 0},
+};
+
+static int lbm_option(void *opts, int code, const char *name, const char *v)
+{
+    lbm_opts *o = opts;
+    switch (code) {
+    case OPT_NX:
+        return app_parse_long(PROG, name, v, 1, 4096, &o->nx);
+    case OPT_NY:
+        return app_parse_long(PROG, name, v, 3, 4096, &o->ny);
+    case OPT_NZ:
+        return app_parse_long(PROG, name, v, 1, 4096, &o->nz);
+    case OPT_STEPS:
+        return app_parse_long(PROG, name, v, 1, 10000, &o->steps);
+    case OPT_SEED:
+        return app_parse_u64(PROG, name, v, &o->seed);
+    case OPT_OMEGA:
+        return app_parse_double(PROG, name, v, 0.01, 1.99, &o->omega);
+    default: /* OPT_LAYOUT */
+        if (strcmp(v, "aos") != 0 && strcmp(v, "da") != 0) {
+            fprintf(stderr, PROG ": --layout wants aos or da, not '%s'\n", v);
+            return 0;
+        }
+        o->da = strcmp(v, "da") == 0;
+        return 1;
+    }
+}
+
 static int parse(lbm_opts *o, int argc, char **argv)
 {
-    app_args a;
-    app_args_init(&a, PROG, argc, argv);
-    const char *name, *v;
-    while ((name = app_args_next(&a))) {
-        if (!*name)
-            return 0;
-        int c = app_common_option(&a, name, &o->common);
-        if (c < 0)
-            return 0;
-        if (c > 0)
-            continue;
-        if (strcmp(name, "help") == 0) {
-            usage(stdout);
-            exit(APP_EXIT_OK);
-        }
-        if (!(v = app_args_value(&a, name)))
-            return 0;
-        if (strcmp(name, "nx") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, 4096, &o->nx))
-                return 0;
-        } else if (strcmp(name, "ny") == 0) {
-            if (!app_parse_long(PROG, name, v, 3, 4096, &o->ny))
-                return 0;
-        } else if (strcmp(name, "nz") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, 4096, &o->nz))
-                return 0;
-        } else if (strcmp(name, "steps") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, 10000, &o->steps))
-                return 0;
-        } else if (strcmp(name, "seed") == 0) {
-            if (!app_parse_u64(PROG, name, v, &o->seed))
-                return 0;
-        } else if (strcmp(name, "omega") == 0) {
-            if (!app_parse_double(PROG, name, v, 0.01, 1.99, &o->omega))
-                return 0;
-        } else if (strcmp(name, "layout") == 0) {
-            if (strcmp(v, "aos") == 0)
-                o->da = 0;
-            else if (strcmp(v, "da") == 0)
-                o->da = 1;
-            else {
-                fprintf(stderr, PROG ": --layout wants aos or da, not "
-                                     "'%s'\n", v);
-                return 0;
-            }
-        } else {
-            fprintf(stderr, PROG ": unknown option --%s\n", name);
-            return 0;
-        }
-    }
+    if (!app_parse_options(PROG, argc, argv, lbm_options, lbm_option, o,
+                           &o->common, usage))
+        return 0;
     if (o->nx * o->ny * o->nz * CELL_FLOATS > (long)INT_MAX) {
         fprintf(stderr, PROG ": lattice %ldx%ldx%ld too large (the kernels "
                              "index with int)\n", o->nx, o->ny, o->nz);
@@ -199,7 +192,7 @@ int main(int argc, char **argv)
 
     kpath = app_find_kernel(PROG, o.common.kernel,
                             o.da ? "lbm_da.cl" : "lbm.cl");
-    if (!kpath || !app_cl_open(&cl, PROG, o.common.device))
+    if (!kpath || !app_cl_open(&cl, PROG, &o.common))
         goto out;
     char opts[256];
     snprintf(opts, sizeof opts, "-DNX=%ld -DNY=%ld -DNZ=%ld -DOMEGA=%.9ff",

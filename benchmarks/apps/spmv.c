@@ -54,46 +54,51 @@ typedef struct spmv_opts {
     app_common_opts common;
 } spmv_opts;
 
+enum { OPT_SHAPE = APP_OPT_OWN, OPT_ROWS, OPT_K, OPT_ITERS, OPT_SEED };
+
+static const struct option spmv_options[] = {
+    {"shape", required_argument, NULL, OPT_SHAPE},
+    {"rows", required_argument, NULL, OPT_ROWS},
+    {"k", required_argument, NULL, OPT_K},
+    {"iters", required_argument, NULL, OPT_ITERS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {NULL, 0, NULL, 0},
+};
+
+/* What the command line says, before --shape and --rows/--k are
+ * reconciled. */
+typedef struct spmv_cli {
+    spmv_opts *o;
+    long rows, k;
+    const char *shape;
+} spmv_cli;
+
+static int spmv_option(void *ctx, int code, const char *name, const char *v)
+{
+    spmv_cli *c = ctx;
+    switch (code) {
+    case OPT_SHAPE:
+        c->shape = v;
+        return 1;
+    case OPT_ROWS:
+        return app_parse_long(PROG, name, v, 1, 1L << 26, &c->rows);
+    case OPT_K:
+        return app_parse_long(PROG, name, v, 1, 4096, &c->k);
+    case OPT_ITERS:
+        return app_parse_long(PROG, name, v, 1, 100000, &c->o->iters);
+    default: /* OPT_SEED */
+        return app_parse_u64(PROG, name, v, &c->o->seed);
+    }
+}
+
 static int parse(spmv_opts *o, int argc, char **argv)
 {
-    app_args a;
-    app_args_init(&a, PROG, argc, argv);
-    const char *name, *v;
-    long rows = 0, k = 0;
-    const char *shape = NULL;
-    while ((name = app_args_next(&a))) {
-        if (!*name)
-            return 0;
-        int c = app_common_option(&a, name, &o->common);
-        if (c < 0)
-            return 0;
-        if (c > 0)
-            continue;
-        if (strcmp(name, "help") == 0) {
-            usage(stdout);
-            exit(APP_EXIT_OK);
-        }
-        if (!(v = app_args_value(&a, name)))
-            return 0;
-        if (strcmp(name, "shape") == 0) {
-            shape = v;
-        } else if (strcmp(name, "rows") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, 1L << 26, &rows))
-                return 0;
-        } else if (strcmp(name, "k") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, 4096, &k))
-                return 0;
-        } else if (strcmp(name, "iters") == 0) {
-            if (!app_parse_long(PROG, name, v, 1, 100000, &o->iters))
-                return 0;
-        } else if (strcmp(name, "seed") == 0) {
-            if (!app_parse_u64(PROG, name, v, &o->seed))
-                return 0;
-        } else {
-            fprintf(stderr, PROG ": unknown option --%s\n", name);
-            return 0;
-        }
-    }
+    spmv_cli c = {o, 0, 0, NULL};
+    if (!app_parse_options(PROG, argc, argv, spmv_options, spmv_option, &c,
+                           &o->common, usage))
+        return 0;
+    long rows = c.rows, k = c.k;
+    const char *shape = c.shape;
     if (shape && (rows || k)) {
         fprintf(stderr, PROG ": give either --shape or --rows and --k\n");
         return 0;
@@ -229,7 +234,7 @@ int main(int argc, char **argv)
         goto out;
 
     kpath = app_find_kernel(PROG, o.common.kernel, "spmv.cl");
-    if (!kpath || !app_cl_open(&cl, PROG, o.common.device))
+    if (!kpath || !app_cl_open(&cl, PROG, &o.common))
         goto out;
     char opts[128];
     snprintf(opts, sizeof opts, "-DROWS=%ld -DK=%ld", o.rows, o.k);

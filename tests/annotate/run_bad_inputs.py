@@ -103,8 +103,9 @@ def main():
            err)
 
     # --check: a conversion asked of a kernel that was not rewritten, a
-    # record(...) that does not match the struct, and a launch flag on a
-    # kernel without the tiled variant are errors
+    # record(...) that does not match the struct or is not one field per
+    # element of a scalar or vector array, and a launch flag on a kernel
+    # without the tiled variant are errors
     for label, text in [
             ("--check: conversion without rewrite",
              b"struct s { int a; int b; };\n"
@@ -116,6 +117,18 @@ def main():
              b"//DL: aos: p[n] record(size=12; 0:4, 4:4)\n"
              b"__kernel void k(__global struct s *p, int n)\n"
              b"{ if (get_global_id(0) < n) p[get_global_id(0)].a = 0; }\n"),
+            ("--check: a scalar array's record merges two elements",
+             b"// its element 3 is no field: a rewrite would index 3 fields\n"
+             b"//DL: aos: p[n][4] record(size=16; 0:4, 4:4, 8:8) -> da\n"
+             b"__kernel void k(__global float *p, int n)\n"
+             b"{\n#ifdef DL_ACTIVE_k\n#endif\n"
+             b"  if (get_global_id(0) < n) p[get_global_id(0) * 4] = 0; }\n"),
+            ("--check: a vector array's record splits its element",
+             b"// float4 elements cut into fields of 4, 4 and 8 bytes\n"
+             b"//DL: aos: p[n] record(size=16; 0:4, 4:4, 8:8) -> da\n"
+             b"__kernel void k(__global float4 *p, int n)\n"
+             b"{\n#ifdef DL_ACTIVE_k\n#endif\n"
+             b"  if (get_global_id(0) < n) p[get_global_id(0)] = 0; }\n"),
             ("--check: launch flag without the tiled variant",
              b"struct s { int a; int b; };\n"
              b"//DL: launch: tiled\n"

@@ -3,7 +3,7 @@
 dl-annotate.
 
 1. KERNEL (optionally with --prepend lines, the user's annotations, put
-   before it) is annotated: `dl-annotate ARGS kern.cl -o kern.dl.cl`;
+   before it, and --append lines after it) is annotated: `dl-annotate ARGS kern.cl -o kern.dl.cl`;
 2. the program runs with kern.cl, then with kern.dl.cl (no dlayout), then
    with kern.dl.cl under `dl-run --stats` (DL_POLICY=always);
 3. all three stdout must be byte-identical, and the stats line must show
@@ -14,12 +14,22 @@ runtime's tiled launch (global (T, G/T), rt_reshape.c) and no plain
 launch; with --launch plain, plain launches (plain_launches > 0) and no
 marshal (the runtime sees the range cannot be tiled before converting).
 
+With --fallback TEXT the annotated kernel's activated build must fail (a
+layout check dl-annotate wrote does not hold for the program's build
+options): under dl-run with DL_POLICY=always, in preload and in layer
+mode, nothing is converted and a dlayout warning names the line of
+kern.dl.cl that holds TEXT (`NAME.cl:LINE: the activated build
+failed`); under DL_POLICY=auto the output is the same and nothing is
+converted, and a failed activated build, if the tuner asked for one,
+is reported the same way (the tuner may keep a short program plain
+without building it).
+
 Without --dl-run only the first two runs are compared.  `@KERNEL@` in the
 program's arguments stands for the kernel file.
 
 usage: run_e2e.py --annotate EXE [--dl-run EXE] --work DIR --kernel FILE
-           [--prepend LINE]... [--arg A]... (--transform|--no-transform)
-           [--launch tiled|plain] -- PROGRAM [ARGS...]
+           [--prepend LINE]... [--append LINE]... [--arg A]... (--transform|--no-transform)
+           [--launch tiled|plain] [--fallback TEXT] -- PROGRAM [ARGS...]
 """
 import argparse
 import os
@@ -58,11 +68,13 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--kernel", required=True)
     ap.add_argument("--prepend", action="append", default=[])
+    ap.add_argument("--append", action="append", default=[])
     ap.add_argument("--arg", action="append", default=[])
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--transform", action="store_true")
     g.add_argument("--no-transform", action="store_true")
     ap.add_argument("--launch", choices=["tiled", "plain"])
+    ap.add_argument("--fallback")
     ap.add_argument("program", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
@@ -71,7 +83,8 @@ def main():
     with open(a.kernel) as f:
         text = f.read()
     with open(kern, "w") as f:
-        f.write("".join(line + "\n" for line in a.prepend) + text)
+        f.write("".join(line + "\n" for line in a.prepend) + text +
+                "".join(line + "\n" for line in a.append))
     run("dl-annotate", [a.annotate] + a.arg + ["--explain", kern, "-o",
                                                dl_kern], clean_env())
     with open(dl_kern) as f:
@@ -92,6 +105,8 @@ def main():
     if not a.dl_run:
         print("ok (dl-run not built: the run under dlayout is skipped)")
         return 0
+    if a.fallback:
+        return check_fallback(a, argv(dl_kern), dl_kern, original)
     env = clean_env()
     env["DL_POLICY"] = "always"
     if a.launch:
@@ -127,6 +142,36 @@ def main():
         return 1
     if a.launch:
         print("  launches: %s" % a.launch)
+    print("ok")
+    return 0
+
+
+def check_fallback(a, argv, dl_kern, original):
+    with open(dl_kern) as f:
+        lines = [i + 1 for i, line in enumerate(f) if a.fallback in line]
+    if not lines:
+        print("FAIL: no line of %s holds %r" % (dl_kern, a.fallback))
+        return 1
+    at = re.compile(r"^dlayout: warning: [0-9a-f]{16}\.cl:%d: the activated "
+                    r"build failed" % lines[0], re.M)
+    for policy, mode in [("always", []), ("always", ["--layer"]),
+                         ("auto", [])]:
+        env = clean_env()
+        env["DL_POLICY"] = policy
+        label = "under dl-run %s%s" % (" ".join(mode + [""]), policy)
+        under, err = run(label, [a.dl_run, "--stats"] + mode + argv, env)
+        m = STATS.search(err)
+        if under != original or not m or int(m.group(1)) != 0:
+            print("FAIL: %s: the output differs or a buffer was converted:"
+                  "\n%s" % (label, err))
+            return 1
+        built = "activated build failed" in err
+        if (policy == "always" or built) and not at.search(err):
+            print("FAIL: %s: no warning names line %d of the annotated "
+                  "kernel:\n%s" % (label, lines[0], err))
+            return 1
+        print("  %s: %s" % (label, "falls back, line %d named" % lines[0]
+                            if built else "kept plain by the tuner"))
     print("ok")
     return 0
 

@@ -1,4 +1,4 @@
-/* test_reshape.c - the runtime's tiled launch (runtime/rt_reshape.c): which
+/* test_reshape.c - the runtime's tiled launch (runtime/rt/rt_reshape.c): which
  * kernels take it, the 2-D range it makes from the application's 1-D
  * range, when it pads, and the launches it refuses (-1: run plain). */
 #include <setjmp.h>

@@ -37,12 +37,19 @@
     } while (0)
 
 static const char *annotation = "//DL: aos: y[n][2] -> da\n";
+/* The kernel works element by element, so one body serves both layouts;
+ * the runtime transforms only a kernel that selects a branch for it. */
 static const char *source =
     "__kernel void axpy(__global float *y, float a, int n)\n"
     "{\n"
     "    int i = get_global_id(0);\n"
+    "#ifdef DL_ACTIVE_axpy\n"
     "    if (i < n)\n"
     "        y[i] = a * y[i];\n"
+    "#else\n"
+    "    if (i < n)\n"
+    "        y[i] = a * y[i];\n"
+    "#endif\n"
     "}\n";
 
 /* Hooked: a scalar argument. */

@@ -147,7 +147,7 @@ loader_objects='/libOpenCL[.]so'
 # less what it runs in the plain run.  (The driver's own work varies by a
 # hundred instructions from run to run, its threads, so it is left out.)
 # The loader's share is below the plain one where a memo launch calls
-# the driver's entry directly (runtime/rt_dispatch.c).
+# the driver's entry directly (runtime/rt/rt_dispatch.c).
 launch_added() { # MODE WHAT
     awk -v d="$(launch_in "$1" "$2" "$dlayout_objects")" \
         -v l="$(launch_in "$1" "$2" "$loader_objects")" \

@@ -673,6 +673,74 @@ static void test_kernel_defined_twice(void **state)
     dl_annot_free(prog);
 }
 
+/* A conversion whose kernel never selects the transformed indexing
+ * would run the original code on converted data: refused (issue 17). */
+static void test_unselected_conversion_refused(void **state)
+{
+    (void)state;
+    const char *src =
+        "//DL: aos: a[n][2] -> da\n"
+        "kernel void hand(global int *a, int n) { a[0] = 1; }\n"
+        "//DL: aos: a[n][2] -> da\n"
+        "kernel void picked(global int *a, int n) {\n"
+        "#ifdef DL_ACTIVE_picked\n"
+        "#endif\n"
+        "}\n"
+        "//DL: aos: a[n][2] -> da\n"
+        "kernel void pick(global int *a, int n) {\n"
+        "#ifdef DL_ACTIVE_picked2\n"
+        "#endif\n"
+        "}\n"
+        "//DL: aos: a[n][2]\n"
+        "kernel void stays(global int *a, int n) {}\n";
+    dl_annot_program *prog = parse(src);
+    expect_no_diags(prog);
+    assert_int_equal(dl_annot_refuse_unselected(prog, src, strlen(src)),
+                     DL_SUCCESS);
+    assert_false(kernel(prog, "hand")->ok);
+    expect_diag(prog, 1, "kernel 'hand' will run untransformed: it asks for "
+                         "a conversion of 'a', but the source has no "
+                         "transformed indexing under #ifdef DL_ACTIVE_hand");
+    assert_true(kernel(prog, "picked")->ok);
+    /* DL_ACTIVE_picked2 is another macro, not DL_ACTIVE_pick */
+    assert_false(kernel(prog, "pick")->ok);
+    expect_diag(prog, 8, "#ifdef DL_ACTIVE_pick ");
+    assert_true(kernel(prog, "stays")->ok);
+    assert_int_equal(prog->ndiags, 2);
+    dl_annot_free(prog);
+}
+
+/* lavaMD style: a C++ linkage block that OpenCL C never compiles is no
+ * body, so the kernels inside it are seen and annotated. */
+static void test_extern_c_block(void **state)
+{
+    (void)state;
+    dl_annot_program *prog = parse(
+        "#ifdef __cplusplus\n"
+        "extern \"C\" {\n"
+        "#endif\n"
+        "struct s { int x; };\n"
+        "//DL: aos: a[n][2]\n"
+        "kernel void k(global int *a, int n) { if (n) { a[0] = 1; } }\n"
+        "//DL: aos: a[n][2]\n"
+        "kernel void j(global int *a, int n) {}\n"
+        "#ifdef __cplusplus\n"
+        "}\n"
+        "#endif\n"
+        "//DL: aos: a[n][2]\n"
+        "kernel void after(global int *a, int n) {}\n"
+        "void f(void) {\n"
+        "    //DL: aos: a[n]\n"
+        "}\n");
+    assert_int_equal(prog->nkernels, 3);
+    assert_true(kernel(prog, "k")->ok);
+    assert_true(kernel(prog, "j")->ok);
+    assert_true(kernel(prog, "after")->ok);
+    expect_diag(prog, 15, "inside braces");
+    assert_int_equal(prog->ndiags, 1);
+    dl_annot_free(prog);
+}
+
 static void test_ignored_places(void **state)
 {
     (void)state;
@@ -1185,6 +1253,8 @@ int main(void)
         cmocka_unit_test(test_format_round_trip),
         cmocka_unit_test(test_launch_flag),
         cmocka_unit_test(test_launch_flag_errors),
+        cmocka_unit_test(test_unselected_conversion_refused),
+        cmocka_unit_test(test_extern_c_block),
         cmocka_unit_test(test_binary_garbage),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_unterminated),

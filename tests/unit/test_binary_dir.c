@@ -1,5 +1,5 @@
 /* test_binary_dir.c - DL_BINARY_DIR: marshal programs kept as binaries
- * (runtime/engine.c).  A second engine must load them instead of building
+ * (runtime/core/engine.c).  A second engine must load them instead of building
  * from source, and every damaged, foreign or unusable directory must fall
  * back to a source build with a warning: in all cases the conversions stay
  * bit-exact.  The deferred mode (the default cache) stores nothing until

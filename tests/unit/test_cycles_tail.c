@@ -1,7 +1,7 @@
 /* test_cycles_tail.c - DA <-> ASTA(T) with M not a multiple of T: on CPU
  * devices `cycles` after the tail split by work-groups that each rotate
  * the tails of a range into place, then swap the ranges' carries, with no
- * temporary (runtime/tail.c), and the GPU form of
+ * temporary (runtime/core/tail.c), and the GPU form of
  * the split (work-groups with halo copies) forced on the same device;
  * checked against the naive model of dl_test.h, with guard bytes, and the
  * extra device memory each plan reports.  Replay a run with

@@ -1,5 +1,5 @@
 /* test_rt_common.h - what the interposition-runtime tests share: they
- * call the dl_rt_ functions (runtime/intercept.h) directly, as the shim
+ * call the dl_rt_ functions (runtime/rt/intercept.h) directly, as the shim
  * would, on the standalone library (dl_cl = the linked libOpenCL), and
  * check results against a host model, byte for byte, and the runtime's
  * counters.

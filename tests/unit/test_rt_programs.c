@@ -93,6 +93,9 @@ static void test_activated_build_fails(void **state)
     RT_SNAP(s1);
     if (!strstr(log, "activated build failed"))
         fail_msg("no build-failure warning: '%s'", log);
+    /* at the source line of the error: the program's name, line 4 */
+    if (!strstr(log, ".cl:4: the activated build failed"))
+        fail_msg("the warning names no source line: '%s'", log);
     free(log);
     assert_int_equal(RT_DELTA(s1, s0, kernels_transformed), 0);
     assert_int_equal(RT_DELTA(s1, s0, declined), 1);

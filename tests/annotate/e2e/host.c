@@ -4,12 +4,15 @@
  * runs it with the original kernel, with dl-annotate's output, and with
  * that output under dl-run: the three lines must be identical.
  *
+ * `layout` builds its kernel with -DBIG (e2e/layout.cl: the field order
+ * depends on it) and otherwise runs like `particles`.
+ *
  * `figure1` launches exactly N work-items with no work-group size (so N
  * need not be a multiple of anything); with TILE it launches the range a
  * tiled kernel wants, global (TILE, N/TILE), which only the vectorisation
  * test uses (it looks at the compiled code, not at the result).
  *
- * usage: dla-e2e-host particles|grid|figure1 KERNEL.cl N [TILE] */
+ * usage: dla-e2e-host particles|grid|figure1|layout KERNEL.cl N [TILE] */
 #include <CL/cl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,18 +60,20 @@ static char *read_file(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1 "
+        fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1|layout "
                 "KERNEL.cl N [TILE]\n");
         return 2;
     }
     int particles = strcmp(argv[1], "particles") == 0;
     int figure1 = strcmp(argv[1], "figure1") == 0;
+    int layout = strcmp(argv[1], "layout") == 0;
     int n = atoi(argv[3]);
     int tile = argc == 5 ? atoi(argv[4]) : 0;
-    size_t record = particles ? 48 : figure1 ? 8 * sizeof(float)
-                                             : 6 * sizeof(float);
+    size_t record = particles ? 48 : figure1 || layout ? 8 * sizeof(float)
+                                                       : 6 * sizeof(float);
     size_t bytes = (size_t)n * record;
-    if (n <= 0 || (!particles && !figure1 && strcmp(argv[1], "grid") != 0) ||
+    if (n <= 0 ||
+        (!particles && !figure1 && !layout && strcmp(argv[1], "grid") != 0) ||
         (argc == 5 && (!figure1 || tile <= 0 || n % tile))) {
         fprintf(stderr, "dla-e2e-host: bad arguments\n");
         return 2;
@@ -106,7 +111,8 @@ int main(int argc, char **argv)
     cl_program prog = clCreateProgramWithSource(ctx, 1, strings, &srclen,
                                                 &err);
     CHECK(err);
-    if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
+    if (clBuildProgram(prog, 1, &dev, layout ? "-DBIG" : "", NULL, NULL) !=
+        CL_SUCCESS) {
         char log[8192] = "";
         clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1,
                               log, NULL);
@@ -115,6 +121,7 @@ int main(int argc, char **argv)
     }
     cl_kernel k = clCreateKernel(prog, particles ? "advance"
                                        : figure1 ? "update"
+                                       : layout  ? "reorder"
                                                  : "smooth",
                                  &err);
     CHECK(err);
@@ -123,7 +130,7 @@ int main(int argc, char **argv)
     CHECK(err);
     float dt = 0.01f;
     CHECK(clSetKernelArg(k, 0, sizeof buf, &buf));
-    if (particles || figure1) {
+    if (particles || figure1 || layout) {
         CHECK(clSetKernelArg(k, 1, sizeof dt, &dt));
         CHECK(clSetKernelArg(k, 2, sizeof n, &n));
     } else {

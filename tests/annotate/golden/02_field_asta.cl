@@ -18,6 +18,17 @@ struct particle { float x, y, z; float mass; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -31,6 +42,15 @@ struct particle { float x, y, z; float mass; };
 __kernel void scale(__global struct particle *p, float s, int n)
 {
 #ifdef DL_ACTIVE_scale
+DLA_LAYOUT_CHECK(sizeof(*p) == 16u, dla_layout_p_size_16);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, x) == 0u, dla_layout_p_x_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->x) == 4u, dla_layout_p_x_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, y) == 4u, dla_layout_p_y_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->y) == 4u, dla_layout_p_y_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, z) == 8u, dla_layout_p_z_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->z) == 4u, dla_layout_p_z_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, mass) == 12u, dla_layout_p_mass_at_12);
+DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->mass) == 4u, dla_layout_p_mass_size_4);
 #if DL_TILE_scale_p > 1 && DL_TILE_scale_p <= 1024
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_p = (size_t)(long)(n);

@@ -20,6 +20,17 @@ typedef struct {
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -34,6 +45,13 @@ kernel void price(global const option_t *restrict opt, global float *out,
                   uint n)
 {
 #ifdef DL_ACTIVE_price
+DLA_LAYOUT_CHECK(sizeof(*opt) == 12u, dla_layout_opt_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(option_t, S) == 0u, dla_layout_opt_S_at_0);
+DLA_LAYOUT_CHECK(sizeof(((option_t *)0)->S) == 4u, dla_layout_opt_S_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(option_t, K) == 4u, dla_layout_opt_K_at_4);
+DLA_LAYOUT_CHECK(sizeof(((option_t *)0)->K) == 4u, dla_layout_opt_K_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(option_t, T) == 8u, dla_layout_opt_T_at_8);
+DLA_LAYOUT_CHECK(sizeof(((option_t *)0)->T) == 4u, dla_layout_opt_T_size_4);
 #if DL_TILE_price_opt > 1 && DL_TILE_price_opt <= 1024
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_opt = (size_t)(long)(n);

@@ -2,6 +2,11 @@
 // &p[E] bound to a private pointer, then q->f
 struct body { float px, py; float vx, vy; };
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -13,10 +18,51 @@ struct body { float px, py; float vx, vy; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
-//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> da
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_step_b
+#define DL_TILE_step_b 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> asta(auto)
 __kernel void step(__global struct body *b, float dt, int n)
 {
 #ifdef DL_ACTIVE_step
+DLA_LAYOUT_CHECK(sizeof(*b) == 16u, dla_layout_b_size_16);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, px) == 0u, dla_layout_b_px_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->px) == 4u, dla_layout_b_px_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, py) == 4u, dla_layout_b_py_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->py) == 4u, dla_layout_b_py_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vx) == 8u, dla_layout_b_vx_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vx) == 4u, dla_layout_b_vx_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vy) == 12u, dla_layout_b_vy_at_12);
+DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vy) == 4u, dla_layout_b_vy_size_4);
+#if DL_TILE_step_b > 1 && DL_TILE_step_b <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_b = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_step_b) + get_global_id(0));
+    if (i < n) {
+        const size_t dla_i_q = (size_t)(i);
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 0u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 8u, 4u))) * dt;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 4u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 12u, 4u))) * dt;
+    }
+
+#else
 #ifdef DL_GLOBAL_END_step
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_step);
 #endif
@@ -25,10 +71,11 @@ const size_t dla_M_b = (size_t)(long)(n);
     int i = get_global_id(0);
     if (i < n) {
         const size_t dla_i_q = (size_t)(i);
-        ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(dla_i_q)] += ((__global float *)((__global char *)(b) + 8u * dla_M_b))[(size_t)(dla_i_q)] * dt;
-        ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(dla_i_q)] += ((__global float *)((__global char *)(b) + 12u * dla_M_b))[(size_t)(dla_i_q)] * dt;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 0u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 8u, 4u))) * dt;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 4u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 12u, 4u))) * dt;
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -18,6 +18,17 @@ typedef struct { float4 pos; float4 vel; float w; } point_t;
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -31,6 +42,13 @@ typedef struct { float4 pos; float4 vel; float w; } point_t;
 __kernel void move(__global point_t *p, int n)
 {
 #ifdef DL_ACTIVE_move
+DLA_LAYOUT_CHECK(sizeof(*p) == 48u, dla_layout_p_size_48);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(point_t, pos) == 0u, dla_layout_p_pos_at_0);
+DLA_LAYOUT_CHECK(sizeof(((point_t *)0)->pos) == 16u, dla_layout_p_pos_size_16);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(point_t, vel) == 16u, dla_layout_p_vel_at_16);
+DLA_LAYOUT_CHECK(sizeof(((point_t *)0)->vel) == 16u, dla_layout_p_vel_size_16);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(point_t, w) == 32u, dla_layout_p_w_at_32);
+DLA_LAYOUT_CHECK(sizeof(((point_t *)0)->w) == 4u, dla_layout_p_w_size_4);
 #if DL_TILE_move_p > 1 && DL_TILE_move_p <= 1024
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_p = (size_t)(long)(n);

@@ -19,6 +19,17 @@ struct rec { char tag; double value; short count; int id; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -32,6 +43,15 @@ struct rec { char tag; double value; short count; int id; };
 __kernel void bump(__global struct rec *r, int n)
 {
 #ifdef DL_ACTIVE_bump
+DLA_LAYOUT_CHECK(sizeof(*r) == 24u, dla_layout_r_size_24);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct rec, tag) == 0u, dla_layout_r_tag_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct rec *)0)->tag) == 1u, dla_layout_r_tag_size_1);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct rec, value) == 8u, dla_layout_r_value_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct rec *)0)->value) == 8u, dla_layout_r_value_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct rec, count) == 16u, dla_layout_r_count_at_16);
+DLA_LAYOUT_CHECK(sizeof(((struct rec *)0)->count) == 2u, dla_layout_r_count_size_2);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct rec, id) == 20u, dla_layout_r_id_at_20);
+DLA_LAYOUT_CHECK(sizeof(((struct rec *)0)->id) == 4u, dla_layout_r_id_size_4);
 #if DL_TILE_bump_r > 1 && DL_TILE_bump_r <= 1024
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_r = (size_t)(long)(n);

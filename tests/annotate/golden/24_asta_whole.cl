@@ -18,6 +18,17 @@ struct pair { float a; int b; short c; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -64,6 +75,20 @@ __kernel void copy(__global struct pair *src, __global struct pair *dst,
                    int n)
 {
 #ifdef DL_ACTIVE_copy
+DLA_LAYOUT_CHECK(sizeof(*src) == 12u, dla_layout_src_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, a) == 0u, dla_layout_src_a_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->a) == 4u, dla_layout_src_a_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, b) == 4u, dla_layout_src_b_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->b) == 4u, dla_layout_src_b_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, c) == 8u, dla_layout_src_c_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->c) == 2u, dla_layout_src_c_size_2);
+DLA_LAYOUT_CHECK(sizeof(*dst) == 12u, dla_layout_dst_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, a) == 0u, dla_layout_dst_a_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->a) == 4u, dla_layout_dst_a_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, b) == 4u, dla_layout_dst_b_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->b) == 4u, dla_layout_dst_b_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, c) == 8u, dla_layout_dst_c_at_8);
+DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->c) == 2u, dla_layout_dst_c_size_2);
 #if DL_TILE_copy_src > 1 && DL_TILE_copy_src <= 1024 && DL_TILE_copy_dst == DL_TILE_copy_src
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_src = (size_t)(long)(n);

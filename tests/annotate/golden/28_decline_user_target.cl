@@ -6,6 +6,11 @@ struct foo { float a, b; };
 static float first(__global float *v) { return v[0]; }
 
 //DL: v1 aos: g[n][4]
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -17,10 +22,29 @@ static float first(__global float *v) { return v[0]; }
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
-//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> da
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
+#ifndef DL_TILE_k_p
+#define DL_TILE_k_p 32
+#endif
+//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> asta(auto)
 __kernel void k(__global struct foo *p, __global float *g, int n)
 {
 #ifdef DL_ACTIVE_k
+DLA_LAYOUT_CHECK(sizeof(*p) == 8u, dla_layout_p_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, a) == 0u, dla_layout_p_a_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->a) == 4u, dla_layout_p_a_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, b) == 4u, dla_layout_p_b_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->b) == 4u, dla_layout_p_b_size_4);
 #ifdef DL_GLOBAL_END_k
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_k);
 #endif
@@ -28,7 +52,7 @@ const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n)
-        ((__global float *)((__global char *)(p) + 0u * dla_M_p))[(size_t)(i)] = first(g) + g[i * 4 + 1];
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_k_p, dla_M_p, 8u, 0u, 4u))) = first(g) + g[i * 4 + 1];
 
 #else
 

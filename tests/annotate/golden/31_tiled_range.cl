@@ -19,6 +19,17 @@ struct cell { float v; float w; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -32,6 +43,11 @@ struct cell { float v; float w; };
 __kernel void ramp(__global struct cell *c)
 {
 #ifdef DL_ACTIVE_ramp
+DLA_LAYOUT_CHECK(sizeof(*c) == 8u, dla_layout_c_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct cell, v) == 0u, dla_layout_c_v_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct cell *)0)->v) == 4u, dla_layout_c_v_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct cell, w) == 4u, dla_layout_c_w_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct cell *)0)->w) == 4u, dla_layout_c_w_size_4);
 #if DL_TILE_ramp_c > 1 && DL_TILE_ramp_c <= 1024
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_c = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));

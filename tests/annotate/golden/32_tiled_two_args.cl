@@ -21,6 +21,17 @@ struct pt { float x, y; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -39,6 +50,16 @@ __kernel void blend(__global struct pt *a, __global struct pt *b,
                     __global const float *wts, int n)
 {
 #ifdef DL_ACTIVE_blend
+DLA_LAYOUT_CHECK(sizeof(*a) == 8u, dla_layout_a_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pt, x) == 0u, dla_layout_a_x_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct pt *)0)->x) == 4u, dla_layout_a_x_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pt, y) == 4u, dla_layout_a_y_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct pt *)0)->y) == 4u, dla_layout_a_y_size_4);
+DLA_LAYOUT_CHECK(sizeof(*b) == 8u, dla_layout_b_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pt, x) == 0u, dla_layout_b_x_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct pt *)0)->x) == 4u, dla_layout_b_x_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pt, y) == 4u, dla_layout_b_y_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct pt *)0)->y) == 4u, dla_layout_b_y_size_4);
 #if DL_TILE_blend_a > 1 && DL_TILE_blend_a <= 1024 && DL_TILE_blend_b == DL_TILE_blend_a
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_a = (size_t)(long)(n);

@@ -20,6 +20,17 @@ struct q { float a, b; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DL_TILE_handmade_p
 #define DL_TILE_handmade_p 8
 #endif
@@ -27,6 +38,11 @@ struct q { float a, b; };
 __kernel void handmade(__global struct q *p, int n)
 {
 #ifdef DL_ACTIVE_handmade
+DLA_LAYOUT_CHECK(sizeof(*p) == 8u, dla_layout_p_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct q, a) == 0u, dla_layout_p_a_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct q *)0)->a) == 4u, dla_layout_p_a_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct q, b) == 4u, dla_layout_p_b_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct q *)0)->b) == 4u, dla_layout_p_b_size_4);
 #ifdef DL_GLOBAL_END_handmade
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_handmade);
 #endif

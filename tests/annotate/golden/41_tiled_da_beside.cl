@@ -21,6 +21,17 @@ struct v2 { float x, y; };
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DLA_ASTA_TILED
 /* dl-annotate: the same for the work-item's own record in the tiled range:
  * tile get_global_id(1), lane get_global_id(0). */
@@ -35,6 +46,16 @@ struct v2 { float x, y; };
 __kernel void mix(__global struct v2 *a, __global struct v2 *b)
 {
 #ifdef DL_ACTIVE_mix
+DLA_LAYOUT_CHECK(sizeof(*a) == 8u, dla_layout_a_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct v2, x) == 0u, dla_layout_a_x_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct v2 *)0)->x) == 4u, dla_layout_a_x_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct v2, y) == 4u, dla_layout_a_y_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct v2 *)0)->y) == 4u, dla_layout_a_y_size_4);
+DLA_LAYOUT_CHECK(sizeof(*b) == 8u, dla_layout_b_size_8);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct v2, x) == 0u, dla_layout_b_x_at_0);
+DLA_LAYOUT_CHECK(sizeof(((struct v2 *)0)->x) == 4u, dla_layout_b_x_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct v2, y) == 4u, dla_layout_b_y_at_4);
+DLA_LAYOUT_CHECK(sizeof(((struct v2 *)0)->y) == 4u, dla_layout_b_y_size_4);
 #if DL_TILE_mix_a > 1 && DL_TILE_mix_a <= 1024
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_a = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));

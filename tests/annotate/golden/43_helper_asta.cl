@@ -32,6 +32,17 @@ static void copy_to(__global cell *c, int from, int to)
 #endif
 #define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
 #endif
+#ifndef DLA_LAYOUT_CHECK
+/* dl-annotate: the transformed branch checks that the record is laid out as
+ * when the file was annotated (a -D option may change it): a mismatch fails
+ * the activated build, and the runtime runs the program as written. */
+#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : -1]
+#if defined(__clang__) || defined(__GNUC__)
+#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)
+#else
+#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
+#endif
+#endif
 #ifndef DL_TILE_smooth_c
 #define DL_TILE_smooth_c 8
 #endif
@@ -72,6 +83,13 @@ static void dla_smooth_c_copy_to(__global cell *c, size_t dla_x_c, size_t dla_M_
 __kernel void smooth(__global cell *c, __global float *out, int n)
 {
 #ifdef DL_ACTIVE_smooth
+DLA_LAYOUT_CHECK(sizeof(*c) == 12u, dla_layout_c_size_12);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(cell, a) == 0u, dla_layout_c_a_at_0);
+DLA_LAYOUT_CHECK(sizeof(((cell *)0)->a) == 4u, dla_layout_c_a_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(cell, b) == 4u, dla_layout_c_b_at_4);
+DLA_LAYOUT_CHECK(sizeof(((cell *)0)->b) == 4u, dla_layout_c_b_size_4);
+DLA_LAYOUT_CHECK(DLA_OFFSETOF(cell, tag) == 8u, dla_layout_c_tag_at_8);
+DLA_LAYOUT_CHECK(sizeof(((cell *)0)->tag) == 4u, dla_layout_c_tag_size_4);
 #ifdef DL_GLOBAL_END_smooth
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_smooth);
 #endif

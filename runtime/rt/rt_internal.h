@@ -1,0 +1,443 @@
+/* rt_internal.h - what the interposition runtime's files (rt_*.c) share:
+ * the process-wide state, the object tables and the stats counters.
+ *
+ * Concurrency: one mutex (dl_rt.lock) guards every table and every entry.
+ * It is never held across a call that can block on the device (blocking
+ * reads, waits, program builds) nor across an application callback, and
+ * no OpenCL callback of ours takes it, so it cannot deadlock with the
+ * OpenCL implementation.  Fast paths test two atomics first and skip the
+ * lock: `annotated` (some program with annotations exists) and
+ * `transformed` (some buffer is not in its original layout).
+ *
+ * The launch memo (rt_memo.h) goes further: a launch with the same
+ * inputs as the last one of its kernel, with nothing changed since, goes
+ * straight to the real call without the lock.  A memo serves while its
+ * `key_dim` is not 0.  The changes of the state that can make a memo wrong
+ * (conversions, a buffer's layout reset or its entry dropped, a kernel
+ * entry freed) happen under the lock, after rt_memos_invalidate() (once
+ * per holding of the lock), which zeroes every memo's key_dim.  A fast launch
+ * counts itself in `inflight` before it reads key_dim, and
+ * rt_memos_invalidate() waits for `inflight` to drop to 0 after zeroing
+ * them, so no change overtakes a fast launch that already decided to go
+ * ahead.  Launches that change nothing (most slow launches of a loop of
+ * several kernels) leave the other kernels' memos alone. */
+#ifndef DL_RT_INTERNAL_H
+#define DL_RT_INTERNAL_H
+
+#include "annotations.h"
+#include "clapi.h"
+#include "controls.h"
+#include "error.h"
+#include "intercept.h"
+#include "log.h"
+#include "rt_hg.h"
+#include "tuner.h"
+
+#include <pthread.h>
+
+/* ------------------------------------------------------------ hash maps */
+
+/* Open addressing keyed by a pointer (never NULL), linear probing.
+ * Changes need dl_rt.lock; rt_map_get also works without it (fast paths),
+ * returning NULL or a value that was in the table during the call. */
+typedef struct rt_map_table {
+    size_t mask; /* capacity - 1; the capacity is a power of two */
+    struct rt_map_table *retired;
+    struct {
+        const void *key; /* NULL: empty; RT_MAP_TOMB: deleted */
+        void *val;
+    } slot[];
+} rt_map_table;
+
+typedef struct rt_map {
+    rt_map_table *table;
+    size_t used; /* slots not empty (live + tombstones) */
+    size_t live; /* entries; read without the lock by fast paths */
+} rt_map;
+
+#define RT_MAP_TOMB ((const void *)1)
+
+static inline size_t rt_map_slot(const void *key, size_t mask)
+{
+    uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 32) & mask;
+}
+
+void *rt_map_get(const rt_map *map, const void *key);
+
+/* The fast paths' lookup, inline and without a call (so that a caller
+ * needs no stack frame): 0 if an empty slot comes before the key (so the
+ * key is surely absent), 1 with *val if the key is found, else -1, and
+ * then the caller asks rt_map_get.  Two slots: with the key's own slot
+ * alone, a buffer the table does not know took the slow path whenever
+ * another key sat there (about 1 in 20 buffers with 3 tracked ones).  Not
+ * under helgrind, where only rt_map_get says what it needs to: the
+ * callers test rt_hg_active (or a flag that says it) first. */
+static inline int rt_map_probe(const rt_map *map, const void *key,
+                               void **val)
+{
+    const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
+    if (!t)
+        return 0;
+    size_t i = rt_map_slot(key, t->mask);
+    const void *k = __atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE);
+    if (k != key) {
+        if (__builtin_expect(!k, 1))
+            return 0;
+        i = (i + 1) & t->mask; /* another key sits there: rare */
+        k = __atomic_load_n(&t->slot[i].key, __ATOMIC_ACQUIRE);
+        if (k != key)
+            return k ? -1 : 0;
+    }
+    *val = __atomic_load_n(&t->slot[i].val, __ATOMIC_ACQUIRE);
+    return 1;
+}
+
+/* Returns DL_OUT_OF_MEMORY if the table cannot grow. */
+dl_status rt_map_put(rt_map *map, const void *key, void *val);
+void *rt_map_del(rt_map *map, const void *key);
+void rt_map_free(rt_map *map);
+/* Iteration (locked): for (i = 0; i < rt_map_cap(&m); i++) if
+ * ((v = rt_map_at(&m, i))) ... */
+size_t rt_map_cap(const rt_map *map);
+void *rt_map_at(const rt_map *map, size_t i);
+
+/* ------------------------------------------------------------- layouts */
+
+/* A layout of one buffer: record, count, tile (1 AoS, DL_TILE_DA DA). */
+typedef struct rt_layout {
+    dl_record *rec; /* retained; NULL: the original layout, unknown */
+    size_t count;
+    size_t tile;
+} rt_layout;
+
+int rt_layout_equal(const rt_layout *a, const rt_layout *b);
+void rt_layout_set(rt_layout *dst, const rt_layout *src); /* retains */
+void rt_layout_clear(rt_layout *l);
+dl_layout rt_layout_dl(const rt_layout *l);
+
+/* -------------------------------------------------------------- programs */
+
+/* Where a launch's global range ends, per dimension (offset + global
+ * size; 1 beyond work_dim).  The activated variant may be built for the
+ * launches of one kernel that end at or before `end`
+ * (DL_GLOBAL_END_<kernel>, docs/annotations.md).  set 0: no such bound
+ * (a variant), unknown (a launch). */
+typedef struct rt_global_end {
+    int set;
+    size_t end[3];
+} rt_global_end;
+
+typedef struct rt_program {
+    cl_program program;
+    cl_context context;
+    unsigned refs; /* the application's handle + one per rt_kernel */
+    char *source;  /* the text really built (injected or original) */
+    size_t source_len;
+    char *name; /* "<hash>.cl" or the injected file, for messages */
+    dl_annot_program *annot;
+    /* Set by the last clBuildProgram (the application's program is built
+     * as written; the activated variant is a second program): */
+    int activated;  /* some kernel is planned transformed (xform_options) */
+    int *active;    /* per annot kernel: built with DL_ACTIVE_<name> */
+    size_t **tiles; /* per annot kernel, per annot arg: the target tile */
+    char *options;  /* the application's options ("" if none) */
+    char *xform_options; /* options + activation macros, or NULL */
+    uint64_t build_ns;   /* how long the application's build took: what
+                            the activated variant's will take, about */
+    cl_uint ndevices;
+    cl_device_id *devices; /* NULL: all of the context's */
+    /* The activated variant, built once on demand (rt_program_xform):
+     * eagerly under DL_POLICY=always, at the first transformed launch
+     * under auto, so that a program the tuner keeps plain builds once. */
+    pthread_mutex_t xform_lock;
+    cl_program xform;
+    int xform_failed;
+    /* The kernel xform was built for a bounded range, and the bound; a
+     * launch of it beyond the bound runs the same variant built without
+     * one, `wide` (rt_program_xform_wide). */
+    char *bounded_kernel;
+    rt_global_end bound;
+    cl_program wide;
+    int wide_failed;
+} rt_program;
+
+/* ------------------------------------------------------------- kernels */
+
+/* rt_arg.guard_mask / guard_key: clSetKernelArg's fast path takes a
+ * value v of 4 or 8 bytes if (v & guard_mask) == guard_key.  Any value
+ * (0, 0) once the last value was inline and of 4 or 8 bytes; only the
+ * buffer `tracked` (~0, tracked) on a tracked argument; none (0, 1) before
+ * the first value and after other kinds of values. */
+#define RT_GUARD_NONE 1u
+
+typedef struct rt_arg {
+    /* size, the first 8 bytes of inline_value, prev_size and prev_value
+     * are contiguous so that the fast path moves them as pairs. */
+    size_t size; /* 0: not set (or its value is unknown) */
+    unsigned char inline_value[16];
+    size_t prev_size; /* the value before the last fast clSetKernelArg, */
+    uint64_t prev_value; /* put back if the real call fails             */
+    void *value; /* inline_value, heap, or NULL (__local) */
+    void *heap;  /* the copy of a value over 16 bytes, else NULL */
+    uint64_t guard_mask, guard_key;
+    int track; /* annotated in a transformed kernel: a buffer bound here
+                  may be converted, so it is tracked from then on */
+    /* The last buffer bound here that is in the buffer table; cleared
+     * when its entry is dropped (rt_kernels_forget_buffer). */
+    cl_mem tracked;
+} rt_arg;
+
+/* Causes of a plain launch, each warned once per kernel. */
+enum {
+    RT_CAUSE_DIMS = 1u << 0,
+    RT_CAUSE_SIZE = 1u << 1,
+    RT_CAUSE_ALIAS = 1u << 2,
+    RT_CAUSE_SUBBUF = 1u << 3,
+    RT_CAUSE_ENGINE = 1u << 4,
+    RT_CAUSE_NOTMEM = 1u << 5,
+    RT_CAUSE_RESHAPE = 1u << 6, /* rt_reshape.h */
+    RT_CAUSE_PINNED = 1u << 7   /* rt_buffer.pinned */
+};
+
+/* The inputs of a kernel's last transformed launch that converted
+ * nothing more than it needed, for rt_launch.c's fast path.  Written
+ * under the lock at the end of a launch; read without it (see above). */
+typedef struct rt_memo {
+    int hits_left;   /* atomic: launches it may still serve; <= 0: none */
+    int hits_given; /* hits_left when it was made */
+    cl_kernel run_kernel; /* the variant the decision launched */
+    /* The real clEnqueueNDRangeKernel for its queue (rt_memo_enqueue). */
+    cl_api_clEnqueueNDRangeKernel enqueue;
+    int plain;            /* run_kernel is the plain variant, decided */
+    /* The launch's inputs (rt_memo_claim). */
+    cl_command_queue queue;
+    /* atomic: work_dim | RT_MEMO_TILED, or RT_MEMO_TASK; 0 while it
+     * serves nothing (rt_memo_make, clSetKernelArg, ended memos). */
+    cl_uint key_dim;
+    size_t offset[3], global[3], local[3];
+    /* The range the real call gets when rt_reshape.h tiled it: run_dim
+     * 2, with run_local NULL if OpenCL picks the local size.  Otherwise
+     * run_dim is 0 and the real call gets the caller's range. */
+    cl_uint run_dim;
+    const size_t *run_local;
+    size_t run_offset[3], run_global[3], run_local_size[3];
+} rt_memo;
+
+typedef struct rt_kernel {
+    cl_kernel kernel;
+    char *name;
+    rt_program *prog;             /* NULL: not an annotated program */
+    const dl_annot_kernel *annot; /* NULL: no annotation            */
+    size_t annot_index;           /* into prog->active / tiles      */
+    int transformed;              /* planned with DL_ACTIVE_<name>  */
+    cl_uint nargs;
+    rt_arg *args;
+    /* The same kernel of the activated variant, made at its first
+     * transformed launch; its arguments are replayed from args[] when
+     * args_gen moved on since xform_gen. */
+    cl_kernel xform;
+    rt_global_end xform_bound; /* the range xform was built for */
+    unsigned xform_gen;
+    unsigned warned; /* RT_CAUSE_ bits already logged  */
+    unsigned args_gen; /* counts clSetKernelArg calls    */
+    rt_memo memo;
+    struct rt_kernel *next_free; /* rt_kernels.c: entries are recycled */
+} rt_kernel;
+
+/* ------------------------------------------------------------- buffers */
+
+#define RT_MAX_USES 8
+
+typedef struct rt_buffer {
+    cl_mem mem;
+    cl_context context;
+    size_t size;
+    cl_mem parent;   /* sub-buffers: the buffer they view, else NULL */
+    unsigned nsubs;  /* live sub-buffers we know of                  */
+    int transformed; /* cur differs from orig                        */
+    rt_layout orig;  /* the host's layout (valid while transformed)  */
+    rt_layout cur;
+    cl_command_queue queue;     /* retained while transformed: where to
+                                   restore it if the app releases it      */
+    cl_event uses[RT_MAX_USES]; /* commands since the last conversion */
+    unsigned nuses;
+    cl_kernel bound_kernel; /* the last kernel argument it was bound to */
+    cl_uint bound_index;
+    /* Retained: a queue where memo launches used the buffer without
+     * leaving an event in uses[]; a conversion waits for a marker there. */
+    cl_command_queue lazy;
+    /* Blocking reads and writes without the lock (rt_access.c), allowed
+     * until the buffer's first conversion. */
+    int ever_converted; /* atomic                                     */
+    unsigned host_busy; /* atomic: such accesses under way            */
+    /* Why the buffer must stay in the program's layout for good (the
+     * host shares its memory, an image views it: rt_marks.c), or NULL. */
+    const char *pinned;
+} rt_buffer;
+
+/* ----------------------------------------------------------- the state */
+
+typedef struct rt_destroyed rt_destroyed;
+
+typedef struct rt_stats {
+    uint64_t programs_annotated, kernels_transformed, launches, marshals,
+        unmarshals, bytes_marshaled, marshal_ns, declined, plain_launches,
+        decided_transform, decided_plain;
+} rt_stats;
+
+typedef struct rt_state {
+    dl_controls controls;
+    dl_rt_mode mode;
+    int annotated;   /* atomic: some annotated program was created
+                      * (1; -1 under helgrind, see rt_access.c)       */
+    int transformed; /* atomic: buffers not in their original layout   */
+    int untracked_subs; /* atomic: a sub-buffer could not be tracked     */
+    pthread_mutex_t lock;
+    unsigned inflight; /* atomic: memo launches going on (see above)     */
+    int memos_invalidated; /* locked: this holding ended the memos       */
+    rt_map programs, kernels, buffers;
+    rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
+    rt_stats stats;          /* atomic adds */
+    dl_tuner *tuner; /* DL_POLICY=auto: per-launch decisions; NULL: always */
+} rt_state;
+
+extern __attribute__((visibility("hidden"))) rt_state dl_rt;
+
+#define RT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define RT_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_RELAXED)
+
+/* Takes the lock, then forgets the buffers OpenCL destroyed meanwhile. */
+void rt_lock(void);
+void rt_unlock(void);
+/* Locked, before any change a launch memo depends on (see above): ends
+ * every memo (once per holding of the lock) and waits for the memo
+ * launches under way (rt_memo.c). */
+void rt_memos_invalidate(void);
+
+/* Test support: while positive, each device conversion fails (and
+ * decrements it), to exercise the fallbacks. */
+extern int rt_fault_conversions;
+
+/* Test support: the live controls (change them before creating the
+ * objects they should affect) and a snapshot of the counters. */
+dl_controls *dl_rt_controls(void);
+void dl_rt_get_stats(rt_stats *out);
+/* Arms the exit stats line for this process (not its fork() children). */
+void rt_stats_register(void);
+/* The stats line, without newline. */
+int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
+
+/* ------------------------------------------------ between the rt_ files */
+
+/* rt_programs.c */
+rt_program *rt_program_find(cl_program program); /* locked */
+void rt_program_unref(rt_program *p);            /* locked */
+/* Builds (once) the activated variant; returns NULL after logging why,
+ * and then every kernel of the program runs as written.  The first build
+ * may specialise `kernel` for launches that end within *want (NULL: no
+ * bound); *got (if not NULL) receives the bound `kernel` has in the
+ * variant returned. */
+cl_program rt_program_xform(rt_program *p, const char *kernel,
+                            const rt_global_end *want,
+                            rt_global_end *got); /* unlocked */
+/* The activated variant with no kernel bounded: xform, or a second build
+ * if xform has a bounded kernel.  NULL as rt_program_xform. */
+cl_program rt_program_xform_wide(rt_program *p); /* unlocked */
+
+/* rt_kernels.c */
+rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */
+
+/* The entry of the kernel used last, by any thread.  Entries are never
+ * freed, only recycled (their `kernel` is NULL while free), so the
+ * pointer stays readable and `kernel` says whether it is still this
+ * kernel's.  Never set under helgrind, which must see the lock. */
+extern __attribute__((visibility("hidden"))) rt_kernel *rt_last_kernel;
+
+/* The kernel's entry without the lock: NULL if it has none (a NULL
+ * kernel has none, though it matches a free entry's handle). */
+static inline rt_kernel *rt_kernel_get(cl_kernel kernel)
+{
+    if (!kernel)
+        return NULL;
+    rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) == kernel)
+        return k;
+    k = rt_kernel_find(kernel);
+    if (k && !rt_hg_active)
+        __atomic_store_n(&rt_last_kernel, k, __ATOMIC_RELEASE);
+    return k;
+}
+
+/* A growing list of retained events (rt_buffers.c). */
+typedef struct rt_events {
+    cl_event *ev;
+    cl_uint n, cap;
+    int failed; /* out of memory: some event could not be kept */
+} rt_events;
+void rt_events_push(rt_events *e, cl_event ev); /* retains */
+void rt_events_free(rt_events *e);              /* releases */
+/* The caller's wait list followed by `extra` (a new array, or the
+ * caller's own when extra is empty). */
+const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
+                               const cl_event *wait, const rt_events *extra,
+                               cl_uint *n);
+
+/* A buffer entry goes: no argument record may say it is tracked. */
+void rt_kernels_forget_buffer(cl_mem mem); /* locked */
+
+/* rt_contexts.c (locked): the engine for the queue's context and device,
+ * made on first use; fails for a context the program has released. */
+dl_status rt_context_engine(cl_command_queue queue, dl_engine **out);
+
+/* rt_buffers.c (all locked) */
+rt_buffer *rt_buffer_find(cl_mem mem);
+/* Finds or creates the entry (queries size, context and parent). */
+rt_buffer *rt_buffer_get(cl_mem mem);
+/* Converts buf (in its original layout) from `from` to `to` on queue,
+ * after `nwait` events and the buffer's earlier uses; the conversion's
+ * event goes to `done`.  On failure logs and leaves the data and the state
+ * as they were. */
+dl_status rt_buffer_marshal(rt_buffer *buf, cl_command_queue queue,
+                            const rt_layout *from, const rt_layout *to,
+                            cl_uint nwait, const cl_event *wait,
+                            rt_events *done);
+/* Brings buf (and, for a sub-buffer, its parent) back to the original
+ * layout if needed. */
+dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
+                            cl_uint nwait, const cl_event *wait,
+                            rt_events *done);
+/* Marshal programs that a conversion from -> to and its restore would
+ * build on the engine of `queue`: 0 once planned in this process. */
+unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
+                              const rt_layout *to);
+/* Unlocked (takes the lock only to find the engine): plans the
+ * conversion from -> to and its restore, building their marshal
+ * programs, so that rt_buffer_marshal and rt_buffer_restore then build
+ * nothing under the lock. */
+void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                           const rt_layout *to);
+/* The buffer is overwritten entirely: original layout, no conversion. */
+void rt_buffer_reset(rt_buffer *buf);
+/* Records a command that used the buffer (the event is retained). */
+void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
+/* Memo launches on `queue` will use the buffer without an event. */
+void rt_buffer_mark_lazy(rt_buffer *buf, cl_command_queue queue);
+/* rt_marks.c (locked): the buffer (and the buffer it is part of) stays in
+ * the program's layout from now on; restored on its last queue if it is
+ * not.  `why` is a static string, logged at info level. */
+void rt_buffer_pin(rt_buffer *buf, const char *why);
+/* Drops the entries of destroyed buffers (locked; called by rt_lock). */
+void rt_buffers_drain(void);
+/* The program released `context`: restores its buffers and releases the
+ * events and queues their entries hold. */
+void rt_buffers_close_context(cl_context context);
+/* Restores every transformed buffer of the queue's context. */
+void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
+                           const cl_event *wait, rt_events *done);
+/* Restores before a use of `mem` that needs the original layout; creates
+ * no entry for buffers that were never involved. */
+void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
+                           const cl_event *wait, rt_events *done);
+
+#endif

@@ -1,0 +1,81 @@
+/* rt_stats.c - the counters and the one `dlayout-stats:` line printed at
+ * exit with DL_STATS.  marshal_ms is host time spent enqueueing
+ * conversions (plans and their first compilation included): dlayout adds
+ * no synchronisation just to time the device. */
+#include "rt_internal.h"
+#include "rt_memo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+void dl_rt_get_stats(rt_stats *out)
+{
+#define RT_GET(f) out->f = RT_LOAD(dl_rt.stats.f);
+    RT_GET(programs_annotated)
+    RT_GET(kernels_transformed)
+    RT_GET(launches)
+    RT_GET(marshals)
+    RT_GET(unmarshals)
+    RT_GET(bytes_marshaled)
+    RT_GET(marshal_ns)
+    RT_GET(declined)
+    RT_GET(plain_launches)
+#undef RT_GET
+    /* The memos' launches not yet retired into the counters.  Only the
+     * mutex: rt_lock() would also invalidate every memo. */
+    pthread_mutex_lock(&dl_rt.lock);
+    rt_kernel *k;
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.kernels); i++)
+        if ((k = rt_map_at(&dl_rt.kernels, i)))
+            rt_memo_count(&k->memo, out);
+    pthread_mutex_unlock(&dl_rt.lock);
+    out->decided_transform = out->decided_plain = 0;
+    if (dl_rt.tuner)
+        dl_tuner_counts(dl_rt.tuner, &out->decided_transform,
+                        &out->decided_plain);
+}
+
+int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
+{
+    return snprintf(
+        buf, size,
+        "dlayout-stats: programs_annotated=%llu "
+        "kernels_transformed=%llu launches=%llu marshals=%llu "
+        "unmarshals=%llu bytes_marshaled=%llu marshal_ms=%.3f "
+        "declined=%llu plain_launches=%llu decided_transform=%llu "
+        "decided_plain=%llu",
+        (unsigned long long)s->programs_annotated,
+        (unsigned long long)s->kernels_transformed,
+        (unsigned long long)s->launches, (unsigned long long)s->marshals,
+        (unsigned long long)s->unmarshals,
+        (unsigned long long)s->bytes_marshaled, (double)s->marshal_ns / 1e6,
+        (unsigned long long)s->declined,
+        (unsigned long long)s->plain_launches,
+        (unsigned long long)s->decided_transform,
+        (unsigned long long)s->decided_plain);
+}
+
+static int printed;
+/* The process that started the runtime: a fork() child inherits the exit
+ * handler (and the layer's destructor) but its exit must print nothing. */
+static pid_t owner;
+
+void rt_stats_register(void)
+{
+    owner = getpid();
+    atexit(dl_rt_print_stats);
+}
+
+void dl_rt_print_stats(void)
+{
+    if (!dl_rt.controls.stats || getpid() != owner ||
+        __atomic_exchange_n(&printed, 1, __ATOMIC_ACQ_REL))
+        return;
+    rt_stats s;
+    char line[512];
+    dl_rt_get_stats(&s);
+    dl_rt_format_stats(&s, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+}

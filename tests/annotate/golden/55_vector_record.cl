@@ -1,0 +1,36 @@
+// dla-args:
+// a user record(...) on a float4 array, one field per float4 element:
+// rewritten element by element
+
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
+//DL: v1 aos: p[n][4] -> da
+__kernel void k(__global float4 *p, int n)
+{
+#ifdef DL_ACTIVE_k
+#ifdef DL_GLOBAL_END_k
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_k);
+#endif
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = get_global_id(0);
+    if (i < n)
+        (p)[1u * dla_M_p + (size_t)(i)] += (p)[3u * dla_M_p + (size_t)(i)];
+
+#else
+
+    int i = get_global_id(0);
+    if (i < n)
+        p[i * 4 + 1] += p[i * 4 + 3];
+
+#endif
+}
