@@ -581,6 +581,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         RT_ADD(dl_rt.stats.plain_launches, 1);
     if (err == CL_SUCCESS)
         err = real_launch(c, run_xform ? k : NULL, kernel, n, w, ev);
+    if (err == CL_SUCCESS && run_xform)
+        rt_stats_ran_transformed(k);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
                             run_xform);
     if (err == CL_SUCCESS && ev && *ev)
