@@ -5,8 +5,13 @@ Prints what a user must set to use the install, and only that: the
 PKG_CONFIG_PATH when pkg-config does not search PKGCONFIG_DIR (where
 dlayout.pc went), and the PATH when BINDIR (dl-run, dl-annotate,
 dl-bench) is not on it.  The paths are the final ones, without a
-DESTDIR."""
+DESTDIR.
+
+Meson from 0.57 until 1.2 or so runs install scripts with their output
+in a pipe that it drops when they succeed: under `meson install` the note
+then goes to the terminal (/dev/tty) as well, where there is one."""
 import os
+import stat
 import subprocess
 import sys
 
@@ -30,6 +35,19 @@ def on_path(folder):
                for d in os.environ.get('PATH', '').split(':'))
 
 
+def show(note):
+    sys.stdout.write(note)
+    sys.stdout.flush()
+    if 'MESON_INSTALL_PREFIX' not in os.environ or \
+            not stat.S_ISFIFO(os.fstat(sys.stdout.fileno()).st_mode):
+        return
+    try:
+        with open('/dev/tty', 'w') as tty:
+            tty.write(note)
+    except OSError:
+        pass  # no terminal: nobody to tell
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -42,9 +60,8 @@ def main():
     if not on_path(bindir):
         lines.append('export PATH=%s:$PATH' % bindir)
     if lines:
-        print('dlayout: to use this install (README.md, "Install"):')
-        for line in lines:
-            print('    ' + line)
+        show('dlayout: to use this install (README.md, "Install"):\n' +
+             ''.join('    %s\n' % line for line in lines))
     return 0
 
 

@@ -7,8 +7,11 @@ temporary DESTDIR, the prefix relocated there), then SOURCE
 dlayout)` against the installed dlayout.pc and run with no
 LD_LIBRARY_PATH.  Checks:
 
-* the PKG_CONFIG_PATH the install prints names the folder of dlayout.pc,
+* the PKG_CONFIG_PATH the install prints (or its script, NOTE_SCRIPT,
+  where meson drops the script's output) names the folder of dlayout.pc,
   or pkg-config already searches that folder and nothing is printed;
+  NOTE_SCRIPT (scripts/install_note.py) given folders that neither
+  pkg-config nor PATH holds prints both exports;
 * the program builds, finds libdlayout.so.0 through the rpath the .pc
   file gives (outside /usr) and exits 0;
 * bin/ holds the tools only: the dl-app-* benchmark programs are in
@@ -40,19 +43,27 @@ def pc_variable(pc_file, name):
     return None
 
 
-def check_note(output, pc_dir):
-    """The install's PKG_CONFIG_PATH line, or pkg-config searches pc_dir."""
-    m = re.search(r'export PKG_CONFIG_PATH=([^$\s]+)', output)
-    if m:
-        return [] if m.group(1) == pc_dir else [
-            'the install says PKG_CONFIG_PATH=%s, dlayout.pc is in %s' %
-            (m.group(1), pc_dir)]
-    searched = subprocess.run(
-        ['pkg-config', '--variable', 'pc_path', 'pkg-config'],
-        capture_output=True, text=True).stdout.strip().split(':')
-    return [] if pc_dir in searched else [
-        'the install printed no PKG_CONFIG_PATH, and pkg-config does not '
-        'search %s' % pc_dir]
+def check_note(output, pc_dir, script):
+    """The install's PKG_CONFIG_PATH line names pc_dir, or pkg-config
+    searches pc_dir.  Meson 0.57 to 1.1 drop the output of an install
+    script that succeeds: then the script is asked directly."""
+    pattern = r'export PKG_CONFIG_PATH=([^$\s]+)'
+    m = re.search(pattern, output)
+    if not m:
+        searched = subprocess.run(
+            ['pkg-config', '--variable', 'pc_path', 'pkg-config'],
+            capture_output=True, text=True).stdout.strip().split(':')
+        if pc_dir in searched:
+            return []
+        m = re.search(pattern, subprocess.run(
+            [sys.executable, script, pc_dir, '/'], capture_output=True,
+            text=True).stdout)
+    if not m:
+        return ['no PKG_CONFIG_PATH printed, and pkg-config does not '
+                'search %s' % pc_dir]
+    return [] if m.group(1) == pc_dir else [
+        'the install says PKG_CONFIG_PATH=%s, dlayout.pc is in %s' %
+        (m.group(1), pc_dir)]
 
 
 def check_note_script(script, tmp):
@@ -100,7 +111,9 @@ def main():
         cmd = [meson, 'install', '-C', build, '--destdir', dest,
                '--no-rebuild']
         print(' '.join(cmd), flush=True)
-        run = subprocess.run(cmd, capture_output=True, text=True)
+        # A session of its own: no terminal for the note to go to.
+        run = subprocess.run(cmd, capture_output=True, text=True,
+                             start_new_session=True)
         print(run.stdout[-2000:] + run.stderr[-2000:])
         if run.returncode != 0:
             print('FAIL: meson install failed', file=sys.stderr)
@@ -111,7 +124,7 @@ def main():
             return 1
         pc_dir = os.path.dirname(pc_file)[len(dest):]  # the final folder
         prefix = pc_variable(pc_file, 'prefix')
-        errors += check_note(run.stdout, pc_dir)
+        errors += check_note(run.stdout, pc_dir, note)
         errors += check_bindir(dest)
 
         env = dict(os.environ)
