@@ -45,8 +45,8 @@ mkdir -p "$WORK"
 # takes about 50 ms plain and 2.3x less in DA, so that the tuner's probe
 # (2 plain launches, then the transformed one) and the conversions (about
 # 0.2 s) are paid back within 50 steps.  The cell count is not a multiple
-# of 1024: 20 field arrays exactly 4 KiB pages apart (96^3) alias in the
-# L1 cache and made DA slower than AoS (docs/tuning.md).
+# of 1024: at 96^3 the 20 field arrays of DA start exactly a whole number
+# of 4 KiB pages apart, alias in the L1 cache, and DA lost to AoS.
 SIZE=(--nx 100 --ny 100 --nz 100 --steps 50)
 say() { printf '==> %s\n' "$*"; }
 
@@ -106,7 +106,8 @@ printf '    annotated kernel, dl-run once:  %s  (builds the transformed\n' \
     "$(timing dlayout-first)"
 printf '        kernel and the conversions; POCL caches them for later runs)\n'
 printf '    annotated kernel, dl-run again: %s\n' "$(timing dlayout)"
-grep '^dlayout-stats' "$WORK/dlayout.err" | sed 's/^/    /'
+grep '^dlayout-stats\|^dlayout: \(warning\|error\)' "$WORK/dlayout.err" |
+    sed 's/^/    /'
 
 say "4. compare the outputs"
 sed 's/^/    /' "$WORK/original.out"

@@ -1,8 +1,9 @@
 /* rt_programs.c - the program table: the source of every program created
  * from source, its annotations, DL_DUMP_DIR / DL_INJECT_DIR by content
- * hash, and the name messages give it (program_label).  The application's program is built as written; the activated
- * variant (docs/annotations.md, "Activation") is a second program built
- * from the same source, on demand. */
+ * hash, and the name messages give it (program_label).  The application's
+ * program is built as written; the activated variant (docs/annotations.md,
+ * "Activation") is a second program built from the same source, on
+ * demand. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
 #include "hash.h"
