@@ -120,9 +120,12 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     cl_context ctx = NULL;
     cl_mem parent = NULL;
     cl_mem_object_type type = 0;
+    cl_mem_flags flags = 0;
     if (dl_cl.clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) !=
             CL_SUCCESS ||
         type != CL_MEM_OBJECT_BUFFER ||
+        dl_cl.clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags,
+                                 NULL) != CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) !=
             CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx,
@@ -143,6 +146,13 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     /* A sub-buffer's accesses always take the locked path, which
      * restores its parent (rt_access.c). */
     b->ever_converted = parent != NULL;
+    /* The host may read its own array at any synchronisation point
+     * (clFinish, an event), which dlayout does not intercept: such a
+     * buffer is never transformed (docs/intercepted.md). */
+    if (flags & CL_MEM_USE_HOST_PTR) {
+        b->pinned = "it was created with CL_MEM_USE_HOST_PTR";
+        DL_LOG_INFO("a buffer stays in the program's layout: %s", b->pinned);
+    }
     /* The state goes when the object does: its last release may come
      * from anywhere (clRetainMemObject is not hooked, sub-buffers keep
      * their parent, commands keep their buffers). */
@@ -314,6 +324,23 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
     return dl_plan_builds_needed(engine, &f, &t, algo, 0) +
            dl_plan_builds_needed(engine, &t, &f, algo, 1);
+}
+
+void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                           const rt_layout *to)
+{
+    dl_engine *engine = NULL;
+    rt_lock();
+    dl_status st = rt_context_engine(queue, &engine);
+    rt_unlock();
+    if (st != DL_SUCCESS)
+        return; /* the conversion fails under the lock, and says why */
+    dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
+    dl_algo algo = (dl_algo)dl_rt.controls.algo;
+    uint64_t t0 = dl_now_ns(); /* counted as marshal time, as if built there */
+    if (dl_plan_warm(engine, &f, &t, algo) == DL_SUCCESS)
+        dl_plan_warm(engine, &t, &f, algo);
+    RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
 }
 
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,
@@ -490,14 +517,11 @@ void rt_buffers_close_context(cl_context context)
 
 /* ------------------------------------------------------------ entry points */
 
-cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
-                            size_t size, void *host_ptr, cl_int *errcode_ret)
+/* A handle the implementation reuses must not inherit the state of a
+ * buffer released behind our back. */
+static cl_mem forget_reused(cl_mem mem)
 {
-    cl_mem mem =
-        dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
     if (mem && __atomic_load_n(&dl_rt.buffers.live, __ATOMIC_RELAXED)) {
-        /* A handle the implementation reuses must not inherit the state
-         * of a buffer released behind our back. */
         rt_lock();
         rt_buffer *stale = rt_buffer_find(mem);
         if (stale)
@@ -505,6 +529,22 @@ cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
         rt_unlock();
     }
     return mem;
+}
+
+cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
+                            size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+    return forget_reused(
+        dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret));
+}
+
+cl_mem dl_rt_clCreateBufferWithProperties(cl_context context,
+                                          const cl_mem_properties *properties,
+                                          cl_mem_flags flags, size_t size,
+                                          void *host_ptr, cl_int *errcode_ret)
+{
+    return forget_reused(dl_cl.clCreateBufferWithProperties(
+        context, properties, flags, size, host_ptr, errcode_ret));
 }
 
 cl_mem dl_rt_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,

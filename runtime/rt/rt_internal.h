@@ -197,7 +197,8 @@ enum {
     RT_CAUSE_SUBBUF = 1u << 3,
     RT_CAUSE_ENGINE = 1u << 4,
     RT_CAUSE_NOTMEM = 1u << 5,
-    RT_CAUSE_RESHAPE = 1u << 6 /* rt_reshape.h */
+    RT_CAUSE_RESHAPE = 1u << 6, /* rt_reshape.h */
+    RT_CAUSE_PINNED = 1u << 7   /* rt_buffer.pinned */
 };
 
 /* The inputs of a kernel's last transformed launch that converted
@@ -271,6 +272,9 @@ typedef struct rt_buffer {
      * until the buffer's first conversion. */
     int ever_converted; /* atomic                                     */
     unsigned host_busy; /* atomic: such accesses under way            */
+    /* Why the buffer must stay in the program's layout for good (the
+     * host shares its memory, an image views it: rt_marks.c), or NULL. */
+    const char *pinned;
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
@@ -415,12 +419,22 @@ dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
  * build on the engine of `queue`: 0 once planned in this process. */
 unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to);
+/* Unlocked (takes the lock only to find the engine): plans the
+ * conversion from -> to and its restore, building their marshal
+ * programs, so that rt_buffer_marshal and rt_buffer_restore then build
+ * nothing under the lock. */
+void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                           const rt_layout *to);
 /* The buffer is overwritten entirely: original layout, no conversion. */
 void rt_buffer_reset(rt_buffer *buf);
 /* Records a command that used the buffer (the event is retained). */
 void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
 /* Memo launches on `queue` will use the buffer without an event. */
 void rt_buffer_mark_lazy(rt_buffer *buf, cl_command_queue queue);
+/* rt_marks.c (locked): the buffer (and the buffer it is part of) stays in
+ * the program's layout from now on; restored on its last queue if it is
+ * not.  `why` is a static string, logged at info level. */
+void rt_buffer_pin(rt_buffer *buf, const char *why);
 /* Drops the entries of destroyed buffers (locked; called by rt_lock). */
 void rt_buffers_drain(void);
 /* The program released `context`: restores its buffers and releases the

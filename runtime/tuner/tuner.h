@@ -127,6 +127,13 @@ void dl_tuner_forget(dl_tuner *tuner, const void *kernel);
 void dl_tuner_counts(const dl_tuner *tuner, uint64_t *decided_transform,
                      uint64_t *decided_plain);
 
+/* What the tuner holds of the variant's kernel time for the pattern
+ * named by `ticket` (the fastest sample while probing, then a moving
+ * average): the number of times reported, and the time in *ns (0 if
+ * none).  0 for an unknown ticket.  For tests. */
+unsigned dl_tuner_measured(dl_tuner *tuner, uint64_t ticket, int transformed,
+                           double *ns);
+
 /* The injected clock, or CLOCK_MONOTONIC: for host timing of launches. */
 uint64_t dl_tuner_now(const dl_tuner *tuner);
 
@@ -147,6 +154,9 @@ typedef struct dl_tuner_kernel_info {
      * variant's; DL_TILE_DA or T), whatever the calibration predicts:
      * what a probe's conversions cost.  0: the predicted tile's. */
     size_t target_tile;
+    /* Bytes of its smallest field (conversions of small fields are far
+     * slower); 0: from field_sizes, or record_size / nfields. */
+    uint32_t min_field_size;
 } dl_tuner_kernel_info;
 
 typedef struct dl_tuner_static {

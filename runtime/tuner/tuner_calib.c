@@ -68,6 +68,12 @@ static const char *tile_text(uint32_t tile, char *buf, size_t size)
     return buf;
 }
 
+/* A conversion's smallest field in bytes (files before it was kept: 4). */
+static uint32_t convert_field(const dl_calib_convert *x)
+{
+    return x->min_field ? x->min_field : 4;
+}
+
 void dl_calib_print(FILE *out, const dl_calibration *c)
 {
     char t[16];
@@ -78,6 +84,8 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
     fprintf(out, "device %s\n", c->device);
     fprintf(out, "driver %s\n", c->driver);
     fprintf(out, "measure_ms %.1f\n", c->measure_ms);
+    fprintf(out, "# a program built from the driver's cache\n");
+    fprintf(out, "build_ms %.1f\n", c->build_ms);
     fprintf(out, "# bytes per nanosecond (= GB/s)\n");
     fprintf(out, "copy %.6g\n", c->copy_bytes_per_ns);
     fprintf(out, "# access <S words> <tile: AoS|DA|T> <ns per record>\n");
@@ -85,12 +93,13 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
         fprintf(out, "access %" PRIu32 " %s %.6g\n", c->access[i].words,
                 tile_text(c->access[i].tile, t, sizeof t),
                 c->access[i].ns_per_record);
-    fprintf(out, "# convert <algo> <S words> <AoS -> tile> <bytes per ns>\n");
+    fprintf(out, "# convert <algo> <S words> <AoS -> tile> <bytes per ns> "
+                 "<smallest field, bytes>\n");
     for (unsigned i = 0; i < c->nconvert; i++)
-        fprintf(out, "convert %s %" PRIu32 " %s %.6g\n",
+        fprintf(out, "convert %s %" PRIu32 " %s %.6g %" PRIu32 "\n",
                 dl_algo_name(c->convert[i].algo), c->convert[i].words,
                 tile_text(c->convert[i].tile, t, sizeof t),
-                c->convert[i].bytes_per_ns);
+                c->convert[i].bytes_per_ns, convert_field(&c->convert[i]));
     fprintf(out, "end\n");
 }
 
@@ -173,6 +182,8 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
     }
     if (strcmp(word, "measure_ms") == 0)
         return sscanf(rest, "%lf", &c->measure_ms) == 1;
+    if (strcmp(word, "build_ms") == 0)
+        return sscanf(rest, "%lf", &c->build_ms) == 1 && positive(c->build_ms);
     if (strcmp(word, "copy") == 0)
         return sscanf(rest, "%lf", &c->copy_bytes_per_ns) == 1 &&
                positive(c->copy_bytes_per_ns);
@@ -187,13 +198,16 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
         return parse_tile(b, &x->tile);
     }
     if (strcmp(word, "convert") == 0) {
+        uint32_t field = 0;
         if (c->nconvert >= DL_CALIB_MAX_CONVERT ||
-            sscanf(rest, "%63s %" SCNu32 " %31s %lf", a, &words, b, &v) != 4 ||
-            words == 0 || !positive(v))
+            sscanf(rest, "%63s %" SCNu32 " %31s %lf %" SCNu32, a, &words, b,
+                   &v, &field) != 5 ||
+            words == 0 || !positive(v) || field == 0)
             return 0;
         dl_calib_convert *x = &c->convert[c->nconvert++];
         x->words = words;
         x->bytes_per_ns = v;
+        x->min_field = field;
         return dl_algo_parse(a, &x->algo) == DL_SUCCESS &&
                parse_tile(b, &x->tile);
     }
@@ -229,8 +243,12 @@ dl_status dl_calib_load(const char *path, const dl_calibration *expect,
         }
     }
     fclose(f);
+    if (version > 0 && version < DL_CALIB_VERSION)
+        st = dl_fail(DL_UNSUPPORTED, "%s: a version %d calibration file",
+                     path, version);
     if (st == DL_SUCCESS && (!end || version != DL_CALIB_VERSION ||
                              !positive(c->copy_bytes_per_ns) ||
+                             !positive(c->build_ms) ||
                              c->naccess == 0))
         st = dl_fail(DL_INVALID_ARGUMENT,
                      "%s: incomplete, or not a version %d calibration file",
@@ -286,17 +304,29 @@ uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words)
 }
 
 double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
-                             uint32_t tile)
+                             uint32_t tile, uint32_t min_field)
 {
-    double best_d = INFINITY, rate = 0;
+    double field_d = INFINITY;
     for (unsigned i = 0; i < c->nconvert; i++) {
-        const dl_calib_convert *x = &c->convert[i];
-        if (x->tile != tile)
-            continue;
-        double d = size_ratio(x->words, words);
-        if (d < best_d - 1e-9 || (d < best_d + 1e-9 && x->bytes_per_ns > rate)) {
-            best_d = d;
-            rate = x->bytes_per_ns;
+        double d = size_ratio(convert_field(&c->convert[i]),
+                              min_field ? min_field : 4);
+        field_d = d < field_d ? d : field_d;
+    }
+    double rate = 0;
+    for (int any_tile = 0; any_tile < 2 && rate == 0; any_tile++) {
+        double best_d = INFINITY;
+        for (unsigned i = 0; i < c->nconvert; i++) {
+            const dl_calib_convert *x = &c->convert[i];
+            if ((!any_tile && x->tile != tile) ||
+                size_ratio(convert_field(x), min_field ? min_field : 4) >
+                    field_d + 1e-9)
+                continue;
+            double d = size_ratio(x->words, words);
+            if (d < best_d - 1e-9 ||
+                (d < best_d + 1e-9 && x->bytes_per_ns > rate)) {
+                best_d = d;
+                rate = x->bytes_per_ns;
+            }
         }
     }
     return rate;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DL_CALIB_VERSION 1
+#define DL_CALIB_VERSION 2
 #define DL_CALIB_TEXT_MAX 128
 #define DL_CALIB_MAX_ACCESS 64
 #define DL_CALIB_MAX_CONVERT 16
@@ -35,6 +35,7 @@ typedef struct dl_calib_convert {
     uint32_t words;      /* record size S in 4-byte words */
     uint32_t tile;       /* target: AoS -> this tile */
     double bytes_per_ns; /* buffer bytes converted per ns */
+    uint32_t min_field;  /* bytes of the record's smallest field (0: 4) */
 } dl_calib_convert;
 
 struct dl_calibration {
@@ -43,6 +44,10 @@ struct dl_calibration {
     uint64_t key;              /* dl_calib_key of the three above */
     double copy_bytes_per_ns;  /* clEnqueueCopyBuffer */
     double measure_ms;         /* how long the calibration took */
+    /* A program built again, so served from the driver's cache (POCL's):
+     * what building a marshal program costs at least, even when its
+     * binary is cached (version 2). */
+    double build_ms;
     unsigned naccess, nconvert;
     dl_calib_access access[DL_CALIB_MAX_ACCESS];
     dl_calib_convert convert[DL_CALIB_MAX_CONVERT];
@@ -68,7 +73,8 @@ dl_status dl_calib_save(const char *path, const dl_calibration *c);
  * dl_last_error saying which line) when it is not a calibration file of
  * this version, DL_INCOMPATIBLE when it belongs to another device than
  * `expect` (compared by platform, device and driver), DL_UNSUPPORTED when
- * it does not exist. */
+ * it does not exist or is of an older version (measured again, without a
+ * warning: it is no fault). */
 dl_status dl_calib_load(const char *path, const dl_calibration *expect,
                         dl_calibration *out);
 
@@ -87,10 +93,14 @@ const dl_calib_access *dl_calib_find_access(const dl_calibration *c,
  * nearest record size: the device's choice for asta(auto) targets; 0 if
  * the calibration measured none. */
 uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words);
-/* The best conversion throughput measured for AoS -> tile (any algo), at
- * the nearest record size; 0 if none. */
+/* The best conversion throughput measured for AoS -> tile (any algo) of
+ * records whose smallest field is nearest `min_field` bytes (small fields
+ * convert far slower: a 24-byte record with fields of 8, 4, 2 and 1 bytes
+ * at 0.2 bytes/ns against 5-15 for floats here), then at the nearest
+ * record size; another tile's when none of that kind was measured for
+ * this one; 0 if none. */
 double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
-                             uint32_t tile);
+                             uint32_t tile, uint32_t min_field);
 
 /* ----------------------------------------------- measuring (OpenCL) */
 

@@ -390,6 +390,27 @@ static dl_tuner_entry *wait_for(dl_tuner *t, dl_tuner_entry *e,
     }
 }
 
+static int plain_all_timed(const dl_tuner *t, const dl_tuner_entry *e)
+{
+    return e->plain_n >= t->cfg.plain_samples;
+}
+
+/* Before a probe that must build: the first plain time, and unless that
+ * one already says the probe cannot pay, all of them.  The first may hold
+ * the device compiler's work (POCL compiles a kernel at its first
+ * enqueue: 136 ms against 2-8 ms for a launch of a short program here),
+ * so it can only tell that a probe cannot pay; the fastest sample says
+ * whether it can. */
+static dl_tuner_entry *wait_for_plain(dl_tuner *t, dl_tuner_entry *e,
+                                      const dl_tuner_prediction *p, char *why,
+                                      size_t size)
+{
+    e = wait_for(t, e, p, plain_timed);
+    if (e && !probe_cannot_pay(t, e, p, why, size))
+        e = wait_for(t, e, p, plain_all_timed);
+    return e;
+}
+
 /* How many launches of a decided pattern the runtime's memo may run
  * without asking.  Transformed: monitor_every - 1, so that every
  * monitor_every-th launch is measured.  Plain: nothing is watched, so
@@ -473,7 +494,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
          * second plain launch, queued, keeps the device busy while the
          * host builds (the judge waits for both, probe_reported). */
         if (due && p && p->first_ns > 0 &&
-            !(e = wait_for(t, e, p, plain_timed)))
+            !(e = wait_for_plain(t, e, p, why, sizeof why)))
             return c; /* the kernel was released meanwhile */
         if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
             decide(t, e, 0, why);
@@ -573,6 +594,17 @@ void dl_tuner_report_kernel(dl_tuner *t, uint64_t ticket, int transformed,
         t->longest_ns = ns;
     pthread_cond_broadcast(&t->reported);
     pthread_mutex_unlock(&t->lock);
+}
+
+unsigned dl_tuner_measured(dl_tuner *t, uint64_t ticket, int transformed,
+                           double *ns)
+{
+    pthread_mutex_lock(&t->lock);
+    dl_tuner_entry *e = entry_by_ticket(t, ticket);
+    unsigned n = !e ? 0 : transformed ? e->trans_n : e->plain_n;
+    *ns = !n ? 0 : transformed ? e->trans_ns : e->plain_ns;
+    pthread_mutex_unlock(&t->lock);
+    return n;
 }
 
 void dl_tuner_report_conversion(dl_tuner *t, uint64_t ticket, uint64_t ns)

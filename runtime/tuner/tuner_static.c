@@ -43,13 +43,27 @@ static size_t layout_tile(uint32_t calib_tile)
     return calib_tile == DL_CALIB_TILE_DA ? DL_TILE_DA : calib_tile;
 }
 
+/* Bytes of the argument's smallest field. */
+static uint32_t smallest_field(const dl_tuner_kernel_info *info)
+{
+    if (info->min_field_size)
+        return info->min_field_size;
+    if (!info->field_sizes)
+        return info->nfields ? info->record_size / info->nfields : 4;
+    uint32_t min = info->record_size;
+    for (uint32_t i = 0; i < info->nfields; i++)
+        min = info->field_sizes[i] < min ? info->field_sizes[i] : min;
+    return min;
+}
+
 /* Marshal + restore of the argument to calibration tile `tile`. */
 static double conversion_ns(const dl_calibration *calib,
                             const dl_tuner_kernel_info *info, uint32_t words,
                             uint32_t tile)
 {
     double bytes = (double)info->count * info->record_size;
-    double rate = dl_calib_convert_rate(calib, words, tile);
+    double rate =
+        dl_calib_convert_rate(calib, words, tile, smallest_field(info));
     /* Unmeasured algorithm: a conversion reads and writes everything at
      * best twice, at copy speed. */
     if (rate <= 0)

@@ -10,12 +10,15 @@ and fails unless
 
 usage: run_scenario.py --dl-run PATH [--layer] [--disable] [--env K=V]...
            [--expect KEY=N]... [--expect-warning-at FILE:TEXT]...
-           [--allow-message TEXT]... [--stats-optional] [--inject FILE]
+           [--allow-message TEXT]... [--expect-message TEXT]...
+           [--stats-optional] [--inject FILE]
            -- PROGRAM [ARGS...]
 
 --expect-warning-at FILE:TEXT names the first line of FILE that contains
 TEXT; the warning must contain ":LINE:" for it.  --allow-message TEXT
-accepts dlayout messages that contain TEXT.  --stats-optional accepts
+accepts dlayout messages that contain TEXT.  --expect-message TEXT
+requires a line of the dlayout run's stderr to contain TEXT (info
+messages need --env DL_LOG=info).  --stats-optional accepts
 a run without a stats line (dl-run --disable, or a program whose calls
 dlayout never sees); counts are then checked only if the line is there.
 --inject FILE first runs the program under dl-run with DL_DUMP_DIR, which
@@ -148,6 +151,7 @@ def main():
     parser.add_argument("--expect", action="append", default=[])
     parser.add_argument("--expect-warning-at", action="append", default=[])
     parser.add_argument("--allow-message", action="append", default=[])
+    parser.add_argument("--expect-message", action="append", default=[])
     parser.add_argument("--stats-optional", action="store_true")
     parser.add_argument("--inject")
     parser.add_argument("--timeout", type=int, default=240)
@@ -187,6 +191,9 @@ def main():
         check_expectations(stats, args.expect)
     check_messages(dl_err, [warning_line(s) for s in args.expect_warning_at],
                    args.allow_message)
+    for text in args.expect_message:
+        if not any(text in line for line in dl_err.splitlines()):
+            fail("no dlayout message contains %r" % text)
     print("PASS: identical output%s" %
           ("" if stats is None else ", stats as expected"))
 

@@ -41,6 +41,7 @@ static void sample(dl_calibration *c)
                           "5.0+debian");
     c->copy_bytes_per_ns = 6.5;
     c->measure_ms = 1234.5;
+    c->build_ms = 61.5;
     const dl_calib_access a[] = {
         {4, 1, 1.0},  {4, DL_CALIB_TILE_DA, 1.0},  {4, 4, 1.5},
         {4, 8, 1.4},  {19, 1, 4.8},  {19, DL_CALIB_TILE_DA, 2.0},
@@ -49,9 +50,11 @@ static void sample(dl_calibration *c)
     memcpy(c->access, a, sizeof a);
     c->naccess = sizeof a / sizeof *a;
     c->convert[0] = (dl_calib_convert){DL_ALGO_AUTO, 19, DL_CALIB_TILE_DA,
-                                       1.5};
-    c->convert[1] = (dl_calib_convert){DL_ALGO_BS, 8, 8, 3.0};
-    c->nconvert = 2;
+                                       1.5, 4};
+    c->convert[1] = (dl_calib_convert){DL_ALGO_BS, 8, 8, 3.0, 4};
+    /* a record of mixed fields: 25x slower */
+    c->convert[2] = (dl_calib_convert){DL_ALGO_AUTO, 6, 8, 0.12, 1};
+    c->nconvert = 3;
 }
 
 static void path_in_dir(char *buf, size_t n, const char *name)
@@ -89,8 +92,10 @@ static void test_round_trip(void **state)
         assert_true(back.access[i].ns_per_record == c.access[i].ns_per_record);
     }
     assert_int_equal(back.convert[1].algo, DL_ALGO_BS);
+    assert_int_equal(back.convert[2].min_field, 1);
     assert_int_equal(back.convert[0].tile, DL_CALIB_TILE_DA);
     assert_true(back.copy_bytes_per_ns == 6.5);
+    assert_true(back.build_ms == 61.5);
     /* Without an expected identity any valid file loads. */
     assert_int_equal(dl_calib_load(path, NULL, &back), DL_SUCCESS);
 }
@@ -131,13 +136,17 @@ static void test_missing_corrupt_truncated(void **state)
     memcpy(copy + 6, "-1.0 ", 5);
     write_text(path, bad);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_INVALID_ARGUMENT);
-    /* Another version. */
+    /* Another version: a later one is not ours, an older one is measured
+     * again without a warning (DL_UNSUPPORTED, as a missing file). */
     snprintf(bad, sizeof bad, "%s", text);
-    char *ver = strstr(bad, "version 1");
+    char *ver = strstr(bad, "version 2");
     assert_non_null(ver);
     ver[8] = '9';
     write_text(path, bad);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_INVALID_ARGUMENT);
+    ver[8] = '1';
+    write_text(path, bad);
+    assert_int_equal(dl_calib_load(path, &c, &back), DL_UNSUPPORTED);
     /* Saving again repairs it. */
     assert_int_equal(dl_calib_save(path, &c), DL_SUCCESS);
     assert_int_equal(dl_calib_load(path, &c, &back), DL_SUCCESS);
@@ -191,7 +200,7 @@ static void test_path(void **state)
 static dl_tuner_kernel_info info(uint32_t words, double launches)
 {
     return (dl_tuner_kernel_info){words * 4, words, NULL, 1u << 20, launches,
-                                  0, 0};
+                                  0, 0, 0};
 }
 
 static void test_static_choice(void **state)
@@ -247,6 +256,31 @@ static void test_static_choice(void **state)
 /* asta(auto) takes the cheapest measured ASTA tile at the nearest record
  * size: 8 at 4 and at 19 words (1.4 < 1.5, 5.0 < 6.0), none without
  * ASTA entries. */
+/* Records with small fields convert at their own measured rate, to any
+ * tile if only one was measured; records of floats at theirs.  Issue 17:
+ * a 24-byte particle record (fields of 4, 4, 8, 2 and 1 bytes) took
+ * 300 ms for 58 MB where the rate of floats predicted 4 ms, so a probe
+ * looked cheap to a short program. */
+static void test_convert_rate_by_field(void **state)
+{
+    (void)state;
+    dl_calibration c;
+    sample(&c);
+    assert_true(dl_calib_convert_rate(&c, 19, DL_CALIB_TILE_DA, 4) == 1.5);
+    assert_true(dl_calib_convert_rate(&c, 8, 8, 4) == 3.0);
+    assert_true(dl_calib_convert_rate(&c, 6, 8, 1) == 0.12);
+    assert_true(dl_calib_convert_rate(&c, 6, 8, 2) == 0.12);
+    assert_true(dl_calib_convert_rate(&c, 19, DL_CALIB_TILE_DA, 1) == 0.12);
+    /* The prediction follows: 25x the conversion time. */
+    dl_tuner_kernel_info floats = info(6, 100), mixed = info(6, 100);
+    floats.target_tile = mixed.target_tile = 8;
+    mixed.min_field_size = 1;
+    dl_tuner_prediction pf = dl_tuner_predict_launch(&c, &floats, 1);
+    dl_tuner_prediction pm = dl_tuner_predict_launch(&c, &mixed, 1);
+    assert_true(pf.conversion_ns > 0);
+    assert_true(pm.conversion_ns > 20 * pf.conversion_ns);
+}
+
 static void test_best_asta_tile(void **state)
 {
     (void)state;
@@ -308,6 +342,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_foreign, setup, teardown),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_static_choice),
+        cmocka_unit_test(test_convert_rate_by_field),
         cmocka_unit_test(test_best_asta_tile),
         cmocka_unit_test(test_predict_launch),
     };
