@@ -37,6 +37,9 @@
     X(clFlush)                                                                 \
     X(clFinish)                                                                \
     X(clReleaseEvent)                                                          \
+    X(clGetEventInfo)                                                          \
+    X(clCreateUserEvent)                                                       \
+    X(clSetUserEventStatus)                                                    \
     X(clRetainEvent)                                                           \
     X(clRetainCommandQueue)                                                    \
     X(clReleaseCommandQueue)                                                   \

@@ -46,9 +46,10 @@ static void access_begin(access *a, cl_command_queue queue, cl_uint nmem,
         }
         a->tracked = 1;
         /* A sub-buffer's whole write is a partial write of its parent. */
-        if (whole && whole[i] && !b->parent)
+        if (whole && whole[i] && !b->parent) {
             rt_buffer_reset(b);
-        else
+            rt_buffer_order(b, queue, &a->done); /* not before a conversion */
+        } else
             rt_buffer_restore(b, queue, nwait, wait, &a->done);
     }
     if (a->done.n)

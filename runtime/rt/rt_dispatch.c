@@ -60,7 +60,8 @@ static int direct = -1; /* locked: loader_dispatches_by_object(), once */
 
 void rt_memo_enqueue_reset(void) { direct = -1; }
 
-cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
+/* The queue's own table where its entries may be called directly. */
+static const cl_icd_dispatch *direct_table(cl_command_queue queue)
 {
     if (direct < 0) {
         direct = loader_dispatches_by_object();
@@ -70,8 +71,26 @@ cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
     }
     const cl_icd_dispatch *table =
         direct ? *(const cl_icd_dispatch *const *)queue : NULL;
-    if (table && (uintptr_t)table->clGetPlatformIDs != ICD2_TAG &&
-        table->clEnqueueNDRangeKernel)
+    if (table && (uintptr_t)table->clGetPlatformIDs != ICD2_TAG)
+        return table;
+    return NULL;
+}
+
+cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
+{
+    const cl_icd_dispatch *table = direct_table(queue);
+    if (table && table->clEnqueueNDRangeKernel)
         return table->clEnqueueNDRangeKernel;
     return dl_cl.clEnqueueNDRangeKernel;
+}
+
+/* The queue's events come from the same driver: its table holds their
+ * entries too. */
+void rt_memo_event_calls(cl_command_queue queue, cl_api_clRetainEvent *retain,
+                         cl_api_clReleaseEvent *release)
+{
+    const cl_icd_dispatch *table = direct_table(queue);
+    int both = table && table->clRetainEvent && table->clReleaseEvent;
+    *retain = both ? table->clRetainEvent : dl_cl.clRetainEvent;
+    *release = both ? table->clReleaseEvent : dl_cl.clReleaseEvent;
 }

@@ -124,7 +124,10 @@ static void init_runtime(void)
     tuner_cfg.policy = (dl_policy)dl_rt.controls.policy;
     dl_rt.tuner = dl_tuner_create(&tuner_cfg); /* NULL: as "always" */
     dl_rt.mode = DL_RT_ACTIVE;
-    DL_LOG_INFO("runtime active (policy %d)", (int)dl_rt.controls.policy);
+    char policy[16];
+    dl_controls_value_text(&dl_rt.controls, "DL_POLICY", policy,
+                           sizeof policy);
+    DL_LOG_INFO("runtime active (DL_POLICY=%s)", policy);
 }
 
 dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
@@ -135,12 +138,3 @@ dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
 }
 
 dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
-
-void rt_lock(void)
-{
-    pthread_mutex_lock(&dl_rt.lock);
-    dl_rt.memos_invalidated = 0;
-    rt_buffers_drain();
-}
-
-void rt_unlock(void) { pthread_mutex_unlock(&dl_rt.lock); }

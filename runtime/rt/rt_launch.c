@@ -182,8 +182,10 @@ static int apply(const rt_kernel *k, want *wants, cl_command_queue q,
             return 1;
         b->bound_kernel = k->kernel;
         b->bound_index = i;
-        if (b->transformed && rt_layout_equal(&b->cur, &w->to))
+        if (b->transformed && rt_layout_equal(&b->cur, &w->to)) {
+            rt_buffer_order(b, q, done); /* its conversion, on any queue */
             continue;
+        }
         if (rt_buffer_restore(b, q, nwait, wait, done) != DL_SUCCESS)
             return 1;
         if (rt_buffer_marshal(b, q, &w->from, &w->to, nwait, wait, done) !=
@@ -589,6 +591,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         RT_ADD(dl_rt.stats.plain_launches, 1);
     cl_int err = launch_enqueue(c, k, &a, run_xform, probe, nwait, wait,
                                 &done, event);
+    if (err == CL_SUCCESS && run_xform)
+        rt_stats_ran_transformed(k);
     /* The memo: every launch of a transformed kernel (either variant)
      * whose inputs decide it, i.e. not while the tuner probes or
      * measures, and under DL_POLICY=auto only for as many launches as
@@ -627,20 +631,22 @@ launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
 /* The real call of a claimed memo: the caller's range, or the tiled one
  * the memo keeps. */
 static inline cl_int
-memo_launch(const rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
+memo_launch(rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
             const size_t *global_work_offset, const size_t *global_work_size,
             const size_t *local_work_size, cl_uint num_events_in_wait_list,
             const cl_event *event_wait_list, cl_event *event)
 {
+    cl_event own;
+    cl_event *ev = rt_memo_call_begin(m, event, &own);
     cl_int err =
         !m->run_dim
             ? m->enqueue(command_queue, m->run_kernel, work_dim,
                          global_work_offset, global_work_size, local_work_size,
-                         num_events_in_wait_list, event_wait_list, event)
+                         num_events_in_wait_list, event_wait_list, ev)
             : m->enqueue(command_queue, m->run_kernel, m->run_dim,
                          m->run_offset, m->run_global, m->run_local,
-                         num_events_in_wait_list, event_wait_list, event);
-    rt_memo_done();
+                         num_events_in_wait_list, event_wait_list, ev);
+    rt_memo_call_end(m, err, event, own);
     return err;
 }
 
@@ -669,6 +675,26 @@ launch_unmemoized(cl_command_queue command_queue, cl_kernel kernel,
                           num_events_in_wait_list, event_wait_list, event);
 }
 
+/* The real call of a claimed memo on the caller's range, keeping its
+ * event (rt_memo_call_begin).  Not inline: the event's stack slot and
+ * the calls around it would give the entry point below a frame on every
+ * path. */
+static __attribute__((noinline)) cl_int
+memo_call(rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
+          const size_t *global_work_offset, const size_t *global_work_size,
+          const size_t *local_work_size, cl_uint num_events_in_wait_list,
+          const cl_event *event_wait_list, cl_event *event)
+{
+    cl_event own;
+    cl_event *ev = rt_memo_call_begin(m, event, &own);
+    cl_int err = m->enqueue(command_queue, m->run_kernel, work_dim,
+                            global_work_offset, global_work_size,
+                            local_work_size, num_events_in_wait_list,
+                            event_wait_list, ev);
+    rt_memo_call_end(m, err, event, own);
+    return err;
+}
+
 /* The memo first (rt_memo.h): the path of a launch repeated as it was,
  * kept short because every such launch pays it.  No sibling call: GCC
  * would keep the stack arguments in registers for it, on every path.  No
@@ -688,13 +714,10 @@ dl_rt_clEnqueueNDRangeKernel(
     if (__builtin_expect(RT_LOAD(k->kernel) == kernel, 1) &&
         rt_memo_claim(k, command_queue, RT_CLAIM_RANGE, work_dim,
                       global_work_offset, global_work_size, local_work_size)) {
-        const rt_memo *m = &k->memo;
-        cl_int err = m->enqueue(command_queue, m->run_kernel, work_dim,
-                                global_work_offset, global_work_size,
-                                local_work_size, num_events_in_wait_list,
-                                event_wait_list, event);
-        rt_memo_done();
-        return err;
+        return memo_call(&k->memo, command_queue, work_dim,
+                         global_work_offset, global_work_size,
+                         local_work_size, num_events_in_wait_list,
+                         event_wait_list, event);
     }
     if (!RT_LOAD(dl_rt.annotated)) {
         RT_ADD(dl_rt.stats.launches, 1);
@@ -716,10 +739,12 @@ cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
     rt_kernel *k = RT_LOAD(dl_rt.annotated) ? rt_kernel_get(kernel) : NULL;
     if (k && rt_memo_claim(k, command_queue, RT_CLAIM_TASK, 0, NULL, NULL,
                            NULL)) {
+        cl_event own;
+        cl_event *ev = rt_memo_call_begin(&k->memo, event, &own);
         cl_int err = dl_cl.clEnqueueTask(command_queue, k->memo.run_kernel,
                                          num_events_in_wait_list,
-                                         event_wait_list, event);
-        rt_memo_done();
+                                         event_wait_list, ev);
+        rt_memo_call_end(&k->memo, err, event, own);
         return err;
     }
     RT_ADD(dl_rt.stats.launches, 1);

@@ -165,6 +165,8 @@ typedef struct dl_tuner_static {
     double conversion_ns; /* predicted marshal + restore                 */
     double plain_ns;      /* predicted plain kernel time                 */
     int amortises;        /* saving * expected_launches > conversion     */
+    int da_aliased;       /* DA's field arrays of this argument alias at
+                             4 KiB: DA was judged by the aliased figure */
 } dl_tuner_static;
 
 /* Predicts the best member of the ASTA(T) family for the argument from
@@ -182,5 +184,21 @@ dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s);
 dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
                                             const dl_tuner_kernel_info *args,
                                             size_t nargs);
+
+
+/* ------------------------------------------------ 4 KiB aliasing of DA */
+
+/* This many DA field arrays starting within a cache line of one another,
+ * modulo 4 KiB, make DA's streams alias (tuner_alias.c): with the two
+ * buffers of a ping-pong kernel, twice as many streams as an L1 set of 8
+ * ways holds. */
+#define DL_TUNER_ALIAS_GROUP 4u
+
+/* The largest number of the argument's DA field arrays (count * field
+ * offset) that start within 64 bytes of one another modulo 4 KiB; 0
+ * without fields.  Uniform fields when field_sizes is NULL. */
+unsigned dl_tuner_da_alias_group(const dl_tuner_kernel_info *info);
+/* dl_tuner_da_alias_group(info) >= DL_TUNER_ALIAS_GROUP. */
+int dl_tuner_da_aliases(const dl_tuner_kernel_info *info);
 
 #endif

@@ -62,6 +62,8 @@ static const char *tile_text(uint32_t tile, char *buf, size_t size)
 {
     if (tile == DL_CALIB_TILE_DA)
         return "DA";
+    if (tile == DL_CALIB_TILE_DA_4K)
+        return "DA4K";
     if (tile == 1)
         return "AoS";
     snprintf(buf, size, "%" PRIu32, tile);
@@ -100,6 +102,13 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
                 dl_algo_name(c->convert[i].algo), c->convert[i].words,
                 tile_text(c->convert[i].tile, t, sizeof t),
                 c->convert[i].bytes_per_ns, convert_field(&c->convert[i]));
+    fprintf(out, "# largest spread of repeated measurements (noisy above "
+                 "%g)\n",
+            DL_CALIB_NOISY_SPREAD);
+    fprintf(out, "spread %.3f\n", c->spread);
+    if (c->noisy_runs)
+        fprintf(out, "# noisy calibrations in a row\nnoisy_runs %u\n",
+                c->noisy_runs);
     fprintf(out, "end\n");
 }
 
@@ -145,6 +154,10 @@ static int parse_tile(const char *s, uint32_t *tile)
         *tile = DL_CALIB_TILE_DA;
         return 1;
     }
+    if (strcmp(s, "DA4K") == 0) {
+        *tile = DL_CALIB_TILE_DA_4K;
+        return 1;
+    }
     if (strcmp(s, "AoS") == 0) {
         *tile = 1;
         return 1;
@@ -152,7 +165,7 @@ static int parse_tile(const char *s, uint32_t *tile)
     char *end;
     unsigned long v = strtoul(s, &end, 10);
     *tile = (uint32_t)v;
-    return *end == '\0' && v >= 2 && v <= UINT32_MAX;
+    return *end == '\0' && v >= 2 && v < DL_CALIB_TILE_DA_4K;
 }
 
 static int positive(double v) { return isfinite(v) && v > 0; }
@@ -211,6 +224,10 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
         return dl_algo_parse(a, &x->algo) == DL_SUCCESS &&
                parse_tile(b, &x->tile);
     }
+    if (strcmp(word, "spread") == 0)
+        return sscanf(rest, "%lf", &c->spread) == 1 && c->spread >= 0;
+    if (strcmp(word, "noisy_runs") == 0)
+        return sscanf(rest, "%u", &c->noisy_runs) == 1;
     if (strcmp(word, "end") == 0) {
         *end = 1;
         return 1;
@@ -291,7 +308,7 @@ uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words)
     double best_d = INFINITY, best_ns = INFINITY;
     for (unsigned i = 0; i < c->naccess; i++) {
         const dl_calib_access *a = &c->access[i];
-        if (a->tile <= 1) /* AoS or DA */
+        if (!dl_calib_tile_is_asta(a->tile))
             continue;
         double d = size_ratio(a->words, words);
         if (d < best_d || (d == best_d && a->ns_per_record < best_ns)) {

@@ -25,7 +25,8 @@ dlayout never sees); counts are then checked only if the line is there.
 must dump exactly one program source (an embedded, unannotated one); the
 checked run then gets DL_INJECT_DIR holding FILE under the dumped name.
 dlayout runs get DL_POLICY=always unless --env sets it: the counts must
-not depend on the tuner.
+not depend on the tuner; and DL_CALIBRATION_NOTICE=0.  A noisy
+calibration's warning is always accepted.
 """
 import argparse
 import os
@@ -90,9 +91,9 @@ def parse_stats(stderr, optional):
     for item in match.group(1).split():
         key, _, value = item.partition("=")
         stats[key] = float(value) if "." in value else int(value)
-    for key in ("programs_annotated", "kernels_transformed", "launches",
-                "marshals", "unmarshals", "bytes_marshaled", "marshal_ms",
-                "declined"):
+    for key in ("programs_annotated", "kernels_planned",
+                "kernels_transformed", "launches", "marshals", "unmarshals",
+                "bytes_marshaled", "marshal_enqueue_ms", "declined"):
         if key not in stats:
             fail("stats line lacks %s: %s" % (key, lines[0]))
     return stats
@@ -112,9 +113,14 @@ def check_expectations(stats, expects):
             fail("stats: expected %s%s%d, got %s" % (key, op, want, got))
 
 
+# A calibration on a busy machine says so (tuner_keep.c): the machine's
+# state, not the scenario's.
+ALWAYS_ALLOWED = ["is noisy (repeated measurements differ"]
+
+
 def check_messages(stderr, warn_lines, allowed):
     messages = [l for l in stderr.splitlines() if DLAYOUT_MESSAGE.match(l)
-                and not any(text in l for text in allowed)]
+                and not any(text in l for text in allowed + ALWAYS_ALLOWED)]
     unexpected = list(messages)
     for line in warn_lines:
         hits = [m for m in messages
@@ -165,6 +171,9 @@ def main():
 
     env = clean_env()
     env["DL_POLICY"] = "always"
+    # Which test calibrates the shared cache first is chance: its notice
+    # is not the scenario's (test_tuner_device checks it).
+    env["DL_CALIBRATION_NOTICE"] = "0"
     for item in args.env:
         key, _, value = item.partition("=")
         env[key] = value

@@ -167,7 +167,7 @@ static void test_counted_accesses(void **state)
                                                n * 8, got, 0, NULL, NULL),
                      CL_SUCCESS);
     assert_memory_equal(got, want, n * 8);
-    assert_int_equal(b->nuses, 0);
+    assert_int_equal(b->uses.n, 0);
     assert_int_equal(b->host_busy, 0);
 
     /* An access under way on another thread: the launch runs plain. */
@@ -191,7 +191,7 @@ static void test_counted_accesses(void **state)
     RT_SNAP(s2);
     assert_int_equal(RT_DELTA(s2, s1, marshals), 1);
     assert_int_equal(RT_DELTA(s2, s1, unmarshals), 1);
-    assert_true(b->nuses > 0);
+    assert_true(b->uses.n > 0);
     dl_rt_clReleaseKernel(k);
     dl_rt_clReleaseMemObject(m);
     free(want);

@@ -282,7 +282,7 @@ static void test_dims_not_fitting(void **state)
     rt_run(fx->cl.queue, k, n);
     char *log = rt_log_end();
     /* One warning, naming the annotation's line (29 of main_src). */
-    const char *want_line = ".cl:29: kernel 'stepn' runs untransformed";
+    const char *want_line = "\":29: kernel 'stepn' runs untransformed";
     const char *w = strstr(log, want_line);
     if (!w || strstr(w + strlen(want_line), "runs untransformed"))
         fail_msg("expected one warning naming line 29: '%s'", log);
@@ -624,7 +624,7 @@ static unsigned uses_of(cl_mem m)
 {
     rt_lock();
     rt_buffer *b = rt_buffer_find(m);
-    unsigned n = b ? b->nuses : 0;
+    unsigned n = b ? b->uses.n : 0;
     rt_unlock();
     return n;
 }
@@ -659,7 +659,7 @@ static void test_uses_recorded(void **state)
     rt_run(fx->cl.queue, a, n); /* conversion (waits on both), kernel */
     model_step(want, n);
     assert_int_equal(uses_of(m), 2);
-    for (int i = 0; i < 20; i++) { /* more uses than slots: folded */
+    for (int i = 0; i < 20; i++) { /* more uses than slots: pruned */
         rt_run(fx->cl.queue, a, n);
         model_step(want, n);
     }
