@@ -6,6 +6,7 @@
 #define DLA_H
 
 #include <clang-c/Index.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "annotations.h"
@@ -219,6 +220,8 @@ char *dla_emit(const dla_program *prog, size_t *len);
 /* util */
 char *dla_strdup(const char *s);
 char *dla_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *dla_vprintf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
 char *dla_substr(const dla_source *src, dla_range r);
 
 #endif

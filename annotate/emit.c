@@ -8,7 +8,6 @@
  *   DA:      byte o*M + i*z            (per-field arrays: `((T *)(p + o*M))[i]`)
  *   ASTA(T): byte q*T*S + o*w + t*z, q = i/T, t = i%T, w = T or, in the
  *            tail tile (q == M/T), R = M%T. */
-#define _GNU_SOURCE /* vasprintf */
 #include "dla.h"
 
 #include <stdarg.h>
@@ -54,9 +53,7 @@ static void putf(buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = dla_vprintf(fmt, ap);
     va_end(ap);
     if (!s) {
         b->failed = 1;

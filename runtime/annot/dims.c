@@ -2,9 +2,9 @@
  * nodes in postfix order, and a checked 64-bit evaluator (see dims.h). */
 #include "dims.h"
 #include "error.h"
+#include "textbuf.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,29 +424,9 @@ static int precedence(dl_dims_op op)
     }
 }
 
-typedef struct sink {
-    char *buf;
-    size_t size;
-    int n;
-} sink;
-
-static void put(sink *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void put(sink *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t used = (size_t)s->n < s->size ? (size_t)s->n : s->size;
-    int k = vsnprintf(s->buf ? s->buf + used : NULL,
-                      s->buf ? s->size - used : 0, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        s->n += k;
-}
-
 /* Recursion depth is bounded by DL_DIMS_MAX_NODES. */
 static void format_node(const dl_dims_expr *e, uint32_t i, int min_prec,
-                        sink *s)
+                        dl_textbuf *s)
 {
     static const char ops[] = {[DL_DIMS_ADD] = '+', [DL_DIMS_SUB] = '-',
                                [DL_DIMS_MUL] = '*', [DL_DIMS_DIV] = '/',
@@ -455,40 +435,40 @@ static void format_node(const dl_dims_expr *e, uint32_t i, int min_prec,
     int prec = precedence(n->op);
     int paren = prec < min_prec;
     if (paren)
-        put(s, "(");
+        dl_textbuf_put(s, "(");
     switch (n->op) {
-    case DL_DIMS_CONST: put(s, "%lld", (long long)n->value); break;
-    case DL_DIMS_ARG: put(s, "%s", n->name); break;
+    case DL_DIMS_CONST: dl_textbuf_put(s, "%lld", (long long)n->value); break;
+    case DL_DIMS_ARG: dl_textbuf_put(s, "%s", n->name); break;
     case DL_DIMS_NEG:
-        put(s, "-");
+        dl_textbuf_put(s, "-");
         format_node(e, n->lhs, prec, s);
         break;
     case DL_DIMS_GLOBAL_SIZE:
     case DL_DIMS_LOCAL_SIZE:
     case DL_DIMS_NUM_GROUPS:
     case DL_DIMS_GLOBAL_OFFSET:
-        put(s, "%s(%lld)", builtin_names[n->op], (long long)n->value);
+        dl_textbuf_put(s, "%s(%lld)", builtin_names[n->op], (long long)n->value);
         break;
     default:
         /* Left-associative: an equal-precedence right operand needs
          * parentheses, a left one does not. */
         format_node(e, n->lhs, prec, s);
-        put(s, " %c ", ops[n->op]);
+        dl_textbuf_put(s, " %c ", ops[n->op]);
         format_node(e, n->rhs, prec + 1, s);
         break;
     }
     if (paren)
-        put(s, ")");
+        dl_textbuf_put(s, ")");
 }
 
 int dl_dims_format(const dl_dims_expr *e, char *buf, size_t size)
 {
-    sink s = {buf, size, 0};
+    dl_textbuf s = {buf, size, 0};
     if (buf && size)
         buf[0] = '\0';
     if (e && e->nnodes)
         format_node(e, e->nnodes - 1, 0, &s);
-    return s.n;
+    return (int)s.n;
 }
 
 /* -------------------------------------------------------------- evaluator */
