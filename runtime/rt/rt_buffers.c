@@ -173,8 +173,7 @@ rt_buffer *rt_buffer_get(cl_mem mem)
                                  sizeof parent, &parent, NULL) != CL_SUCCESS)
         return NULL; /* not a buffer: nothing to track */
     b = calloc(1, sizeof *b);
-    if (!b || rt_map_put(&dl_rt.buffers, mem, b) != DL_SUCCESS) {
-        free(b);
+    if (!b) {
         DL_LOG_ERROR("out of memory tracking a buffer");
         return NULL;
     }
@@ -185,6 +184,13 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     /* A sub-buffer's accesses always take the locked path, which
      * restores its parent (rt_access.c). */
     b->ever_converted = parent != NULL;
+    /* Published complete: the accesses' lock-free lookups read
+     * ever_converted as soon as the entry is in the table. */
+    if (rt_map_put(&dl_rt.buffers, mem, b) != DL_SUCCESS) {
+        free(b);
+        DL_LOG_ERROR("out of memory tracking a buffer");
+        return NULL;
+    }
     /* The state goes when the object does: its last release may come
      * from anywhere (clRetainMemObject is not hooked, sub-buffers keep
      * their parent, commands keep their buffers). */
