@@ -1,0 +1,282 @@
+/* tsan_host.c - an ordinary multi-threaded OpenCL host (it knows nothing
+ * of dlayout), built with -fsanitize=thread by run_tsan.py and run plainly
+ * and under dl-run, so that ThreadSanitizer watches dlayout's lock-free
+ * paths with the real protocols switched on.
+ *
+ *   dl-tsan-host          the program: prints deterministic digests
+ *   dl-tsan-host racy     two threads set arguments of one kernel object
+ *                         without the host's lock, which OpenCL forbids:
+ *                         a race for the checker's self-test
+ *
+ * The program: WORKERS threads share a context and a program
+ * (particles.cl).  Each has its own queue, kernels and buffers, and in
+ * each round
+ *   - binds a temporary buffer and the shared read-only buffer `ro` to
+ *     its `advance` before its own buffer, and releases the temporary one
+ *     at the end of the round (buffers tracked, then destroyed, while the
+ *     other threads set arguments);
+ *   - launches `advance` STEPS times with the same range (the launch
+ *     memo), then `settle` (another layout) and the unannotated `census`
+ *     (the original layout again), reads census' output without blocking
+ *     and waits for it;
+ *   - runs the unannotated `seed` on a buffer no annotated kernel ever
+ *     sees, and reads it (a buffer dlayout does not know);
+ *   - under the host's mutex, launches the shared `advance` kernel object
+ *     on the shared buffer from its own queue and waits for it.
+ * READERS more threads only read `ro`, blocking, all the while (a buffer
+ * dlayout knows but never converted, read without its lock). */
+#include "host.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { WORKERS = 4, READERS = 2, ROUNDS = 4, STEPS = 6, READS = 40 };
+
+typedef struct shared {
+    it_cl *cl;
+    cl_program program;
+    pthread_barrier_t start;
+    pthread_mutex_t lock; /* the host's: guards `advance` and `p` below */
+    cl_kernel advance;
+    cl_mem p;
+    cl_mem ro; /* read-only for everyone: IT_RECORDS particles, seed 7 */
+    particle *ro_init;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    int index;
+    size_t n;
+    particle *result;
+    cl_uint *census;
+    particle *seeded;
+    int ro_changed;
+} worker;
+
+static cl_mem new_buffer(const it_cl *cl, size_t size)
+{
+    cl_int err;
+    cl_mem mem = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, size, NULL,
+                                &err);
+    CHECK(err);
+    return mem;
+}
+
+static void set_mem(cl_kernel kernel, cl_uint index, cl_mem mem)
+{
+    CHECK(clSetKernelArg(kernel, index, sizeof mem, &mem));
+}
+
+static void set_int(cl_kernel kernel, cl_uint index, cl_int value)
+{
+    CHECK(clSetKernelArg(kernel, index, sizeof value, &value));
+}
+
+/* Reads `ro` blocking and says whether it still holds its first bytes. */
+static int ro_intact(shared *sh, cl_command_queue queue, particle *scratch)
+{
+    CHECK(clEnqueueReadBuffer(queue, sh->ro, CL_TRUE, 0,
+                              IT_RECORDS * sizeof(particle), scratch, 0, NULL,
+                              NULL));
+    return memcmp(scratch, sh->ro_init, IT_RECORDS * sizeof(particle)) == 0;
+}
+
+/* One launch of the shared kernel on the shared buffer, under the host's
+ * mutex, finished before the mutex is released. */
+static void shared_step(shared *sh, cl_command_queue queue)
+{
+    pthread_mutex_lock(&sh->lock);
+    it_set_advance_args(sh->advance, sh->p, IT_RECORDS, 0.5f);
+    it_run(queue, sh->advance, it_round_up(IT_RECORDS));
+    CHECK(clFinish(queue));
+    pthread_mutex_unlock(&sh->lock);
+}
+
+static void round_of(worker *w, cl_command_queue queue, cl_kernel advance,
+                     cl_kernel settle, cl_kernel census, cl_kernel seed,
+                     cl_mem p, cl_mem out, cl_mem u, particle *scratch)
+{
+    shared *sh = w->sh;
+    size_t n = w->n;
+    cl_mem tmp = new_buffer(sh->cl, n * sizeof(particle));
+    set_mem(advance, 0, tmp);
+    set_mem(advance, 0, sh->ro);
+    it_set_advance_args(advance, p, (cl_int)n, 0.25f * (float)(w->index + 1));
+    for (int s = 0; s < STEPS; s++)
+        it_run(queue, advance, it_round_up(n));
+    set_mem(settle, 0, p);
+    size_t global = n;
+    CHECK(clEnqueueNDRangeKernel(queue, settle, 1, NULL, &global, NULL, 0,
+                                 NULL, NULL));
+    set_mem(census, 0, p);
+    set_mem(census, 1, out);
+    set_int(census, 2, (cl_int)n);
+    it_run(queue, census, it_round_up(n));
+    cl_event read;
+    CHECK(clEnqueueReadBuffer(queue, out, CL_FALSE, 0, n * sizeof(cl_uint),
+                              w->census, 0, NULL, &read));
+    CHECK(clWaitForEvents(1, &read));
+    CHECK(clReleaseEvent(read));
+    set_mem(seed, 0, u);
+    set_int(seed, 1, (cl_int)n);
+    set_int(seed, 2, 1000 * w->index);
+    it_run(queue, seed, it_round_up(n));
+    CHECK(clEnqueueReadBuffer(queue, u, CL_TRUE, 0, n * sizeof(particle),
+                              w->seeded, 0, NULL, NULL));
+    if (!ro_intact(sh, queue, scratch))
+        w->ro_changed = 1;
+    shared_step(sh, queue);
+    CHECK(clReleaseMemObject(tmp));
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    cl_int err;
+    cl_command_queue queue =
+        clCreateCommandQueue(sh->cl->context, sh->cl->device, 0, &err);
+    CHECK(err);
+    cl_kernel advance = it_kernel(sh->program, "advance");
+    cl_kernel settle = it_kernel(sh->program, "settle");
+    cl_kernel census = it_kernel(sh->program, "census");
+    cl_kernel seed = it_kernel(sh->program, "seed");
+    cl_mem p = it_particle_buffer(sh->cl, 0, w->n, 30 + (uint32_t)w->index);
+    cl_mem out = new_buffer(sh->cl, w->n * sizeof(cl_uint));
+    cl_mem u = it_particle_buffer(sh->cl, 0, w->n, 50 + (uint32_t)w->index);
+    particle *scratch = malloc(IT_RECORDS * sizeof *scratch);
+    if (!scratch)
+        it_fail("out of memory");
+    pthread_barrier_wait(&sh->start);
+    for (int r = 0; r < ROUNDS; r++)
+        round_of(w, queue, advance, settle, census, seed, p, out, u, scratch);
+    CHECK(clEnqueueReadBuffer(queue, p, CL_TRUE, 0, w->n * sizeof(particle),
+                              w->result, 0, NULL, NULL));
+    free(scratch);
+    CHECK(clReleaseMemObject(u));
+    CHECK(clReleaseMemObject(out));
+    CHECK(clReleaseMemObject(p));
+    CHECK(clReleaseKernel(seed));
+    CHECK(clReleaseKernel(census));
+    CHECK(clReleaseKernel(settle));
+    CHECK(clReleaseKernel(advance));
+    CHECK(clReleaseCommandQueue(queue));
+    return NULL;
+}
+
+static void *read_ro(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    cl_int err;
+    cl_command_queue queue =
+        clCreateCommandQueue(sh->cl->context, sh->cl->device, 0, &err);
+    CHECK(err);
+    particle *scratch = malloc(IT_RECORDS * sizeof *scratch);
+    if (!scratch)
+        it_fail("out of memory");
+    pthread_barrier_wait(&sh->start);
+    for (int i = 0; i < READS; i++)
+        if (!ro_intact(sh, queue, scratch))
+            w->ro_changed = 1;
+    free(scratch);
+    CHECK(clReleaseCommandQueue(queue));
+    return NULL;
+}
+
+static void *set_unguarded(void *arg)
+{
+    shared *sh = arg;
+    pthread_barrier_wait(&sh->start);
+    it_set_advance_args(sh->advance, sh->p, IT_RECORDS, 0.5f);
+    return NULL;
+}
+
+/* The self-test: the shared kernel's arguments set by two threads at
+ * once, without the host's mutex. */
+static void racy(shared *sh)
+{
+    pthread_t threads[2];
+    pthread_barrier_init(&sh->start, NULL, 2);
+    for (int t = 0; t < 2; t++)
+        if (pthread_create(&threads[t], NULL, set_unguarded, sh) != 0)
+            it_fail("pthread_create failed");
+    for (int t = 0; t < 2; t++)
+        pthread_join(threads[t], NULL);
+    pthread_barrier_destroy(&sh->start);
+}
+
+static void threads(shared *sh)
+{
+    enum { ALL = WORKERS + READERS };
+    pthread_t threads[ALL];
+    worker workers[ALL];
+    pthread_barrier_init(&sh->start, NULL, ALL);
+    for (int t = 0; t < ALL; t++) {
+        size_t n = IT_RECORDS + 17 * (size_t)t;
+        workers[t] = (worker){sh, t, n, malloc(n * sizeof(particle)),
+                              malloc(n * sizeof(cl_uint)),
+                              malloc(n * sizeof(particle)), 0};
+        if (!workers[t].result || !workers[t].census || !workers[t].seeded)
+            it_fail("out of memory");
+        if (pthread_create(&threads[t], NULL, t < WORKERS ? work : read_ro,
+                           &workers[t]) != 0)
+            it_fail("pthread_create failed");
+    }
+    for (int t = 0; t < ALL; t++) {
+        char label[64];
+        pthread_join(threads[t], NULL);
+        worker *w = &workers[t];
+        if (w->ro_changed)
+            it_fail("thread %d saw the read-only buffer change", t);
+        if (t < WORKERS) {
+            snprintf(label, sizeof label, "thread %d: particles", t);
+            it_print_digest(label, w->result, w->n * sizeof(particle));
+            snprintf(label, sizeof label, "thread %d: census", t);
+            it_print_digest(label, w->census, w->n * sizeof(cl_uint));
+            snprintf(label, sizeof label, "thread %d: seeded", t);
+            it_print_digest(label, w->seeded, w->n * sizeof(particle));
+        }
+        free(w->result);
+        free(w->census);
+        free(w->seeded);
+    }
+    pthread_barrier_destroy(&sh->start);
+    it_print_buffer(sh->cl, sh->p, IT_RECORDS * sizeof(particle),
+                    "shared particles");
+}
+
+int main(int argc, char **argv)
+{
+    int want_race = argc > 1 && strcmp(argv[1], "racy") == 0;
+    if (argc > 1 && !want_race) {
+        fprintf(stderr, "usage: %s [racy]\n", argv[0]);
+        return 2;
+    }
+    it_cl cl;
+    it_cl_open(&cl);
+    shared sh = {.cl = &cl};
+    pthread_mutex_init(&sh.lock, NULL);
+    sh.program = it_build(&cl, "particles.cl", NULL);
+    sh.advance = it_kernel(sh.program, "advance");
+    sh.p = it_particle_buffer(&cl, 0, IT_RECORDS, 5);
+    sh.ro = it_particle_buffer(&cl, 0, IT_RECORDS, 7);
+    sh.ro_init = malloc(IT_RECORDS * sizeof(particle));
+    if (!sh.ro_init)
+        it_fail("out of memory");
+    it_particles_init(sh.ro_init, IT_RECORDS, 7);
+    if (want_race)
+        racy(&sh);
+    else
+        threads(&sh);
+    free(sh.ro_init);
+    CHECK(clReleaseMemObject(sh.ro));
+    CHECK(clReleaseMemObject(sh.p));
+    CHECK(clReleaseKernel(sh.advance));
+    CHECK(clReleaseProgram(sh.program));
+    pthread_mutex_destroy(&sh.lock);
+    it_cl_close(&cl);
+    return 0;
+}
