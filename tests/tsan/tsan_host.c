@@ -24,15 +24,26 @@
  *   - under the host's mutex, launches the shared `advance` kernel object
  *     on the shared buffer from its own queue and waits for it.
  * READERS more threads only read `ro`, blocking, all the while (a buffer
- * dlayout knows but never converted, read without its lock). */
+ * dlayout knows but never converted, read without its lock), and one more
+ * keeps setting the arguments of kernels it never launches, buffers and
+ * NULL in turn, until the workers are done (argument records changing
+ * while other threads drop buffers). */
 #include "host.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-enum { WORKERS = 4, READERS = 2, ROUNDS = 4, STEPS = 6, READS = 40 };
+enum {
+    WORKERS = 4,
+    READERS = 2,
+    ROUNDS = 4,
+    STEPS = 6,
+    READS = 40,
+    BINDS = 20 /* at least, each 1 ms apart */
+};
 
 typedef struct shared {
     it_cl *cl;
@@ -43,6 +54,7 @@ typedef struct shared {
     cl_mem p;
     cl_mem ro; /* read-only for everyone: IT_RECORDS particles, seed 7 */
     particle *ro_init;
+    int workers_done; /* atomic */
 } shared;
 
 typedef struct worker {
@@ -186,6 +198,32 @@ static void *read_ro(void *arg)
     return NULL;
 }
 
+static void *bind_args(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    cl_kernel advance = it_kernel(sh->program, "advance");
+    cl_kernel census = it_kernel(sh->program, "census");
+    cl_mem p = it_particle_buffer(sh->cl, 0, w->n, 60);
+    cl_mem out = new_buffer(sh->cl, w->n * sizeof(cl_uint));
+    const struct timespec pause = {0, 1000000};
+    pthread_barrier_wait(&sh->start);
+    for (int i = 0;
+         i < BINDS || !__atomic_load_n(&sh->workers_done, __ATOMIC_ACQUIRE);
+         i++) {
+        CHECK(clSetKernelArg(advance, 0, sizeof(cl_mem), NULL));
+        set_mem(advance, 0, p);
+        CHECK(clSetKernelArg(census, 1, sizeof(cl_mem), NULL));
+        set_mem(census, 1, out);
+        nanosleep(&pause, NULL);
+    }
+    CHECK(clReleaseMemObject(out));
+    CHECK(clReleaseMemObject(p));
+    CHECK(clReleaseKernel(census));
+    CHECK(clReleaseKernel(advance));
+    return NULL;
+}
+
 static void *set_unguarded(void *arg)
 {
     shared *sh = arg;
@@ -210,9 +248,12 @@ static void racy(shared *sh)
 
 static void threads(shared *sh)
 {
-    enum { ALL = WORKERS + READERS };
+    enum { ALL = WORKERS + READERS + 1 };
     pthread_t threads[ALL];
     worker workers[ALL];
+    void *(*role[ALL])(void *);
+    for (int t = 0; t < ALL; t++)
+        role[t] = t < WORKERS ? work : t < ALL - 1 ? read_ro : bind_args;
     pthread_barrier_init(&sh->start, NULL, ALL);
     for (int t = 0; t < ALL; t++) {
         size_t n = IT_RECORDS + 17 * (size_t)t;
@@ -221,12 +262,13 @@ static void threads(shared *sh)
                               malloc(n * sizeof(particle)), 0};
         if (!workers[t].result || !workers[t].census || !workers[t].seeded)
             it_fail("out of memory");
-        if (pthread_create(&threads[t], NULL, t < WORKERS ? work : read_ro,
-                           &workers[t]) != 0)
+        if (pthread_create(&threads[t], NULL, role[t], &workers[t]) != 0)
             it_fail("pthread_create failed");
     }
     for (int t = 0; t < ALL; t++) {
         char label[64];
+        if (t == WORKERS)
+            __atomic_store_n(&sh->workers_done, 1, __ATOMIC_RELEASE);
         pthread_join(threads[t], NULL);
         worker *w = &workers[t];
         if (w->ro_changed)
