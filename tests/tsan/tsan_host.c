@@ -23,8 +23,11 @@
  *     sees, and reads it (a buffer dlayout does not know);
  *   - under the host's mutex, launches the shared `advance` kernel object
  *     on the shared buffer from its own queue and waits for it.
- * READERS more threads only read `ro`, blocking, all the while (a buffer
- * dlayout knows but never converted, read without its lock), and one more
+ * Worker 0 also launches `checksum` (an annotated kernel that only reads)
+ * on the shared buffer `lookup` in each round.  READERS more threads only
+ * read, blocking, until the workers are done: one `ro` (a buffer dlayout knows but
+ * never converts, read without its lock), one `lookup` (converted by
+ * worker 0's launches and restored for these reads), and one more
  * keeps setting the arguments of kernels it never launches, buffers and
  * NULL in turn, until the workers are done (argument records changing
  * while other threads drop buffers). */
@@ -41,8 +44,8 @@ enum {
     READERS = 2,
     ROUNDS = 4,
     STEPS = 6,
-    READS = 40,
-    BINDS = 20 /* at least, each 1 ms apart */
+    READS = 20, /* at least, each 1 ms apart, until the workers are done */
+    BINDS = 20  /* the same */
 };
 
 typedef struct shared {
@@ -54,6 +57,8 @@ typedef struct shared {
     cl_mem p;
     cl_mem ro; /* read-only for everyone: IT_RECORDS particles, seed 7 */
     particle *ro_init;
+    cl_program sums; /* checksum_source */
+    cl_mem lookup;   /* read-only too, with the contents of `ro` */
     int workers_done; /* atomic */
 } shared;
 
@@ -64,8 +69,49 @@ typedef struct worker {
     particle *result;
     cl_uint *census;
     particle *seeded;
+    cl_uint *sums; /* worker 0: checksum's output */
     int ro_changed;
 } worker;
+
+/* An annotated kernel that only reads its records (in DA when dlayout
+ * activates it: field o of record i at o * n + i * size). */
+static const char *checksum_source =
+    "struct particle { float x; int id; long mass; short tag; uchar flag; };\n"
+    "//DL: v1 aos: p[n] record(size=24; 0:4, 4:4, 8:8, 16:2, 18:1) -> da\n"
+    "__kernel void checksum(__global struct particle *p,\n"
+    "                       __global uint *out, int n)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    if (i >= (size_t)n)\n"
+    "        return;\n"
+    "#ifdef DL_ACTIVE_checksum\n"
+    "    __global uchar *b = (__global uchar *)p;\n"
+    "    size_t m = (size_t)n;\n"
+    "    float x = *(__global float *)(b + i * 4);\n"
+    "    int id = *(__global int *)(b + 4 * m + i * 4);\n"
+    "    long mass = *(__global long *)(b + 8 * m + i * 8);\n"
+    "    short tag = *(__global short *)(b + 16 * m + i * 2);\n"
+    "    uchar flag = b[18 * m + i];\n"
+    "#else\n"
+    "    float x = p[i].x;\n"
+    "    int id = p[i].id;\n"
+    "    long mass = p[i].mass;\n"
+    "    short tag = p[i].tag;\n"
+    "    uchar flag = p[i].flag;\n"
+    "#endif\n"
+    "    out[i] = as_uint(x) ^ (uint)id ^ (uint)mass ^\n"
+    "             ((uint)(ushort)tag << 8) ^ ((uint)flag << 24);\n"
+    "}\n";
+
+static cl_program build_source(const it_cl *cl, const char *source)
+{
+    cl_int err;
+    cl_program program =
+        clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
+    CHECK(err);
+    CHECK(clBuildProgram(program, 1, &cl->device, NULL, NULL, NULL));
+    return program;
+}
 
 static cl_mem new_buffer(const it_cl *cl, size_t size)
 {
@@ -86,10 +132,12 @@ static void set_int(cl_kernel kernel, cl_uint index, cl_int value)
     CHECK(clSetKernelArg(kernel, index, sizeof value, &value));
 }
 
-/* Reads `ro` blocking and says whether it still holds its first bytes. */
-static int ro_intact(shared *sh, cl_command_queue queue, particle *scratch)
+/* Reads `buf` (`ro` or `lookup`) blocking and says whether it still
+ * holds its first bytes. */
+static int intact(shared *sh, cl_mem buf, cl_command_queue queue,
+                  particle *scratch)
 {
-    CHECK(clEnqueueReadBuffer(queue, sh->ro, CL_TRUE, 0,
+    CHECK(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0,
                               IT_RECORDS * sizeof(particle), scratch, 0, NULL,
                               NULL));
     return memcmp(scratch, sh->ro_init, IT_RECORDS * sizeof(particle)) == 0;
@@ -137,10 +185,24 @@ static void round_of(worker *w, cl_command_queue queue, cl_kernel advance,
     it_run(queue, seed, it_round_up(n));
     CHECK(clEnqueueReadBuffer(queue, u, CL_TRUE, 0, n * sizeof(particle),
                               w->seeded, 0, NULL, NULL));
-    if (!ro_intact(sh, queue, scratch))
+    if (!intact(sh, sh->ro, queue, scratch))
         w->ro_changed = 1;
     shared_step(sh, queue);
     CHECK(clReleaseMemObject(tmp));
+}
+
+/* Worker 0: checksums of `lookup`, which `checksum` wants in DA. */
+static void checksum_round(worker *w, cl_command_queue queue,
+                           cl_kernel checksum, cl_mem sums)
+{
+    set_mem(checksum, 0, w->sh->lookup);
+    set_mem(checksum, 1, sums);
+    set_int(checksum, 2, IT_RECORDS);
+    for (int s = 0; s < STEPS; s++)
+        it_run(queue, checksum, it_round_up(IT_RECORDS));
+    CHECK(clEnqueueReadBuffer(queue, sums, CL_TRUE, 0,
+                              IT_RECORDS * sizeof(cl_uint), w->sums, 0, NULL,
+                              NULL));
 }
 
 static void *work(void *arg)
@@ -161,12 +223,20 @@ static void *work(void *arg)
     particle *scratch = malloc(IT_RECORDS * sizeof *scratch);
     if (!scratch)
         it_fail("out of memory");
+    cl_kernel checksum = w->index ? NULL : it_kernel(sh->sums, "checksum");
+    cl_mem sums = new_buffer(sh->cl, IT_RECORDS * sizeof(cl_uint));
     pthread_barrier_wait(&sh->start);
-    for (int r = 0; r < ROUNDS; r++)
+    for (int r = 0; r < ROUNDS; r++) {
         round_of(w, queue, advance, settle, census, seed, p, out, u, scratch);
+        if (checksum)
+            checksum_round(w, queue, checksum, sums);
+    }
     CHECK(clEnqueueReadBuffer(queue, p, CL_TRUE, 0, w->n * sizeof(particle),
                               w->result, 0, NULL, NULL));
     free(scratch);
+    if (checksum)
+        CHECK(clReleaseKernel(checksum));
+    CHECK(clReleaseMemObject(sums));
     CHECK(clReleaseMemObject(u));
     CHECK(clReleaseMemObject(out));
     CHECK(clReleaseMemObject(p));
@@ -190,9 +260,15 @@ static void *read_ro(void *arg)
     if (!scratch)
         it_fail("out of memory");
     pthread_barrier_wait(&sh->start);
-    for (int i = 0; i < READS; i++)
-        if (!ro_intact(sh, queue, scratch))
+    cl_mem buf = w->index == WORKERS ? sh->ro : sh->lookup;
+    const struct timespec pause = {0, 1000000};
+    for (int i = 0;
+         i < READS || !__atomic_load_n(&sh->workers_done, __ATOMIC_ACQUIRE);
+         i++) {
+        if (!intact(sh, buf, queue, scratch))
             w->ro_changed = 1;
+        nanosleep(&pause, NULL);
+    }
     free(scratch);
     CHECK(clReleaseCommandQueue(queue));
     return NULL;
@@ -249,6 +325,9 @@ static void racy(shared *sh)
 static void threads(shared *sh)
 {
     enum { ALL = WORKERS + READERS + 1 };
+    cl_uint *sums = malloc(IT_RECORDS * sizeof *sums);
+    if (!sums)
+        it_fail("out of memory");
     pthread_t threads[ALL];
     worker workers[ALL];
     void *(*role[ALL])(void *);
@@ -259,7 +338,7 @@ static void threads(shared *sh)
         size_t n = IT_RECORDS + 17 * (size_t)t;
         workers[t] = (worker){sh, t, n, malloc(n * sizeof(particle)),
                               malloc(n * sizeof(cl_uint)),
-                              malloc(n * sizeof(particle)), 0};
+                              malloc(n * sizeof(particle)), sums, 0};
         if (!workers[t].result || !workers[t].census || !workers[t].seeded)
             it_fail("out of memory");
         if (pthread_create(&threads[t], NULL, role[t], &workers[t]) != 0)
@@ -281,10 +360,14 @@ static void threads(shared *sh)
             snprintf(label, sizeof label, "thread %d: seeded", t);
             it_print_digest(label, w->seeded, w->n * sizeof(particle));
         }
+        if (t == 0)
+            it_print_digest("thread 0: checksums", w->sums,
+                            IT_RECORDS * sizeof(cl_uint));
         free(w->result);
         free(w->census);
         free(w->seeded);
     }
+    free(sums);
     pthread_barrier_destroy(&sh->start);
     it_print_buffer(sh->cl, sh->p, IT_RECORDS * sizeof(particle),
                     "shared particles");
@@ -305,6 +388,8 @@ int main(int argc, char **argv)
     sh.advance = it_kernel(sh.program, "advance");
     sh.p = it_particle_buffer(&cl, 0, IT_RECORDS, 5);
     sh.ro = it_particle_buffer(&cl, 0, IT_RECORDS, 7);
+    sh.sums = build_source(&cl, checksum_source);
+    sh.lookup = it_particle_buffer(&cl, 0, IT_RECORDS, 7);
     sh.ro_init = malloc(IT_RECORDS * sizeof(particle));
     if (!sh.ro_init)
         it_fail("out of memory");
@@ -314,6 +399,8 @@ int main(int argc, char **argv)
     else
         threads(&sh);
     free(sh.ro_init);
+    CHECK(clReleaseMemObject(sh.lookup));
+    CHECK(clReleaseProgram(sh.sums));
     CHECK(clReleaseMemObject(sh.ro));
     CHECK(clReleaseMemObject(sh.p));
     CHECK(clReleaseKernel(sh.advance));
