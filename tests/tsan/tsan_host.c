@@ -24,13 +24,13 @@
  *   - under the host's mutex, launches the shared `advance` kernel object
  *     on the shared buffer from its own queue and waits for it.
  * Worker 0 also launches `checksum` (an annotated kernel that only reads)
- * on the shared buffer `lookup` in each round.  READERS more threads only
- * read, blocking, until the workers are done: one `ro` (a buffer dlayout knows but
- * never converts, read without its lock), one `lookup` (converted by
- * worker 0's launches and restored for these reads), and one more
- * keeps setting the arguments of kernels it never launches, buffers and
- * NULL in turn, until the workers are done (argument records changing
- * while other threads drop buffers). */
+ * on the shared buffer `lookup` in each round.  Until the workers are
+ * done, READERS more threads only read, blocking: one `ro` (a buffer
+ * dlayout knows but never converts, read without its lock), one `lookup`
+ * (converted by worker 0's launches and restored for these reads); and
+ * one more keeps setting the arguments of kernels it never launches,
+ * buffers and NULL in turn (argument records changing while other
+ * threads drop buffers). */
 #include "host.h"
 
 #include <pthread.h>
@@ -44,8 +44,7 @@ enum {
     READERS = 2,
     ROUNDS = 4,
     STEPS = 6,
-    READS = 20, /* at least, each 1 ms apart, until the workers are done */
-    BINDS = 20  /* the same */
+    TURNS = 20 /* of the readers and the binder, at least */
 };
 
 typedef struct shared {
@@ -120,6 +119,24 @@ static cl_mem new_buffer(const it_cl *cl, size_t size)
                                 &err);
     CHECK(err);
     return mem;
+}
+
+static cl_command_queue new_queue(const shared *sh)
+{
+    cl_int err;
+    cl_command_queue queue =
+        clCreateCommandQueue(sh->cl->context, sh->cl->device, 0, &err);
+    CHECK(err);
+    return queue;
+}
+
+/* Room for one read of `ro` or `lookup`. */
+static particle *new_scratch(void)
+{
+    particle *scratch = malloc(IT_RECORDS * sizeof *scratch);
+    if (!scratch)
+        it_fail("out of memory");
+    return scratch;
 }
 
 static void set_mem(cl_kernel kernel, cl_uint index, cl_mem mem)
@@ -209,10 +226,7 @@ static void *work(void *arg)
 {
     worker *w = arg;
     shared *sh = w->sh;
-    cl_int err;
-    cl_command_queue queue =
-        clCreateCommandQueue(sh->cl->context, sh->cl->device, 0, &err);
-    CHECK(err);
+    cl_command_queue queue = new_queue(sh);
     cl_kernel advance = it_kernel(sh->program, "advance");
     cl_kernel settle = it_kernel(sh->program, "settle");
     cl_kernel census = it_kernel(sh->program, "census");
@@ -220,9 +234,7 @@ static void *work(void *arg)
     cl_mem p = it_particle_buffer(sh->cl, 0, w->n, 30 + (uint32_t)w->index);
     cl_mem out = new_buffer(sh->cl, w->n * sizeof(cl_uint));
     cl_mem u = it_particle_buffer(sh->cl, 0, w->n, 50 + (uint32_t)w->index);
-    particle *scratch = malloc(IT_RECORDS * sizeof *scratch);
-    if (!scratch)
-        it_fail("out of memory");
+    particle *scratch = new_scratch();
     cl_kernel checksum = w->index ? NULL : it_kernel(sh->sums, "checksum");
     cl_mem sums = new_buffer(sh->cl, IT_RECORDS * sizeof(cl_uint));
     pthread_barrier_wait(&sh->start);
@@ -248,27 +260,28 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* The readers' and the binder's loops: TURNS turns at least, 1 ms apart,
+ * and on until the workers are done. */
+static int go_on(shared *sh, int turn)
+{
+    const struct timespec pause = {0, 1000000};
+    if (turn > 0)
+        nanosleep(&pause, NULL);
+    return turn < TURNS || !__atomic_load_n(&sh->workers_done,
+                                             __ATOMIC_ACQUIRE);
+}
+
 static void *read_ro(void *arg)
 {
     worker *w = arg;
     shared *sh = w->sh;
-    cl_int err;
-    cl_command_queue queue =
-        clCreateCommandQueue(sh->cl->context, sh->cl->device, 0, &err);
-    CHECK(err);
-    particle *scratch = malloc(IT_RECORDS * sizeof *scratch);
-    if (!scratch)
-        it_fail("out of memory");
+    cl_command_queue queue = new_queue(sh);
+    particle *scratch = new_scratch();
     pthread_barrier_wait(&sh->start);
     cl_mem buf = w->index == WORKERS ? sh->ro : sh->lookup;
-    const struct timespec pause = {0, 1000000};
-    for (int i = 0;
-         i < READS || !__atomic_load_n(&sh->workers_done, __ATOMIC_ACQUIRE);
-         i++) {
+    for (int i = 0; go_on(sh, i); i++)
         if (!intact(sh, buf, queue, scratch))
             w->ro_changed = 1;
-        nanosleep(&pause, NULL);
-    }
     free(scratch);
     CHECK(clReleaseCommandQueue(queue));
     return NULL;
@@ -282,16 +295,12 @@ static void *bind_args(void *arg)
     cl_kernel census = it_kernel(sh->program, "census");
     cl_mem p = it_particle_buffer(sh->cl, 0, w->n, 60);
     cl_mem out = new_buffer(sh->cl, w->n * sizeof(cl_uint));
-    const struct timespec pause = {0, 1000000};
     pthread_barrier_wait(&sh->start);
-    for (int i = 0;
-         i < BINDS || !__atomic_load_n(&sh->workers_done, __ATOMIC_ACQUIRE);
-         i++) {
+    for (int i = 0; go_on(sh, i); i++) {
         CHECK(clSetKernelArg(advance, 0, sizeof(cl_mem), NULL));
         set_mem(advance, 0, p);
         CHECK(clSetKernelArg(census, 1, sizeof(cl_mem), NULL));
         set_mem(census, 1, out);
-        nanosleep(&pause, NULL);
     }
     CHECK(clReleaseMemObject(out));
     CHECK(clReleaseMemObject(p));
