@@ -64,6 +64,8 @@ def build(args):
         if not os.path.exists(os.path.join(args.build, "build.ninja")):
             cmd = [args.meson, "setup", args.build, args.source,
                    "-Db_sanitize=thread", "-Dbuildtype=debugoptimized"]
+            if os.path.isdir(os.path.join(args.build, "meson-private")):
+                cmd.append("--wipe")  # a setup that did not finish
             step(cmd)
         step([args.ninja, "-C", args.build] + TARGETS)
     print("instrumented build ready in %.1f s" % (time.monotonic() - started))
