@@ -2,12 +2,15 @@
  * run_oclgrind.sh to watch under `oclgrind --data-races`.  Under oclgrind
  * the only OpenCL platform is oclgrind's own simulator.
  *
- *   oclgrind-driver CASE     one of the cases below, or "racy": a kernel
- *                            with a deliberate data race (the wrapper's
- *                            self-test).
+ *   oclgrind-driver CASE     one of the cases below, "gather" (gather.cl),
+ *                            or "racy": a kernel with a deliberate data
+ *                            race (the wrapper's self-test).
  * Every conversion is also checked against dl_convert_host and converted
- * back, so a kernel that is race-free but wrong fails too. */
+ * back, and every gather against gather_ref, so a kernel that is
+ * race-free but wrong fails too. */
 #include "internal.h" /* dl_engine: the GPU routes on this CPU-typed device */
+#include "gather.h"
+#include "../unit/gather_ref.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +193,89 @@ static int run_convs(cl_context ctx, cl_device_id dev, cl_command_queue q,
     return bad;
 }
 
+/* gather.cl's forms: words of 4, 16 and 1 bytes, a field, 8-byte
+ * indices, a dense ELL range, a sparse one (every other entry), offsets,
+ * out-of-range entries and global sizes that are not whole groups. */
+static const struct {
+    dl_coalesce_ref ref;
+    dl_coalesce_range range;
+    unsigned index_bytes;
+    size_t a_count, p_count;
+} gathers[] = {
+    {{4, 0, 0, 1}, {300, 1, 0, 1, 0}, 4, 257, 300},
+    {{12, 4, 4, -2}, {100, 3, 0, 1, 100}, 8, 90, 300},
+    {{16, 0, 16, 0}, {70, 1, 1, 2, 0}, 4, 64, 141},
+    {{3, 0, 0, 0}, {33, 4, 0, 5, 1}, 8, 50, 165}, /* 4 of every 5 */
+};
+
+static int run_gather(cl_context ctx, cl_command_queue q, dl_engine *e,
+                      size_t g)
+{
+    const dl_coalesce_ref *ref = &gathers[g].ref;
+    unsigned ib = gathers[g].index_bytes;
+    size_t a_bytes = gathers[g].a_count * ref->elem_bytes;
+    size_t p_count = gathers[g].p_count, p_bytes = p_count * ib;
+    size_t out_bytes = p_count * ref->elem_bytes;
+    unsigned char *a = malloc(a_bytes), *p = malloc(p_bytes);
+    unsigned char *want = calloc(1, out_bytes), *got = malloc(out_bytes);
+    if (!a || !p || !want || !got)
+        return fail("malloc", 0);
+    for (size_t i = 0; i < a_bytes; i++)
+        a[i] = (unsigned char)(i * 131u + 7u);
+    for (size_t i = 0; i < p_count; i++) { /* ~5% out of range */
+        long long v = (long long)((i * 7919u) % (gathers[g].a_count + 14)) - 6;
+        if (ib == 4)
+            ((int32_t *)p)[i] = (int32_t)v;
+        else
+            ((int64_t *)p)[i] = v;
+    }
+    gather_ref(a, gathers[g].a_count, p, p_count, ib, ref, &gathers[g].range,
+               want);
+    cl_int err, e2, e3;
+    cl_mem da = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               a_bytes, a, &err);
+    cl_mem dp = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               p_bytes, p, &e2);
+    cl_mem dout = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                 out_bytes, want, &e3); /* defined bytes */
+    if (err != CL_SUCCESS || e2 != CL_SUCCESS || e3 != CL_SUCCESS)
+        return fail("clCreateBuffer", err | e2 | e3);
+    int bad = 0;
+    if (dl_enqueue_gather(e, q, da, dp, ref, &gathers[g].range, ib, dout, 0,
+                          NULL, NULL) != DL_SUCCESS) {
+        fprintf(stderr, "dl_enqueue_gather: %s\n", dl_last_error());
+        bad = 1;
+    }
+    err = clEnqueueReadBuffer(q, dout, CL_TRUE, 0, out_bytes, got, 0, NULL,
+                              NULL);
+    if (!bad && (err != CL_SUCCESS || memcmp(got, want, out_bytes) != 0)) {
+        fprintf(stderr, "wrong gather (case %zu)\n", g);
+        bad = 1;
+    }
+    printf("  gather %zu: %zu-byte elements, %u-byte indices: %s\n", g,
+           ref->elem_bytes, ib, bad ? "wrong" : "ok");
+    clReleaseMemObject(da);
+    clReleaseMemObject(dp);
+    clReleaseMemObject(dout);
+    free(a);
+    free(p);
+    free(want);
+    free(got);
+    return bad;
+}
+
+static int run_gathers(cl_context ctx, cl_device_id dev, cl_command_queue q)
+{
+    dl_engine *e;
+    if (dl_engine_create(ctx, dev, &e) != DL_SUCCESS)
+        return fail(dl_last_error(), 0);
+    int bad = 0;
+    for (size_t g = 0; g < sizeof gathers / sizeof *gathers; g++)
+        bad |= run_gather(ctx, q, e, g);
+    dl_engine_release(e);
+    return bad;
+}
+
 /* Every work-item reads its neighbour's element while the neighbour
  * writes it: a read-write race the wrapper must report. */
 static const char *racy_source =
@@ -224,7 +310,7 @@ static int run_racy(cl_context ctx, cl_device_id dev, cl_command_queue q)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s CASE  (racy", argv[0]);
+        fprintf(stderr, "usage: %s CASE  (racy, gather", argv[0]);
         for (size_t i = 0; i < NCASES; i++)
             fprintf(stderr, ", %s", cases[i].name);
         fprintf(stderr, ")\n");
@@ -251,6 +337,8 @@ int main(int argc, char **argv)
     int bad = -1;
     if (strcmp(argv[1], "racy") == 0)
         bad = run_racy(ctx, dev, q);
+    if (strcmp(argv[1], "gather") == 0)
+        bad = run_gathers(ctx, dev, q);
     for (size_t i = 0; i < NCASES; i++) {
         if (strcmp(argv[1], cases[i].name) != 0)
             continue;
