@@ -98,7 +98,7 @@ class IrregularPart:
                     '(GPU class W=32 S=128)\n')
             for i, x in enumerate(gpu):
                 f.write('%d "%s %s" %.4g %.4g %s %s\n' % (
-                    i, x['workload'], x['reference'].split()[0],
+                    i, x['workload'], x['reference'].split()[-1],
                     per_access(x, 'tx_before'), per_access(x, 'tx_after'),
                     x['speedup_1'], x['speedup_n']))
         self.s.embed('irregular.gp', 'irregular.png', 'Transactions per '
