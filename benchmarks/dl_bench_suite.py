@@ -153,7 +153,7 @@ def num(text):
 
 
 class Progress:
-    """`[part 3/6 AoS->ASTA bs vs pttwac] conf6 ...` on stderr."""
+    """`[part 3/7 AoS->ASTA bs vs pttwac] conf6 ...` on stderr."""
 
     def __init__(self, total):
         self.total, self.part, self.name = total, 0, ''
