@@ -122,7 +122,8 @@ static void print_header(void)
 {
     puts("workload,reference,class,W,S,accesses,tx_before,tx_after,"
          "fewer_pct,elem_bytes,a_bytes,extra_bytes,extra_frac,plain_ms,"
-         "reorg_ms,redirect_ms,iterations,speedup_1,speedup_n,verified");
+         "reorg_ms,redirect_ms,iterations,plain_n_ms,reordered_n_ms,"
+         "speedup_1,speedup_n,verified");
 }
 
 static void print_row(const irr_row *x)
@@ -135,13 +136,14 @@ static void print_row(const irr_row *x)
                                                     (double)x->c.before)
                                : 0.0;
     printf("%s,%s,%s,%u,%u,%llu,%llu,%llu,%.1f,%zu,%.0f,%.0f,%.3f,%.4f,"
-           "%.4f,%.4f,%zu,%.3f,%.3f,%d\n",
+           "%.4f,%.4f,%zu,%.4f,%.4f,%.3f,%.3f,%d\n",
            x->w->name, x->r->label, x->cls, x->g.simd_width,
            x->g.segment_bytes, (unsigned long long)x->c.accesses,
            (unsigned long long)x->c.before, (unsigned long long)x->c.after,
            fewer, x->r->ref.elem_bytes, a_bytes, extra,
            a_bytes > 0 ? extra / a_bytes : 0.0, 1e3 * t->plain,
            1e3 * t->reorg, 1e3 * t->redirect, x->iterations,
+           1e3 * n * t->plain, 1e3 * (t->reorg + n * t->redirect),
            t->plain / (t->reorg + t->redirect),
            n * t->plain / (t->reorg + n * t->redirect), t->verified);
 }

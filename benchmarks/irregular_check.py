@@ -17,8 +17,8 @@ WORKLOADS = ['spmv-%s/%s' % (f, m) for m in
 COLUMNS = ['workload', 'reference', 'class', 'W', 'S', 'accesses',
            'tx_before', 'tx_after', 'fewer_pct', 'elem_bytes', 'a_bytes',
            'extra_bytes', 'extra_frac', 'plain_ms', 'reorg_ms',
-           'redirect_ms', 'iterations', 'speedup_1', 'speedup_n',
-           'verified']
+           'redirect_ms', 'iterations', 'plain_n_ms', 'reordered_n_ms',
+           'speedup_1', 'speedup_n', 'verified']
 
 
 def row_errors(n, row):
@@ -34,6 +34,24 @@ def row_errors(n, row):
         errors.append('row %d: counts do not add up: %s' % (n, row))
     if int(row['extra_bytes']) <= 0:
         errors.append('row %d: no extra memory' % n)
+    return errors
+
+
+def csr_matches_ell(rows):
+    """The uniform matrix has rows of one length, so its CSR lanes read
+    what its ELL lanes read: the CSR count (lane by lane, irr_count.c)
+    must equal the analyser's affine ELL count before reordering."""
+    pick = {(r['workload'], r['class']): r for r in rows}
+    errors = []
+    for cls in ('gpu', 'device'):
+        csr = pick.get(('spmv-csr/uniform', cls))
+        ell = pick.get(('spmv-ell/uniform', cls))
+        if not csr or not ell:
+            continue
+        for key in ('accesses', 'tx_before'):
+            if csr[key] != ell[key]:
+                errors.append('uniform %s: CSR %s %s, ELL %s' % (
+                    cls, key, csr[key], ell[key]))
     return errors
 
 
@@ -55,6 +73,7 @@ def main():
             errors += row_errors(n, row)
         seen = [r['workload'] for r in rows]
         errors += ['no rows of %s' % w for w in WORKLOADS if w not in seen]
+        errors += csr_matches_ell(rows)
         if len(rows) % 2 or len(rows) < 2 * len(WORKLOADS):
             errors.append('%d rows: not two per reference' % len(rows))
     for e in errors:
