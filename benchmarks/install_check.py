@@ -6,10 +6,10 @@ temporary folder (a relocated prefix: nothing of it is where the build
 was configured to install), then the installed `dl-bench suite --quick
 --parts 6` run from an unrelated folder.  It must find everything relative
 to the installed dl-bench: its script and gnuplot scripts in
-share/dlayout/bench, the apps and dl-run next to it, the apps' kernel
-sources in share/dlayout/apps.  Checks the exit status, that every app ran
-plainly with verified output, and (with gnuplot) that the plot was drawn.
-No timing is checked."""
+share/dlayout/bench, dl-run next to it, the apps in libexec/dlayout, their
+kernel sources in share/dlayout/apps.  Checks the exit status, that every
+app ran plainly with verified output, and (with gnuplot) that the plot was
+drawn.  No timing is checked."""
 import csv
 import os
 import shutil

@@ -1,7 +1,8 @@
 # apps.gp - Figure 6 of the DL paper: net speedup of each application
 # under dl-run against the iteration count: end to end (plain total_ms /
 # dlayout total_ms, solid, with the spread of the repetitions) and kernel +
-# marshal (plain kernel time / (dlayout kernel time + marshal_ms), dashed).
+# marshal (plain kernel time / (dlayout kernel time + marshal_enqueue_ms),
+# dashed).
 # Data: apps_net.dat (dl-bench suite): one block per application and target
 # layout (nblocks of them), separated by two blank lines, headed by its
 # name; columns:

@@ -46,8 +46,9 @@ const dl_control_info *dl_control_find(const char *name)
 /* ---------------------------------------------------------------- parsing */
 
 typedef struct parsed {
-    long long number; /* ENUM index, BOOL 0/1, TILE */
+    long long number; /* ENUM index, BOOL 0/1, TILE; FRACTION: 0 if valid */
     char *path;       /* PATH: owned, NULL for "unset" */
+    double fraction;  /* FRACTION */
 } parsed;
 
 /* Index of `text` in "a|b|c" (any case), or -1. */
@@ -95,15 +96,36 @@ static long long tile_value(const char *text)
     return v >= 1 && v <= DL_CONTROL_TILE_MAX ? (long long)v : -1;
 }
 
+/* A plain decimal (digits, at most one point, no sign or exponent) in
+ * (0, 1]; -1 otherwise. */
+static double fraction_value(const char *text)
+{
+    size_t digits = strspn(text, "0123456789"), n = digits;
+    if (text[n] == '.') {
+        size_t more = strspn(text + n + 1, "0123456789");
+        digits += more;
+        n += 1 + more;
+    }
+    if (digits == 0 || text[n] != '\0')
+        return -1.0;
+    double v = strtod(text, NULL);
+    return v > 0.0 && v <= 1.0 ? v : -1.0;
+}
+
 static dl_status parse_text(const dl_control_info *info, const char *text,
                             parsed *out)
 {
     out->number = -1;
     out->path = NULL;
+    out->fraction = 0.0;
     switch (info->kind) {
     case DL_CONTROL_ENUM: out->number = enum_index(info->values, text); break;
     case DL_CONTROL_BOOL: out->number = bool_value(text); break;
     case DL_CONTROL_TILE: out->number = tile_value(text); break;
+    case DL_CONTROL_FRACTION:
+        out->fraction = fraction_value(text);
+        out->number = out->fraction > 0.0 ? 0 : -1;
+        break;
     case DL_CONTROL_PATH:
         out->number = 0;
         if (*text) {
@@ -121,6 +143,8 @@ static dl_status parse_text(const dl_control_info *info, const char *text,
                                                        "false|on|off"
                        : info->kind == DL_CONTROL_TILE
                            ? "auto or a number from 1 to 2147483648"
+                       : info->kind == DL_CONTROL_FRACTION
+                           ? "a decimal number above 0 and at most 1"
                            : info->values,
                        info->def);
     return DL_SUCCESS;
@@ -130,6 +154,7 @@ static dl_status parse_text(const dl_control_info *info, const char *text,
 #define DL_ASSIGN_ENUM(member, ctype) c->member = (ctype)v->number
 #define DL_ASSIGN_BOOL(member, ctype) c->member = (ctype)v->number
 #define DL_ASSIGN_TILE(member, ctype) c->member = (ctype)v->number
+#define DL_ASSIGN_FRACTION(member, ctype) c->member = (ctype)v->fraction
 #define DL_ASSIGN_PATH(member, ctype)                                          \
     do {                                                                       \
         free(c->member);                                                       \
@@ -190,6 +215,7 @@ void dl_controls_free(dl_controls *c)
 #define DL_FREE_ENUM(member)
 #define DL_FREE_BOOL(member)
 #define DL_FREE_TILE(member)
+#define DL_FREE_FRACTION(member)
 #define DL_FREE_PATH(member)                                                   \
     free(c->member);                                                           \
     c->member = NULL;
@@ -276,11 +302,18 @@ static void enum_name(const char *values, long long n, char *buf, size_t size)
 #define DL_NUMBER_ENUM(member) (long long)c->member
 #define DL_NUMBER_BOOL(member) (long long)c->member
 #define DL_NUMBER_TILE(member) (long long)c->member
+#define DL_NUMBER_FRACTION(member) 0
 #define DL_NUMBER_PATH(member) 0
 #define DL_PATH_ENUM(member) NULL
 #define DL_PATH_BOOL(member) NULL
 #define DL_PATH_TILE(member) NULL
+#define DL_PATH_FRACTION(member) NULL
 #define DL_PATH_PATH(member) c->member
+#define DL_FRACTION_ENUM(member) 0.0
+#define DL_FRACTION_BOOL(member) 0.0
+#define DL_FRACTION_TILE(member) 0.0
+#define DL_FRACTION_FRACTION(member) c->member
+#define DL_FRACTION_PATH(member) 0.0
 
 void dl_controls_value_text(const dl_controls *c, const char *name,
                             char *buf, size_t size)
@@ -288,6 +321,7 @@ void dl_controls_value_text(const dl_controls *c, const char *name,
     const dl_control_info *info = dl_control_find(name);
     long long number = 0;
     const char *path = NULL;
+    double fraction = 0.0;
     if (!buf || size == 0)
         return;
     buf[0] = '\0';
@@ -298,6 +332,7 @@ void dl_controls_value_text(const dl_controls *c, const char *name,
     case CTL_##member:                                                         \
         number = DL_NUMBER_##kind(member);                                     \
         path = DL_PATH_##kind(member);                                         \
+        fraction = DL_FRACTION_##kind(member);                                 \
         break;
 #include "controls.def"
 #undef DL_CONTROL
@@ -312,6 +347,7 @@ void dl_controls_value_text(const dl_controls *c, const char *name,
         else
             snprintf(buf, size, "%lld", number);
         break;
+    case DL_CONTROL_FRACTION: snprintf(buf, size, "%.6g", fraction); break;
     }
 }
 
@@ -345,6 +381,7 @@ static const char *values_text(const dl_control_info *info)
     case DL_CONTROL_BOOL: return "1|0";
     case DL_CONTROL_PATH: return "PATH";
     case DL_CONTROL_TILE: return "auto|N";
+    case DL_CONTROL_FRACTION: return "F";
     case DL_CONTROL_ENUM: break;
     }
     return info->values;
@@ -375,6 +412,9 @@ static void markdown_values(FILE *out, const dl_control_info *info)
     case DL_CONTROL_PATH: fprintf(out, "a path"); return;
     case DL_CONTROL_TILE:
         fprintf(out, "`auto`, or a tile size from 1 to 2147483648");
+        return;
+    case DL_CONTROL_FRACTION:
+        fprintf(out, "a decimal number above 0 and at most 1 (`0.25`)");
         return;
     case DL_CONTROL_ENUM: break;
     }

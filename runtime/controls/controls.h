@@ -35,7 +35,8 @@ typedef enum dl_control_kind {
     DL_CONTROL_ENUM,
     DL_CONTROL_BOOL,
     DL_CONTROL_PATH,
-    DL_CONTROL_TILE
+    DL_CONTROL_TILE,
+    DL_CONTROL_FRACTION
 } dl_control_kind;
 
 /* The table row, for printers and tests. */

@@ -20,6 +20,7 @@
     X(clGetCommandQueueInfo)                                                   \
     X(clGetMemObjectInfo)                                                      \
     X(clCreateBuffer)                                                          \
+    X(clRetainMemObject)                                                       \
     X(clReleaseMemObject)                                                      \
     X(clCreateProgramWithSource)                                               \
     X(clBuildProgram)                                                          \

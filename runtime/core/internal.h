@@ -25,6 +25,8 @@ void dl_spec_init(dl_spec *spec);
 void dl_spec_free(dl_spec *spec);
 void dl_spec_define(dl_spec *spec, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The OpenCL C type of a moved word of w = 1, 2, 4, 8 or 16 bytes. */
+const char *dl_spec_word_type(uint32_t w);
 /* DL_WORD, DL_W, DL_RW, DL_UNIFORM and the unit tables of the record. */
 void dl_spec_record(dl_spec *spec, const dl_record *rec);
 

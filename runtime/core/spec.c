@@ -63,7 +63,7 @@ void dl_spec_define(dl_spec *spec, const char *name, const char *fmt, ...)
     spec_append(spec, "\n");
 }
 
-static const char *word_type(uint32_t w)
+const char *dl_spec_word_type(uint32_t w)
 {
     switch (w) {
     case 1: return "uchar";
@@ -79,7 +79,7 @@ static const char *word_type(uint32_t w)
 void dl_spec_record(dl_spec *spec, const dl_record *rec)
 {
     dl_spec_define(spec, "DL_W", "%u", rec->word);
-    dl_spec_define(spec, "DL_WORD", "%s", word_type(rec->word));
+    dl_spec_define(spec, "DL_WORD", "%s", dl_spec_word_type(rec->word));
     dl_spec_define(spec, "DL_RW", "%uu", rec->rec_words);
     dl_spec_define(spec, "DL_UNIFORM", "%d", rec->uniform);
     if (rec->uniform)

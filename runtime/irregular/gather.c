@@ -7,7 +7,8 @@
 
 #include <stdint.h>
 
-#define GATHER_LOCAL 256 /* work-items per group: within POCL's 1024 */
+#define GATHER_LOCAL 256 /* GPUs: work-items per group (POCL: <= 1024) */
+#define GATHER_CPU_RUN 256 /* CPUs: consecutive entries per work-item */
 
 /* The field the reference reads: [offset, offset + bytes) of an element. */
 typedef struct gather_field {
@@ -122,31 +123,25 @@ static size_t word_bytes(const gather_field *f)
     return w;
 }
 
-static const char *word_type(size_t w)
-{
-    switch (w) {
-    case 1: return "uchar";
-    case 2: return "ushort";
-    case 4: return "uint";
-    case 8: return "ulong";
-    default: return "uint4";
-    }
-}
-
 /* The range as two dimensions (count, stride): the longer first, a
- * dimension that adds nothing as (1, 0).  Dense when the entries they
- * reach from `base` are every entry up to the highest. */
+ * dimension that adds nothing as (1, 0), and no count past what reaches
+ * entry base + reach (the last entry gathered), so that (count - 1) *
+ * stride never overflows in the kernel.  Dense when the entries they reach
+ * from `base` are every entry up to the highest. */
 typedef struct gather_dims {
     cl_ulong n1, s1, n2, s2;
     int dense;
 } gather_dims;
 
-static gather_dims range_dims(const dl_coalesce_range *r)
+static gather_dims range_dims(const dl_coalesce_range *r, size_t reach)
 {
     cl_ulong n[2] = {r->threads, r->steps}, s[2] = {r->t_stride, r->j_stride};
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 2; d++) {
+        if (s[d] && n[d] > reach / s[d] + 1)
+            n[d] = reach / s[d] + 1;
         if (n[d] <= 1 || s[d] == 0)
             n[d] = 1, s[d] = 0;
+    }
     int big = n[0] >= n[1] ? 0 : 1;
     gather_dims g = {n[big], s[big], n[!big], s[!big], 0};
     if (g.s2 == 0)
@@ -157,20 +152,21 @@ static gather_dims range_dims(const dl_coalesce_range *r)
 }
 
 static dl_status gather_kernel(dl_engine *e, const gather_field *f,
-                               unsigned index_bytes, int dense,
+                               unsigned index_bytes, int dense, size_t run,
                                cl_kernel *out)
 {
     size_t w = word_bytes(f);
     dl_spec spec;
     dl_spec_init(&spec);
     dl_spec_define(&spec, "DL_W", "%zu", w);
-    dl_spec_define(&spec, "DL_WORD", "%s", word_type(w));
+    dl_spec_define(&spec, "DL_WORD", "%s", dl_spec_word_type((uint32_t)w));
     dl_spec_define(&spec, "DL_RW", "%zuu", f->bytes / w);
     dl_spec_define(&spec, "DL_UNIFORM", "1");
     dl_spec_define(&spec, "DL_ELEM_WORDS", "%zuUL", f->elem / w);
     dl_spec_define(&spec, "DL_FIELD_WORD", "%zuUL", f->offset / w);
     dl_spec_define(&spec, "DL_INDEX", "%s", index_bytes == 4 ? "int" : "long");
     dl_spec_define(&spec, "DL_DENSE", "%d", dense);
+    dl_spec_define(&spec, "DL_RUN", "%zuUL", run);
     dl_status st = dl_engine_kernel(e, "gather.cl", &spec, "dl_gather", out);
     dl_spec_free(&spec);
     return st;
@@ -240,7 +236,10 @@ static dl_status plan_gather(cl_mem a, cl_mem p, cl_mem a_prime,
                        "gather: A' holds %zu bytes, the range needs %zu",
                        prime_bytes, x.bytes);
     *g = (gather_args){.a = a, .p = p, .a_prime = a_prime, .first = x.first,
-                       .span = x.end - x.first, .dims = range_dims(range),
+                       .span = x.end - x.first,
+                       .dims = range_dims(range, x.end > x.first
+                                                     ? x.end - x.first - 1
+                                                     : 0),
                        .c = c, .base = range->base};
     index_bounds(a_bytes / f->elem, c, &g->p_lo, &g->p_hi);
     return DL_SUCCESS;
@@ -270,11 +269,13 @@ dl_status dl_enqueue_gather(dl_engine *engine, cl_command_queue queue,
     dl_chain chain;
     dl_chain_begin(&chain, engine, queue, num_events, wait_list);
     if (g.span) {
+        /* CPUs: a run of entries per work-item, groups of one (gather.cl). */
+        size_t run = engine->local_is_global ? GATHER_CPU_RUN : 1;
+        size_t local = run > 1 ? 1 : GATHER_LOCAL;
+        size_t global = dl_div_up(dl_div_up(g.span, run), local) * local;
         cl_kernel k;
         DL_RETURN_IF_FAIL(
-            gather_kernel(engine, &f, index_bytes, g.dims.dense, &k));
-        size_t local = GATHER_LOCAL;
-        size_t global = dl_div_up(g.span, local) * local;
+            gather_kernel(engine, &f, index_bytes, g.dims.dense, run, &k));
         dl_status st = set_args(k, &g);
         if (st == DL_SUCCESS)
             st = dl_chain_kernel(&chain, k, 1, &global, &local);

@@ -141,6 +141,7 @@ typedef struct rt_program {
      * as written; the activated variant is a second program): */
     int activated;  /* some kernel is planned transformed (xform_options) */
     int *active;    /* per annot kernel: built with DL_ACTIVE_<name> */
+    int *ran;       /* per annot kernel: ran transformed (rt_stats.c) */
     size_t **tiles; /* per annot kernel, per annot arg: the target tile */
     char *options;  /* the application's options ("" if none) */
     char *xform_options; /* options + activation macros, or NULL */
@@ -308,10 +309,14 @@ typedef struct rt_destroyed {
     struct rt_destroyed *next;
 } rt_destroyed;
 
+/* kernels_planned: kernels built with DL_ACTIVE_<name> (planned
+ * transformed); kernels_transformed: those of them that ran a transformed
+ * variant at least once (the tuner may keep a planned kernel plain).
+ * marshal_ns: host time spent enqueueing conversions (rt_stats.c). */
 typedef struct rt_stats {
-    uint64_t programs_annotated, kernels_transformed, launches, marshals,
-        unmarshals, bytes_marshaled, marshal_ns, declined, plain_launches,
-        decided_transform, decided_plain;
+    uint64_t programs_annotated, kernels_planned, kernels_transformed,
+        launches, marshals, unmarshals, bytes_marshaled, marshal_ns, declined,
+        plain_launches, decided_transform, decided_plain;
 } rt_stats;
 
 typedef struct rt_state {
@@ -356,6 +361,9 @@ dl_controls *dl_rt_controls(void);
 void dl_rt_get_stats(rt_stats *out);
 /* Arms the exit stats line for this process (not its fork() children). */
 void rt_stats_register(void);
+/* Locked: k launched its transformed variant; the first such launch of
+ * its program's kernel counts in kernels_transformed. */
+void rt_stats_ran_transformed(rt_kernel *k);
 /* The stats line, without newline. */
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 

@@ -136,7 +136,12 @@ static void track_kernel(cl_kernel kernel)
     }
     int transformed = k && k->transformed;
     rt_unlock();
-    if (transformed)
+    /* Planned: under DL_POLICY=auto the tuner may still keep it plain. */
+    if (transformed && dl_rt.tuner &&
+        dl_rt.controls.policy == DL_POLICY_AUTO)
+        DL_LOG_INFO("kernel '%s' has a transformed variant; the tuner "
+                    "decides at its first launches whether it runs", name);
+    else if (transformed)
         DL_LOG_INFO("kernel '%s' runs transformed", name);
 }
 

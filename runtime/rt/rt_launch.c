@@ -591,6 +591,8 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
         RT_ADD(dl_rt.stats.plain_launches, 1);
     cl_int err = launch_enqueue(c, k, &a, run_xform, probe, nwait, wait,
                                 &done, event);
+    if (err == CL_SUCCESS && run_xform)
+        rt_stats_ran_transformed(k);
     /* The memo: every launch of a transformed kernel (either variant)
      * whose inputs decide it, i.e. not while the tuner probes or
      * measures, and under DL_POLICY=auto only for as many launches as

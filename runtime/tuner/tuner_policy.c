@@ -19,6 +19,7 @@ enum state { NEW, PLAIN_PROBE, TRANSFORM_PROBE, TRANSFORM, PLAIN, DEFERRED };
 #define TUNER_BUCKETS 256u
 #define TUNER_MAX_ENTRIES 4096u
 #define TUNER_NAME_MAX 64u
+#define TUNER_WHY_MAX 320u /* a decision's reason, in words */
 
 typedef struct dl_tuner_entry dl_tuner_entry;
 struct dl_tuner_entry {
@@ -252,12 +253,13 @@ static double recurring_per_launch(const dl_tuner_entry *e)
 static void judge_probe(dl_tuner *t, dl_tuner_entry *e)
 {
     double gain = e->plain_ns - e->trans_ns - recurring_per_launch(e);
-    char why[200];
+    char why[TUNER_WHY_MAX];
     snprintf(why, sizeof why,
-             "plain %.3f ms, transformed %.3f ms, conversions %.3f ms "
-             "once + %.3f ms per launch",
-             e->plain_ns / 1e6, e->trans_ns / 1e6, e->first_conv_ns / 1e6,
-             recurring_per_launch(e) / 1e6);
+             "a launch took %.3f ms as written and %.3f ms transformed, "
+             "plus %.3f ms of conversions per launch (the first conversion "
+             "took %.3f ms)",
+             e->plain_ns / 1e6, e->trans_ns / 1e6,
+             recurring_per_launch(e) / 1e6, e->first_conv_ns / 1e6);
     decide(t, e, gain > t->cfg.margin * e->plain_ns, why);
 }
 
@@ -270,12 +272,13 @@ static int shut_down(dl_tuner *t, dl_tuner_entry *e)
     double gain = e->plain_ns - e->trans_ns - recurring_per_launch(e);
     if (gain > t->cfg.margin * e->plain_ns)
         return 0;
-    char why[200];
+    char why[TUNER_WHY_MAX];
     snprintf(why, sizeof why,
-             "switching back: plain %.3f ms, transformed %.3f ms + %.3f ms "
-             "of conversions per launch",
-             e->plain_ns / 1e6, e->trans_ns / 1e6,
-             recurring_per_launch(e) / 1e6);
+             "switching back: a launch takes %.3f ms transformed plus %.3f "
+             "ms of conversions, no longer less than the %.3f ms it takes "
+             "as written",
+             e->trans_ns / 1e6, recurring_per_launch(e) / 1e6,
+             e->plain_ns / 1e6);
     decide(t, e, 0, why);
     return 1;
 }
@@ -303,10 +306,14 @@ static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
     int cannot = upfront > 0 && e->plain_ns * launches < upfront;
     if (cannot == (e->state != DEFERRED)) /* the caller logs `why` */
         snprintf(why, size,
-             "a probe %s pay: plain %.3f ms over %.0f launches against "
-             "%.3f ms up front (build %.3f ms, conversions %.3f ms)",
-             cannot ? "cannot" : "can now", e->plain_ns / 1e6, launches,
-             upfront / 1e6, p->first_ns / 1e6, p->conversion_ns / 1e6);
+             "%s the transformed kernel %s: the next %.0f launches take "
+             "%.3f ms as written (%.3f ms each), %s than the %.3f ms "
+             "trying it costs first (its build %.3f ms, the conversions "
+             "%.3f ms)",
+             cannot ? "not trying" : "trying", cannot ? "yet" : "now",
+             launches, e->plain_ns * launches / 1e6, e->plain_ns / 1e6,
+             cannot ? "less" : "more", upfront / 1e6, p->first_ns / 1e6,
+             p->conversion_ns / 1e6);
     return cannot;
 }
 
@@ -375,8 +382,8 @@ static dl_tuner_entry *wait_for(dl_tuner *t, dl_tuner_entry *e,
             deadline_after(&until, silence);
         } else if (rc != 0) { /* timed out */
             t->wait_failed = 1;
-            DL_LOG_INFO("tuner: no kernel of a probe of '%s' was timed "
-                        "within %llu ms; probes no longer wait",
+            DL_LOG_INFO("tuner: kernel '%s': no launch time came back "
+                        "within %llu ms; later tries no longer wait for one",
                         e->name, (unsigned long long)(silence / 1000000ull));
             return e;
         }
@@ -461,11 +468,12 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
             decide(t, e, 0, "the calibration predicts no gain");
         else if (k->probes >= t->cfg.max_probes && k->last >= 0)
-            decide(t, e, k->last, "probe budget spent, as last decided");
+            decide(t, e, k->last,
+                   "tried transformed as often as allowed; as last decided");
         else
             e->state = PLAIN_PROBE;
     }
-    char why[200];
+    char why[TUNER_WHY_MAX];
     if (e->state == DEFERRED && !probe_cannot_pay(t, e, p, why, sizeof why)) {
         DL_LOG_INFO("tuner: kernel '%s': %s", e->name, why);
         e->state = PLAIN_PROBE; /* due: the probe starts now */
@@ -475,7 +483,8 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         if (e->plain_asked >= t->cfg.plain_samples &&
             (e->launches >= t->cfg.probe_after || keen(t, p)) &&
             k->probes >= t->cfg.max_probes) {
-            decide(t, e, k->last == 1, "probe budget spent");
+            decide(t, e, k->last == 1,
+                   "tried transformed as often as allowed");
             break;
         }
         int due = e->plain_asked >= t->cfg.plain_samples &&

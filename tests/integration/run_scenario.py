@@ -91,9 +91,9 @@ def parse_stats(stderr, optional):
     for item in match.group(1).split():
         key, _, value = item.partition("=")
         stats[key] = float(value) if "." in value else int(value)
-    for key in ("programs_annotated", "kernels_transformed", "launches",
-                "marshals", "unmarshals", "bytes_marshaled", "marshal_ms",
-                "declined"):
+    for key in ("programs_annotated", "kernels_planned",
+                "kernels_transformed", "launches", "marshals", "unmarshals",
+                "bytes_marshaled", "marshal_enqueue_ms", "declined"):
         if key not in stats:
             fail("stats line lacks %s: %s" % (key, lines[0]))
     return stats

@@ -264,15 +264,21 @@ static int run_gather(cl_context ctx, cl_command_queue q, dl_engine *e,
     return bad;
 }
 
+/* Both launch forms: runs of entries in groups of one (CPUs), an entry
+ * per work-item (GPUs). */
 static int run_gathers(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {
-    dl_engine *e;
-    if (dl_engine_create(ctx, dev, &e) != DL_SUCCESS)
-        return fail(dl_last_error(), 0);
     int bad = 0;
-    for (size_t g = 0; g < sizeof gathers / sizeof *gathers; g++)
-        bad |= run_gather(ctx, q, e, g);
-    dl_engine_release(e);
+    for (int cpu = 1; cpu >= 0; cpu--) {
+        dl_engine *e;
+        if (dl_engine_create(ctx, dev, &e) != DL_SUCCESS)
+            return fail(dl_last_error(), 0);
+        e->local_is_global = cpu;
+        printf(" %s form:\n", cpu ? "CPU" : "GPU");
+        for (size_t g = 0; g < sizeof gathers / sizeof *gathers; g++)
+            bad |= run_gather(ctx, q, e, g);
+        dl_engine_release(e);
+    }
     return bad;
 }
 

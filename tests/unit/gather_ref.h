@@ -31,9 +31,13 @@ static inline void gather_ref(const unsigned char *a, size_t a_count,
 {
     size_t elem = ref->elem_bytes, off = ref->field_offset;
     size_t bytes = ref->field_bytes ? ref->field_bytes : elem;
-    for (size_t t = 0; t < r->threads; t++)
+    for (size_t t = 0; t < r->threads; t++) {
+        if (r->t_stride && r->base + t * r->t_stride >= p_count)
+            break; /* and every later work-item (huge thread counts) */
         for (size_t j = 0; j < r->steps; j++) {
             size_t e = r->base + t * r->t_stride + j * r->j_stride;
+            if (e >= p_count && r->j_stride)
+                break; /* so are the later steps (huge step counts) */
             if (e >= p_count)
                 continue;
             /* The sum in 128 bits: no entry is near enough to overflow. */
@@ -45,6 +49,7 @@ static inline void gather_ref(const unsigned char *a, size_t a_count,
             else
                 memset(dst, 0, bytes);
         }
+    }
 }
 
 #endif

@@ -117,7 +117,7 @@ static void test_table(void **state)
     static const char *const names[] = {
         "DL_LOG",      "DL_LOG_FILE",   "DL_STATS", "DL_DISABLE", "DL_DUMP_DIR",
         "DL_BINARY_DIR", "DL_INJECT_DIR", "DL_TILE", "DL_ALGO", "DL_POLICY",
-        "DL_DIRECT_DISPATCH", "DL_CALIBRATION_NOTICE"};
+        "DL_DIRECT_DISPATCH", "DL_CALIBRATION_NOTICE", "DL_GATHER_BUDGET"};
     const unsigned n = sizeof names / sizeof *names;
     assert_int_equal(dl_control_count, n);
     for (unsigned i = 0; i < n; i++) {
@@ -131,6 +131,8 @@ static void test_table(void **state)
     assert_null(dl_control_find(NULL));
     assert_int_equal(dl_control_find("DL_TILE")->kind, DL_CONTROL_TILE);
     assert_int_equal(dl_control_find("DL_STATS")->kind, DL_CONTROL_BOOL);
+    assert_int_equal(dl_control_find("DL_GATHER_BUDGET")->kind,
+                     DL_CONTROL_FRACTION);
 }
 
 static void test_enums(void **state)
@@ -231,6 +233,38 @@ static void test_tile(void **state)
         set_fails(&c, "DL_TILE", bad[i]);
     assert_int_equal(c.tile, DL_CONTROL_TILE_AUTO);
     assert_non_null(strstr(dl_last_error(), "auto or a number"));
+    dl_controls_free(&c);
+}
+
+static void test_fraction(void **state)
+{
+    (void)state;
+    dl_controls c;
+    dl_controls_defaults(&c);
+    assert_true(c.gather_budget == 0.25);
+    static const struct {
+        const char *text;
+        double value;
+    } good[] = {{"0.5", 0.5}, {"1", 1.0}, {"1.0", 1.0}, {".125", 0.125},
+                {"0.001", 0.001}, {"1.", 1.0}};
+    for (unsigned i = 0; i < sizeof good / sizeof *good; i++) {
+        assert_int_equal(dl_controls_set(&c, "DL_GATHER_BUDGET", good[i].text),
+                         DL_SUCCESS);
+        assert_true(c.gather_budget == good[i].value);
+    }
+    char buf[32];
+    dl_controls_set(&c, "DL_GATHER_BUDGET", "0.125");
+    dl_controls_value_text(&c, "DL_GATHER_BUDGET", buf, sizeof buf);
+    assert_string_equal(buf, "0.125");
+    static const char *const bad[] = {"0", "0.0", "-0.5", "+0.5", "1.01",
+                                      "2", "1e-1", "0x1", ".", "0.5.",
+                                      "25%", "nan", "inf", "3."};
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++)
+        set_fails(&c, "DL_GATHER_BUDGET", bad[i]);
+    assert_true(c.gather_budget == 0.125);
+    assert_non_null(strstr(dl_last_error(), "above 0 and at most 1"));
+    assert_int_equal(dl_controls_set(&c, "DL_GATHER_BUDGET", ""), DL_SUCCESS);
+    assert_true(c.gather_budget == 0.25);
     dl_controls_free(&c);
 }
 
@@ -531,6 +565,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_value_text),
+        cmocka_unit_test(test_fraction),
         cmocka_unit_test(test_parse_invalid),
         cmocka_unit_test(test_load_environment),
         cmocka_unit_test(test_help),

@@ -7,6 +7,7 @@
  * prints the gather's bandwidth next to a copy's (no assertion on it). */
 #include "dl_test.h"
 #include "gather.h"
+#include "internal.h" /* the engine's device class: both launch forms */
 #include "gather_ref.h"
 
 #include <stdarg.h>
@@ -56,8 +57,10 @@ static cl_mem buffer_of(fixture *fx, const void *data, size_t bytes)
 }
 
 /* Gathers through the device and the reference, with P given (or random
- * when p is NULL), and compares A' whole. */
-static void check_with(fixture *fx, const gather_case *k, const void *p_in)
+ * when p is NULL), and compares A' whole; `gpu_form`: the launch shape of
+ * GPUs (an entry per work-item) on this CPU device. */
+static void check_form(fixture *fx, const gather_case *k, const void *p_in,
+                       int gpu_form)
 {
     size_t elem = k->ref.elem_bytes, a_bytes = k->a_count * elem;
     size_t p_bytes = k->p_count * k->index_bytes;
@@ -75,16 +78,20 @@ static void check_with(fixture *fx, const gather_case *k, const void *p_in)
     cl_mem dout = buffer_of(fx, want, out_bytes);
     gather_ref(a, k->a_count, p, k->p_count, k->index_bytes, &k->ref,
                &k->range, want);
+    int cpu = fx->engine->local_is_global;
+    fx->engine->local_is_global = cpu && !gpu_form;
     dl_status st = dl_enqueue_gather(fx->engine, fx->cl.queue, da, dp, &k->ref,
                                      &k->range, k->index_bytes, dout, 0, NULL,
                                      NULL);
+    fx->engine->local_is_global = cpu;
     if (st != DL_SUCCESS)
         print_error("gather: %s\n", dl_last_error());
     assert_int_equal(st, DL_SUCCESS);
     dl_test_read(&fx->cl, dout, got, out_bytes ? out_bytes : 1);
     if (memcmp(got, want, out_bytes) != 0)
-        print_error("wrong A' for %zu-byte elements, field %zu:%zu, c=%lld, "
-                    "%u-byte indices, range {%zu,%zu,%zu,%zu,%zu}\n", elem,
+        print_error("wrong A' (%s form) for %zu-byte elements, field "
+                    "%zu:%zu, c=%lld, %u-byte indices, range "
+                    "{%zu,%zu,%zu,%zu,%zu}\n", gpu_form ? "GPU" : "CPU", elem,
                     k->ref.field_offset, k->ref.field_bytes, k->ref.offset,
                     k->index_bytes, k->range.threads, k->range.steps,
                     k->range.base, k->range.t_stride, k->range.j_stride);
@@ -96,6 +103,12 @@ static void check_with(fixture *fx, const gather_case *k, const void *p_in)
     free(p);
     free(want);
     free(got);
+}
+
+static void check_with(fixture *fx, const gather_case *k, const void *p_in)
+{
+    check_form(fx, k, p_in, 0);
+    check_form(fx, k, p_in, 1);
 }
 
 static void check(fixture *fx, const gather_case *k) { check_with(fx, k, NULL); }
@@ -156,6 +169,9 @@ static void test_ranges(void **state)
         {50, 3, 10, 2, 40},   /* overlapping, with gaps       */
         {300, 2, 0, 0, 1},    /* every work-item reads 0 and 1 */
         {300, 3, 0, 1, 300},  /* P holds two of the three steps */
+        {SIZE_MAX, 2, 5, 3, 1}, /* all of P: counts far past it   */
+        {2, SIZE_MAX / 2, 0, 7, 5}, /* gaps, steps far past P     */
+        {((size_t)1 << 63) + 1, 2, 0, 2, 3}, /* (count-1)*stride wraps */
     };
     for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++) {
         size_t p_count = r == 6 ? 600 : 2100;
@@ -238,6 +254,14 @@ static void test_partial(void **state)
     assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 300, &x),
                      DL_SUCCESS);
     assert_int_equal(x.threads, 0);
+    /* DL_GATHER_BUDGET's fraction of the device's memory. */
+    cl_ulong mem = 0;
+    clGetDeviceInfo(fx->cl.device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem,
+                    NULL);
+    assert_int_equal(dl_gather_budget_bytes(fx->cl.device, 0.25),
+                     (size_t)((double)mem * 0.25));
+    assert_int_equal(dl_gather_budget_bytes(fx->cl.device, 1.0), mem);
+    assert_int_equal(dl_gather_budget_bytes(NULL, 0.25), 0);
 
     /* The partial gather on the device, into an A' of exactly x.bytes. */
     assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 350, &x),
@@ -376,28 +400,48 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Seconds of the best of `reps` runs of a gather (copy: a buffer copy of
- * the same bytes when `copy`). */
-static double best_time(fixture *fx, int copy, cl_mem a, cl_mem p,
-                        cl_mem out, const dl_coalesce_ref *ref,
+/* The best of 7 runs of a gather (a buffer copy of the same bytes when
+ * `copy`) on a profiling queue: wall seconds (enqueue to finish) and the
+ * command's own seconds. */
+typedef struct timing {
+    double wall, device;
+} timing;
+
+static timing best_time(fixture *fx, cl_command_queue q, int copy, cl_mem a,
+                        cl_mem p, cl_mem out, const dl_coalesce_ref *ref,
                         const dl_coalesce_range *r, size_t bytes)
 {
-    double best = 1e30;
-    for (int rep = 0; rep < 5; rep++) {
+    timing best = {1e30, 1e30};
+    for (int rep = 0; rep < 7; rep++) {
+        cl_event ev = NULL;
         double t0 = now_s();
         if (copy)
-            assert_int_equal(clEnqueueCopyBuffer(fx->cl.queue, a, out, 0, 0,
-                                                 bytes, 0, NULL, NULL),
+            assert_int_equal(clEnqueueCopyBuffer(q, a, out, 0, 0, bytes, 0,
+                                                 NULL, &ev),
                              CL_SUCCESS);
         else
-            assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, a, p,
-                                               ref, r, 4, out, 0, NULL, NULL),
+            assert_int_equal(dl_enqueue_gather(fx->engine, q, a, p, ref, r, 4,
+                                               out, 0, NULL, &ev),
                              DL_SUCCESS);
-        assert_int_equal(clFinish(fx->cl.queue), CL_SUCCESS);
-        double t = now_s() - t0;
-        best = t < best ? t : best;
+        assert_int_equal(clFinish(q), CL_SUCCESS);
+        double wall = now_s() - t0;
+        cl_ulong start = 0, end = 0;
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
+                                &start, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end,
+                                &end, NULL);
+        clReleaseEvent(ev);
+        double device = (double)(end - start) * 1e-9;
+        best.wall = wall < best.wall ? wall : best.wall;
+        best.device = device < best.device ? device : best.device;
     }
     return best;
+}
+
+static void print_timing(const char *what, timing t, double bytes)
+{
+    printf("    %-17s %7.2f ms %6.1f GB/s  (wall %7.2f ms)\n", what,
+           t.device * 1e3, bytes / t.device * 1e-9, t.wall * 1e3);
 }
 
 /* The gather of n floats through a permutation and in order, against a
@@ -422,18 +466,21 @@ static void test_bandwidth_report(void **state)
     cl_mem dperm = dl_test_buffer(&fx->cl, perm, bytes);
     cl_mem dident = dl_test_buffer(&fx->cl, ident, bytes);
     cl_mem dout = dl_test_buffer(&fx->cl, a, bytes);
+    cl_int err;
+    cl_command_queue q = clCreateCommandQueue(
+        fx->cl.context, fx->cl.device, CL_QUEUE_PROFILING_ENABLE, &err);
+    assert_int_equal(err, CL_SUCCESS);
     dl_coalesce_ref ref = {4, 0, 0, 0};
     dl_coalesce_range r = one_each(n);
-    double copy = best_time(fx, 1, da, NULL, dout, &ref, &r, bytes);
-    double seq = best_time(fx, 0, da, dident, dout, &ref, &r, bytes);
-    double rnd = best_time(fx, 0, da, dperm, dout, &ref, &r, bytes);
-    printf("  bandwidth, %zu floats (%.0f MiB), bytes read + written:\n"
-           "    copy            %6.2f ms  %5.1f GB/s\n"
-           "    gather, in order %6.2f ms  %5.1f GB/s\n"
-           "    gather, shuffled %6.2f ms  %5.1f GB/s\n",
-           n, bytes / 1048576.0, copy * 1e3, 2.0 * bytes / copy * 1e-9,
-           seq * 1e3, 3.0 * bytes / seq * 1e-9, rnd * 1e3,
-           3.0 * bytes / rnd * 1e-9);
+    timing copy = best_time(fx, q, 1, da, NULL, dout, &ref, &r, bytes);
+    timing seq = best_time(fx, q, 0, da, dident, dout, &ref, &r, bytes);
+    timing rnd = best_time(fx, q, 0, da, dperm, dout, &ref, &r, bytes);
+    printf("  bandwidth, %zu floats (%.0f MiB), best of 7, bytes read and "
+           "written:\n", n, bytes / 1048576.0);
+    print_timing("copy", copy, 2.0 * bytes);
+    print_timing("gather, in order", seq, 3.0 * bytes);
+    print_timing("gather, shuffled", rnd, 3.0 * bytes);
+    clReleaseCommandQueue(q);
     clReleaseMemObject(da);
     clReleaseMemObject(dperm);
     clReleaseMemObject(dident);
