@@ -24,6 +24,8 @@ import subprocess
 import sys
 import time
 
+import suite_irregular
+
 # Okabe-Ito without its yellow, then grey: distinct and readable on white.
 PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00',
            '#000000', '#999999']
@@ -151,7 +153,7 @@ def num(text):
 
 
 class Progress:
-    """`[part 3/6 AoS->ASTA bs vs pttwac] conf6 ...` on stderr."""
+    """`[part 3/7 AoS->ASTA bs vs pttwac] conf6 ...` on stderr."""
 
     def __init__(self, total):
         self.total, self.part, self.name = total, 0, ''
@@ -287,7 +289,7 @@ class Suite:
         self.reps = args.reps or (3 if args.quick else 5)
         self.device = args.device
         self.parts = set(args.parts)
-        self.progress = Progress(6)
+        self.progress = Progress(7)
         self.md = []              # the report, paragraph by paragraph
         self.targets = []         # (name, goal, reached, status)
         self.unverified = 0
@@ -752,6 +754,11 @@ class Suite:
             return False
         return AppsPart(self).run()
 
+    # ------------------------------------ part 7: irregular references
+
+    def irregular(self):
+        return suite_irregular.IrregularPart(self, run).run()
+
     # --------------------------------------------------------- report
 
     def report(self):
@@ -780,7 +787,7 @@ class Suite:
                     time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
                     '`--quick` (small sizes: figures are not representative)'
                     if self.quick else 'full', self.reps,
-                    '' if len(self.parts) == 6 else '; parts %s only' %
+                    '' if len(self.parts) == 7 else '; parts %s only' %
                     ', '.join(map(str, sorted(self.parts))), self.load0,
                     os.cpu_count() or 0, copy))
         lines = ['\n## Targets\n\nThe copy-ratio targets of the in-place '
@@ -842,7 +849,8 @@ class Suite:
         ok = True
         for numbers, part in (({1}, self.layout),
                               ({2, 3, 4, 5}, self.marshal),
-                              ({6}, self.apps)):
+                              ({6}, self.apps),
+                              ({7}, self.irregular)):
             if numbers & self.parts and not part():
                 ok = False
         if self.sweeps:
@@ -1510,8 +1518,8 @@ def parts(text):
         numbers = [int(x) for x in text.split(',')]
     except ValueError:
         numbers = []
-    if not numbers or not all(1 <= n <= 6 for n in numbers):
-        raise argparse.ArgumentTypeError('a list of part numbers 1-6')
+    if not numbers or not all(1 <= n <= 7 for n in numbers):
+        raise argparse.ArgumentTypeError('a list of part numbers 1-7')
     return numbers
 
 
@@ -1542,9 +1550,9 @@ def parser(command):
     p.add_argument('--quick', action='store_true', help=quick)
     if command == 'suite':
         p.add_argument('--parts', metavar='N,N', type=parts,
-                       default=list(range(1, 7)),
+                       default=list(range(1, 8)),
                        help='run only these parts, e.g. 1,6 (default: all '
-                            'six; 3 and 4 run together)')
+                            'seven; 3 and 4 run together)')
         p.add_argument('--device', metavar='N', type=int, default=0,
                        help="index into 'dl-bench devices' (default 0)")
     p.add_argument('--reps', metavar='R', type=positive,
