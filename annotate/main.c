@@ -304,7 +304,8 @@ static int annotate(const dla_options *optp)
     const char *parse_input = opt.parse_input ? opt.parse_input : opt.input;
     enum CXErrorCode ec = args ? clang_parseTranslationUnit2(
                                      index, parse_input, args, nargs, NULL, 0,
-                                     CXTranslationUnit_None, &tu)
+                                     CXTranslationUnit_DetailedPreprocessingRecord,
+                                     &tu)
                                : CXError_Failure;
     if (ec != CXError_Success || !tu) {
         fprintf(stderr, "%s:1:1: error: libclang could not parse the input "
