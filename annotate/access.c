@@ -109,6 +109,69 @@ static int is_statement(const dla_tree *t, int node)
     }
 }
 
+/* The lane `.x`, `.y`, `.z`, `.w` or `.sN` of a vector record: its index,
+ * or -1 (several lanes, or not a lane name). */
+static int lane_index(const char *name, unsigned lanes)
+{
+    static const char xyzw[] = "xyzw";
+    const char *at = name[0] && !name[1] ? strchr(xyzw, name[0]) : NULL;
+    if (at && (unsigned)(at - xyzw) < lanes)
+        return (int)(at - xyzw);
+    if ((name[0] == 's' || name[0] == 'S') && name[1] && !name[2]) {
+        char digit = (char)(name[1] >= 'A' && name[1] <= 'F'
+                                ? name[1] - 'A' + 'a' : name[1]);
+        const char *hex = strchr("0123456789abcdef", digit);
+        if (hex && digit && (unsigned)(hex - "0123456789abcdef") < lanes)
+            return (int)(hex - "0123456789abcdef");
+    }
+    return -1;
+}
+
+/* `p[E].y` on a vector record (node lane, which libclang leaves
+ * unexposed): the lane as a field. */
+static int lane_use(ctx *c, dla_arg *a, int rec, int lane, dla_access *acc)
+{
+    dla_tree *t = &c->tree;
+    dla_range whole, r;
+    if (!node_range(c, lane, &whole) || !node_range(c, rec, &r))
+        return decline(a, "an access is inside a macro expansion");
+    char *text = dla_substr(&c->prog->src, (dla_range){r.end, whole.end});
+    const char *name = text ? text : "";
+    while (*name == ' ' || *name == '\t' || *name == '.')
+        name++;
+    int k = lane_index(name, a->nparts);
+    free(text);
+    if (k < 0)
+        return decline(a, "several lanes of a vector record are accessed "
+                          "at once (a swizzle)");
+    int up = dla_up(t, lane, NULL);
+    if (up >= 0 && t->nodes[up].kind == CXCursor_UnaryOperator &&
+        strcmp(dla_unop(t, up), "&") == 0)
+        return decline(a, "the address of a lane is taken");
+    acc->kind = DLA_FIELD;
+    acc->whole_part = 1;
+    acc->part_off = a->parts[k].off;
+    acc->part_size = a->parts[k].size;
+    acc->leaf_type = dla_strdup(a->lane_type);
+    acc->whole = whole;
+    return acc->leaf_type ? 0 : decline(a, "out of memory");
+}
+
+/* The vector element access above node rec (`p[E].x`, `p[E].wzyx`: an
+ * unexposed node that, unlike an implicit cast, ends after it), or -1. */
+static int lane_above(const ctx *c, const dla_arg *a, int rec)
+{
+    const dla_tree *t = &c->tree;
+    int p = t->nodes[rec].parent;
+    dla_range pr, rr;
+    if (!a->lane_type || p < 0 || t->nodes[p].kind != CXCursor_UnexposedExpr)
+        return -1;
+    if (!dla_cursor_range_loose(t->nodes[p].cur, &pr) ||
+        !dla_cursor_range_loose(t->nodes[rec].cur, &rr))
+        return p; /* cannot tell: lane_use declines it */
+    return pr.end > rr.end ? p : -1;
+}
+
 /* The whole record p[E] (node rec, index node idx) is used: as a field
  * base, as a value, or as the target of an assignment. */
 static int record_use(ctx *c, dla_arg *a, int rec, int idx)
@@ -121,6 +184,9 @@ static int record_use(ctx *c, dla_arg *a, int rec, int idx)
         return decline(a, "out of memory");
     if (set_index(c, a, acc, idx))
         return -1;
+    int lane = lane_above(c, a, rec);
+    if (lane >= 0)
+        return lane_use(c, a, rec, lane, acc);
     if (up >= 0 && t->nodes[up].kind == CXCursor_MemberRefExpr &&
         dla_child(t, up, 0) == from)
         return field_chain(c, a, up, acc);

@@ -119,6 +119,43 @@ static int is_global_pointer(CXType t, CXType *pointee)
     return yes;
 }
 
+/* SHOC MD's `__global POSVECTYPE *position` (a float4) annotated as
+ * records of its lanes, `position[n] record(size=16; 0:4, 4:4, 8:4,
+ * 12:4)`: the vector is a record whose fields are its lanes, accessed
+ * whole or one lane at a time (`position[j].x`).  1 when the pointer is
+ * to a vector and annotated with one vector a record (declined with a
+ * reason if the record is not its lanes), else 0. */
+static int vector_record(dla_arg *a, CXType pointee)
+{
+    CXType canon = clang_getCanonicalType(pointee);
+    if ((canon.kind != CXType_Vector && canon.kind != CXType_ExtVector) ||
+        a->user->ndims != 1)
+        return 0;
+    CXType lane = clang_getElementType(canon);
+    long long lanes = clang_getNumElements(canon),
+              size = clang_Type_getSizeOf(lane),
+              whole = clang_Type_getSizeOf(canon);
+    if (lanes < 2 || size <= 0 || lanes * size != whole ||
+        a->user->nfields != (uint32_t)lanes ||
+        !dla_annot_elementwise(a->user, (uint32_t)size)) {
+        decline(a, "record(...) of a vector is not one field per lane");
+        return 1;
+    }
+    a->record_type = record_type_name(pointee);
+    a->lane_type = dla_type_spelling(lane);
+    a->parts = calloc((size_t)lanes, sizeof *a->parts);
+    if (!a->record_type || !a->lane_type || !a->parts) {
+        decline(a, "a vector type that has no name code can use");
+        return 1;
+    }
+    for (long long i = 0; i < lanes; i++)
+        a->parts[i] = (dla_part){(unsigned)(i * size), (unsigned)size, 0,
+                                 NULL};
+    a->nparts = a->nfields = (unsigned)lanes;
+    a->record_size = (unsigned)whole;
+    return 1;
+}
+
 /* `p += C;` or `p -= C;` (use d), a statement of the body itself before
  * any other use, C an integer constant expression: in the transformed
  * body the statement goes and C is added to every index of p (1).  0:
@@ -181,6 +218,9 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
     if (is_struct) {
         a->record_type = record_type_name(pointee);
         if (record_parts(a, pointee))
+            return;
+    } else if (vector_record(a, pointee)) {
+        if (a->reason)
             return;
     } else {
         if (a->user->ndims < 2 || a->user->nfields < 2) {

@@ -122,6 +122,8 @@ typedef struct dla_arg {
     int scalar;       /* scalar array: elements per record = per_record */
     unsigned per_record, elem_size;
     char *record_type; /* spelling for whole-record copies, or NULL  */
+    char *lane_type;   /* a vector record (float4): its lanes' type,
+                          else NULL; its parts are the lanes         */
     unsigned record_size;
     unsigned nparts;
     dla_part *parts;   /* fields and gaps, sorted (struct records)   */
