@@ -123,11 +123,12 @@ int dla_spelled_range(CXCursor c, dla_range *r)
         dla_expansion_at(e, NULL))
         return 0;
     /* no invocation overlaps the text partly: each lies inside it, holds
-     * it in an argument, or lies apart */
+     * it in an argument (then its ')' follows: a text that ends where an
+     * invocation ends ends in that macro's body), or lies apart */
     for (unsigned i = 0; i < nexpansions && expansions[i].begin < e; i++) {
         dla_range x = expansions[i];
         if (x.end > b && !(x.begin >= b && x.end <= e) &&
-            !(x.begin < b && x.end >= e))
+            !(x.begin < b && x.end > e))
             return 0;
     }
     r->begin = b;
@@ -143,13 +144,33 @@ static int is_ancestor(const dla_tree *t, int up, int n)
     return n == up;
 }
 
+/* The invocation that a node spanning file offsets [b, e] comes from:
+ * it begins at the invocation's name (a body token) or in one of its
+ * arguments (`(g[CALC_INDEX(...)])` begins with the argument g), and it
+ * ends in the body, which maps to the name (an invocation inside another
+ * macro's argument) or past the closing parenthesis.  The innermost such
+ * invocation, or 0. */
+static int expansion_around(unsigned b, unsigned e, dla_range *inv)
+{
+    int found = 0;
+    for (unsigned i = 0; i < nexpansions && expansions[i].begin <= b; i++) {
+        dla_range x = expansions[i];
+        if (b < x.end && (e == x.begin || e == x.end) &&
+            (!found || x.begin > inv->begin)) {
+            *inv = x;
+            found = 1;
+        }
+    }
+    return found;
+}
+
 int dla_invocation_of(ctx *c, int node, dla_range *inv)
 {
     dla_tree *t = &c->tree;
     unsigned b, e;
     dla_range x;
     if (!file_offsets(t->nodes[node].cur, &b, &e) ||
-        !dla_expansion_at(b, &x) || (e != x.begin && e != x.end))
+        !expansion_around(b, e, &x))
         return 0;
     /* Parentheses above the node may come from the body; the first other
      * ancestor must not begin in the expansion and end there (a body
