@@ -21,9 +21,9 @@ typedef enum { C = 0, N, S, E, W, T, B, NE, NW, SE, SW, NT, NB, ST, SB,
 #define SWEEP_Y sweep_y
 #define SWEEP_Z sweep_z
 
-#define LOCAL(g, e) ((g)[CALC_INDEX(SWEEP_X, SWEEP_Y, SWEEP_Z, e)])
+#define LOCAL(g, e) (g[CALC_INDEX(SWEEP_X, SWEEP_Y, SWEEP_Z, e)])
 #define NEIGHBOR(g, e, dx, dy, dz) \
-    ((g)[CALC_INDEX(SWEEP_X + (dx), SWEEP_Y + (dy), SWEEP_Z + (dz), e)])
+    (g[CALC_INDEX(SWEEP_X + (dx), SWEEP_Y + (dy), SWEEP_Z + (dz), e)])
 
 #define SRC_C(g) (LOCAL(g, C))
 #define SRC_N(g) (LOCAL(g, N))
