@@ -82,8 +82,11 @@ static int field_chain(ctx *c, dla_arg *a, int member, dla_access *acc)
 static int set_index(ctx *c, dla_arg *a, dla_access *acc, int index)
 {
     acc->index_node = index;
+    /* a whole macro invocation inside another's argument (as_uint(
+     * g[IDX(i, 1)])) is text too */
     if (index < 0 ||
-        !dla_cursor_range_loose(c->tree.nodes[index].cur, &acc->index))
+        (!dla_cursor_range_loose(c->tree.nodes[index].cur, &acc->index) &&
+         !dla_invocation_of(c, index, &acc->index)))
         return decline(a, "an index is not in the source text");
     return check_index(c, a, index, acc->index);
 }
@@ -463,9 +466,12 @@ static void split_element(ctx *c, dla_arg *a, dla_access *acc, int idx)
     int recn, kon;
     long long kval = -1;
     dla_range rec, el;
+    /* parentheses a macro body put around the record have no text: the
+     * record inside them does */
     if (!record_times_stride(c, a, idx, &recn, &kon) ||
-        !node_range(c, recn, &rec) || rec.begin < acc->index.begin ||
-        rec.end > acc->index.end)
+        (!node_range(c, recn, &rec) &&
+         !node_range(c, dla_strip(t, recn), &rec)) ||
+        rec.begin < acc->index.begin || rec.end > acc->index.end)
         return;
     if (kon < 0 || dla_const_int(t->nodes[kon].cur, &kval)) {
         kval = kon < 0 ? 0 : kval;

@@ -1,8 +1,10 @@
 // dla-args:
 // accesses written inside macros' arguments, as published kernels do:
 // as_uint(g[...]) (as_uint is a macro of clang's opencl-c-base.h) and a
-// macro of the source around a field; the argument's text is rewritten
+// macro of the source around a field, an index macro in as_uint's
+// argument; the argument's text is rewritten
 #define HALF(x) ((x) * 0.5f)
+#define IDX(i, k) ((i) * 4 + (k))
 #define IS_SET(w, bit) (((w) >> (bit)) & 1u)
 
 struct body { float m; float v; uint flags; };
@@ -52,6 +54,7 @@ const size_t dla_M_b = (size_t)(long)(n);
     if (i >= n)
         return;
     uint word = as_uint((w)[3u * dla_M_w + (size_t)(i)]);
+    word ^= as_uint((w)[2u * dla_M_w + (size_t)(i)]);
     if (IS_SET(as_uint(((__global uint *)((__global char *)(b) + 8u * dla_M_b))[(size_t)(i)]), 2))
         (w)[0u * dla_M_w + (size_t)(i)] = HALF(((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(i)]) + HALF((w)[1u * dla_M_w + (size_t)(i)]);
     ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(i)] = HALF(as_float(word));
@@ -62,6 +65,7 @@ const size_t dla_M_b = (size_t)(long)(n);
     if (i >= n)
         return;
     uint word = as_uint(w[4 * i + 3]);
+    word ^= as_uint(w[IDX(i, 2)]);
     if (IS_SET(as_uint(b[i].flags), 2))
         w[4 * i] = HALF(b[i].m) + HALF(w[i * 4 + 1]);
     b[i].v = HALF(as_float(word));

@@ -40,7 +40,7 @@ typedef enum { RHO = 0, MX, MY, WALL, N_SLOTS } slot;
 #ifndef DL_TILE_push_dst
 #define DL_TILE_push_dst 16
 #endif
-//DL: v1 launch: tiled
+//DL: v1 launch: tiled(n)
 //DL: v1 aos: src[n + 1][4] -> asta(16)
 //DL: v1 aos: dst[n + 1][4] -> asta(16)
 __kernel void push(__global const float *src, __global float *dst, int n)
