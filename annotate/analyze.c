@@ -275,6 +275,16 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
             return;
         }
         a->count = dla_strdup(buf);
+        for (uint32_t i = 0; a->user->count && !a->count_note &&
+                             i < a->user->count->nnodes; i++) {
+            const dl_dims_node *n = &a->user->count->nodes[i];
+            if (n->op == DL_DIMS_MACRO && dla_source_macro(n->name))
+                a->count_note = dla_printf(
+                    "its count names '%s', a macro of the source: the runtime "
+                    "reads only the macros of the build options (-D %s=...), "
+                    "so unless the program's build defines it the kernel "
+                    "runs as written", n->name, n->name);
+        }
     } else {
         a->count = infer_count(c, a);
         if (!a->count)

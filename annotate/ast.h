@@ -45,6 +45,9 @@ void dla_set_main_file(CXFile file);
  * preprocessing record), read once per translation unit. */
 void dla_macros_init(CXTranslationUnit tu, CXFile main_file);
 void dla_macros_free(void);
+/* Whether the input or one of its own headers defines the macro (the
+ * runtime sees only the build options' -D macros). */
+int dla_source_macro(const char *name);
 /* Whether a macro invocation's text begins at offset: its range. */
 int dla_expansion_at(unsigned offset, dla_range *inv);
 /* The text of a cursor spelled in a macro's argument (`as_uint(g[i])`):

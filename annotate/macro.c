@@ -6,6 +6,8 @@
  * body to the invocation's name in the file and one in an argument to
  * where the argument is written; the list of the input's macro
  * invocations (the detailed preprocessing record) tells the two apart.
+ * The record also says which macros the source itself defines: a count
+ * that names one is not the build options' (dla_source_macro).
  * The operator of a binary node spelled in a macro body is read from the
  * tokens of the file that spells it (the definition). */
 #include "analyze.h"
@@ -32,12 +34,43 @@ static unsigned nfiles;
 static CXTranslationUnit files_tu;
 static CXFile main_file;
 
+/* The names of the macros that the input and its own headers define
+ * (not the command line's -D, nor system headers). */
+static char **source_macros;
+static unsigned nsource_macros;
+
+static void add_source_macro(CXCursor c)
+{
+    CXFile file = NULL;
+    CXSourceLocation at = clang_getCursorLocation(c);
+    clang_getFileLocation(at, &file, NULL, NULL, NULL);
+    if (!file || clang_Location_isInSystemHeader(at))
+        return;
+    char **grown = realloc(source_macros,
+                           (nsource_macros + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    source_macros = grown;
+    if ((source_macros[nsource_macros] = dla_spelling(c)) != NULL)
+        nsource_macros++;
+}
+
+int dla_source_macro(const char *name)
+{
+    for (unsigned i = 0; i < nsource_macros; i++)
+        if (strcmp(source_macros[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 static enum CXChildVisitResult add_expansion(CXCursor c, CXCursor parent,
                                              CXClientData data)
 {
     (void)parent;
     (void)data;
     dla_range r;
+    if (clang_getCursorKind(c) == CXCursor_MacroDefinition)
+        add_source_macro(c);
     if (clang_getCursorKind(c) != CXCursor_MacroExpansion)
         return CXChildVisit_Continue;
     CXSourceRange ext = clang_getCursorExtent(c);
@@ -80,6 +113,11 @@ void dla_macros_free(void)
     free(expansions);
     expansions = NULL;
     nexpansions = 0;
+    for (unsigned i = 0; i < nsource_macros; i++)
+        free(source_macros[i]);
+    free(source_macros);
+    source_macros = NULL;
+    nsource_macros = 0;
     for (unsigned i = 0; i < nfiles; i++) {
         clang_disposeTokens(files_tu, files[i].toks, files[i].ntoks);
         free(files[i].offsets);
