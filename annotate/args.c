@@ -33,7 +33,8 @@ static const char usage_text[] =
     "  -- ARGS          everything after '--' goes to clang as it is (OpenCL\n"
     "                   build options such as -cl-std=CL2.0 -DN=4); it comes\n"
     "                   after -p's command and -I/-D\n"
-    "  --layout da|asta target layout (default: da)\n"
+    "  --layout asta|da target layout (default: asta, whose tile the\n"
+    "                   runtime picks per device with --tile auto)\n"
     "  --tile T|auto    ASTA tile (default: auto, the runtime chooses)\n"
     "  --check          validate the annotations against the code; write\n"
     "                   nothing\n"
@@ -273,7 +274,10 @@ int dla_parse_args(int argc, char **argv, dla_options *o)
     cli c = {calloc((size_t)argc * 2 + 2, sizeof *c.defines), 0, NULL};
     if (!c.defines)
         return 1;
-    o->layout = DLA_TARGET_DA;
+    /* ASTA(T) holds AoS (T = 1) and, for a count within one tile, DA:
+     * with --tile auto the runtime picks T from the calibration of the
+     * device the program runs on, not the annotator (docs/annotations.md). */
+    o->layout = DLA_TARGET_ASTA;
     /* '-': the input comes back in order as code 1, so that getopt_long
      * stops at "--" with optind at the compiler arguments. */
     opterr = 0;

@@ -67,10 +67,17 @@ double bench_median(double *values, size_t n);
 int bench_marshal_main(int argc, char **argv);
 void bench_marshal_usage(FILE *out);
 int bench_devices_main(int argc, char **argv);
+int bench_layout_main(int argc, char **argv);
+void bench_layout_usage(FILE *out);
+/* bench_script.c: `suite` and `accept` run dl_bench_suite.py. */
 int bench_suite_main(int argc, char **argv);
 void bench_suite_usage(FILE *out);
+int bench_accept_main(int argc, char **argv);
+void bench_accept_usage(FILE *out);
 void bench_devices_usage(FILE *out);
 int bench_calibrate_main(int argc, char **argv);
 void bench_calibrate_usage(FILE *out);
+int bench_coalesce_main(int argc, char **argv);
+void bench_coalesce_usage(FILE *out);
 
 #endif

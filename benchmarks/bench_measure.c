@@ -30,7 +30,8 @@ int bench_side_parse(const char *text, bench_side *side)
 void bench_marshal_print_header(FILE *out)
 {
     fputs("from,to,algo,count,struct,elem,tile,bytes,seconds,gbps,"
-          "copy_gbps,ratio,verified,extra_bytes\n", out);
+          "copy_gbps,ratio,verified,extra_bytes,seconds_min,seconds_max\n",
+          out);
 }
 
 void bench_marshal_print_row(FILE *out, const bench_marshal_opts *o,
@@ -42,11 +43,11 @@ void bench_marshal_print_row(FILE *out, const bench_marshal_opts *o,
             o->nfields, o->elem, asta ? o->tile : 0,
             o->count * o->nfields * o->elem);
     if (!r->supported)
-        fputs("NA,NA,NA,NA,NA,NA\n", out);
+        fputs("NA,NA,NA,NA,NA,NA,NA,NA\n", out);
     else
-        fprintf(out, "%.9f,%.6g,%.6g,%.6g,%d,%zu\n", r->seconds, r->gbps,
-                r->copy_gbps, r->gbps / r->copy_gbps, r->verified,
-                r->extra_bytes);
+        fprintf(out, "%.9f,%.6g,%.6g,%.6g,%d,%zu,%.9f,%.9f\n", r->seconds,
+                r->gbps, r->copy_gbps, r->gbps / r->copy_gbps, r->verified,
+                r->extra_bytes, r->seconds_min, r->seconds_max);
 }
 
 /* dl_plan_describe with commas turned into ';' so that the column needs

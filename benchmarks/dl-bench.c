@@ -1,6 +1,5 @@
 /* dl-bench.c - entry point: dispatches to the subcommands.  A new
  * subcommand (suite, calibrate, ...) is one more row in `commands`. */
-#include "accept.h"
 #include "bench.h"
 #include "bench_cl.h"
 
@@ -27,12 +26,16 @@ static int accept_main(int argc, char **argv)
 static const command commands[] = {
     {"marshal", "time one in-place layout conversion (CSV row)",
      bench_marshal_main, bench_marshal_usage},
+    {"layout", "the layout microbenchmark for one record size (CSV)",
+     bench_layout_main, bench_layout_usage},
     {"suite", "run the benchmark suite: CSV, plots and report.md",
      suite_main, bench_suite_usage},
     {"calibrate", "measure this device for the adaptive control",
      bench_calibrate_main, bench_calibrate_usage},
-    {"accept", "issue-6 acceptance: programs plain vs dl-run, interleaved",
+    {"accept", "acceptance: whole programs plain vs dl-run, interleaved",
      accept_main, bench_accept_usage},
+    {"coalesce", "memory transactions of an index array on disk",
+     bench_coalesce_main, bench_coalesce_usage},
     {"devices", "list the OpenCL devices --device indexes",
      bench_devices_main, bench_devices_usage},
 };

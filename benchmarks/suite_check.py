@@ -4,7 +4,8 @@
 Test of `dl-bench suite --quick`: runs it into a temporary folder and checks
 that it exits 0, that every file is there, that every CSV row is verified
 (1) or not applicable (NA, with algo NA), and that every plot the report
-embeds exists and is a PNG.  No timing is checked."""
+embeds exists and is a PNG, and that the report says which device and
+commit it ran on and names no issue.  No timing is checked."""
 import csv
 import os
 import re
@@ -63,11 +64,16 @@ def main():
         for sec in SECTIONS:
             if sec not in report:
                 errors.append('report.md has no section %r' % sec)
+        for line in ['* device: ', '* commit: ', '* mode: `--quick`']:
+            if line not in report:
+                errors.append('report.md does not say %r' % line)
+        if re.search(r'\bissue\b', report, re.I):
+            errors.append('report.md names an issue')
         if re.search(r'\|\s*unverified\s*\|', report):
             errors.append('report.md shows an unverified figure')
         pngs = re.findall(r'!\[[^]]*\]\(([^)]+\.png)\)', report)
         if expect_plots:
-            for want in ['layout.png', 'marshal.png']:
+            for want in ['layout.png', 'marshal.png', 'targets.png']:
                 if want not in pngs:
                     errors.append('report.md does not embed %s' % want)
         for png in pngs:

@@ -99,7 +99,7 @@ static int find_shim(const char *name, char *out)
 /* Appends `path` to the ':'-separated list in variable `var`. */
 static int append_to_list(const char *var, const char *path)
 {
-    const char *old = getenv(var);
+    const char *old = secure_getenv(var);
     if (!old || !*old)
         return setenv(var, path, 1);
     size_t size = strlen(old) + strlen(path) + 2;

@@ -11,17 +11,18 @@
 #include <stddef.h>
 #include <string.h>
 
-#define DL_ENTRY DL_SHIM_FIRST
+#define DL_ENTRY(ret, name, params, args, kind)                                \
+    DL_SHIM_FIRST(ret, name, params, args)
 #include "entries.def"
 #undef DL_ENTRY
 
 #ifdef DL_SHIM_ASM_ENTRY
-#define DL_ENTRY(ret, name, params, args)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                      \
     DL_SHIM_OTHER(ret, name, params, args)                                     \
     __attribute__((visibility("hidden"))) ret CL_API_CALL layer_##name params; \
     DL_SHIM_ASM_ENTRY("layer_" #name, ".hidden", name);
 #else
-#define DL_ENTRY(ret, name, params, args)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                      \
     static ret CL_API_CALL layer_##name params { DL_SHIM_FORWARD(name, args); }
 #endif
 #include "entries.def"
@@ -67,7 +68,7 @@ clGetLayerInfo(cl_layer_info param_name, size_t param_value_size,
  * loader drops the layer and the program runs without dlayout. */
 static int holds_every_entry(cl_uint num_entries)
 {
-#define DL_ENTRY(ret, name, params, args)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                      \
     if (offsetof(cl_icd_dispatch, name) >= num_entries * sizeof(void *))       \
         return 0;
 #include "entries.def"
@@ -87,7 +88,7 @@ __attribute__((visibility("default"))) cl_int CL_API_CALL clInitLayer(
     memset(&dl_shim_real, 0, sizeof dl_shim_real);
     memcpy(&dl_shim_real, target_dispatch, copied * sizeof(void *));
     layer_table = dl_shim_real;
-#define DL_ENTRY(ret, name, params, args) layer_table.name = layer_##name;
+#define DL_ENTRY(ret, name, params, args, kind) layer_table.name = layer_##name;
 #include "entries.def"
 #undef DL_ENTRY
     *num_entries_ret = (cl_uint)ours;

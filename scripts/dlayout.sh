@@ -3,7 +3,11 @@
 #
 #   ./scripts/dlayout.sh demo    packages, build, the annotate + dl-run demo
 #                                and a short dl-bench run
-#   ./scripts/dlayout.sh test    packages, build (--werror), every test
+#   ./scripts/dlayout.sh test    packages, build (--werror), the tests
+#                                (all but the perf suite), then the ten
+#                                slowest
+#   ./scripts/dlayout.sh perf    packages, build, the performance checks
+#                                (suite perf: callgrind, vectorisation)
 #   ./scripts/dlayout.sh deps    only check / install the packages
 #   ./scripts/dlayout.sh build   packages and build
 #
@@ -78,14 +82,21 @@ deps() {
     fi
 }
 
+# The build the demo and the tests use: warnings are errors, and the lock
+# rule is checked (a blocking OpenCL call under dlayout's lock aborts).
+# The perf suite measures the build users install, without the check, in
+# a build directory of its own.
+LOCK_CHECK=true
 build() {
     deps
     if [ -f "$BUILD/meson-private/coredata.dat" ]; then
-        meson introspect "$BUILD" --buildoptions |
-            grep -q '"name": "werror", "value": true' ||
-            meson configure "$BUILD" -Dwerror=true
+        local opts
+        opts=$(meson introspect "$BUILD" --buildoptions)
+        grep -q '"name": "werror", "value": true' <<<"$opts" &&
+            grep -q "\"name\": \"lock_check\", \"value\": \"$LOCK_CHECK\"" <<<"$opts" ||
+            meson configure "$BUILD" -Dwerror=true -Dlock_check="$LOCK_CHECK"
     else
-        meson setup "$BUILD" "$ROOT" --werror
+        meson setup "$BUILD" "$ROOT" --werror -Dlock_check="$LOCK_CHECK"
     fi
     meson compile -C "$BUILD"
 }
@@ -129,21 +140,33 @@ demo() {
     say "every row verified against the host reference"
 }
 
-run_tests() {
+# meson test with OPTIONS, then the slowest tests of the run (TESTLOG,
+# meson's JSON log of it), whatever the outcome, so that creep shows.
+meson_test() { # TESTLOG OPTIONS...
+    local log=$BUILD/meson-logs/$1 status=0
+    shift
     build
     pocl_cache
-    meson test -C "$BUILD" --print-errorlogs
+    meson test -C "$BUILD" --print-errorlogs "$@" || status=$?
+    if [ -f "$log" ]; then
+        python3 "$ROOT/scripts/slowest_tests.py" "$log" 10
+    fi
+    return "$status"
 }
 
 usage() {
-    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 case ${1:-} in
 deps) deps ;;
 build) build ;;
 demo) demo ;;
-test) run_tests ;;
+test) meson_test testlog.json ;;
+perf)
+    BUILD=${DL_PERF_BUILD_DIR:-$BUILD-perf} LOCK_CHECK=false
+    meson_test testlog.json --suite perf
+    ;;
 -h | --help | help) usage ;;
 *)
     usage >&2

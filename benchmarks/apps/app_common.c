@@ -13,6 +13,11 @@
 #ifndef DL_APPS_KERNEL_DIR
 #define DL_APPS_KERNEL_DIR "/usr/local/share/dlayout/apps"
 #endif
+/* The kernels' folder relative to the installed executable's (libexec/
+ * dlayout -> share/dlayout/apps); "" if the install dirs are absolute. */
+#ifndef DL_APPS_KERNEL_REL
+#define DL_APPS_KERNEL_REL ""
+#endif
 
 /* ------------------------------------------------------------ options */
 
@@ -180,7 +185,8 @@ void app_common_usage(FILE *out)
 {
     fputs("common options:\n"
           "  --kernel PATH   kernel source to build (default: found next to\n"
-          "                  the executable, then in " DL_APPS_KERNEL_DIR ")\n"
+          "                  the executable, in share/dlayout/apps relative\n"
+          "                  to it, then in " DL_APPS_KERNEL_DIR ")\n"
           "  --output FILE   write the raw result bytes to FILE\n"
           "  --platform P    OpenCL platform number, in clGetPlatformIDs\n"
           "                  order; then --device counts its devices\n"
@@ -437,31 +443,45 @@ char *app_find_kernel(const char *prog, const char *override,
             fprintf(stderr, "%s: out of memory\n", prog);
         return p;
     }
+    /* Next to the executable (the build tree), relative to it as
+     * installed, then in the prefix it was built for. */
+    enum { TRIES = 3 };
     char exe[PATH_MAX];
-    char *tried[2] = {NULL, NULL};
+    char *tried[TRIES] = {NULL, NULL, NULL};
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = NULL;
     if (n > 0) {
         exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash)
-            tried[0] = join(exe, (size_t)(slash - exe), name);
+        slash = strrchr(exe, '/');
     }
-    tried[1] = join(DL_APPS_KERNEL_DIR, strlen(DL_APPS_KERNEL_DIR), name);
-    for (int i = 0; i < 2; i++) {
-        if (tried[i] && access(tried[i], R_OK) == 0) {
-            char *hit = tried[i];
-            free(tried[1 - i]);
-            return hit;
+    if (slash) {
+        tried[0] = join(exe, (size_t)(slash - exe), name);
+        if (*DL_APPS_KERNEL_REL) {
+            char dir[PATH_MAX];
+            int len = snprintf(dir, sizeof dir, "%.*s/%s",
+                               (int)(slash - exe), exe, DL_APPS_KERNEL_REL);
+            if (len > 0 && (size_t)len < sizeof dir)
+                tried[1] = join(dir, (size_t)len, name);
         }
     }
-    fprintf(stderr, "%s: kernel file %s not found; looked in:\n", prog, name);
-    for (int i = 0; i < 2; i++)
-        if (tried[i])
-            fprintf(stderr, "  %s\n", tried[i]);
-    fprintf(stderr, "  (give its path with --kernel PATH)\n");
-    free(tried[0]);
-    free(tried[1]);
-    return NULL;
+    tried[2] = join(DL_APPS_KERNEL_DIR, strlen(DL_APPS_KERNEL_DIR), name);
+    char *hit = NULL;
+    for (int i = 0; i < TRIES && !hit; i++)
+        if (tried[i] && access(tried[i], R_OK) == 0) {
+            hit = tried[i];
+            tried[i] = NULL;
+        }
+    if (!hit) {
+        fprintf(stderr, "%s: kernel file %s not found; looked in:\n", prog,
+                name);
+        for (int i = 0; i < TRIES; i++)
+            if (tried[i])
+                fprintf(stderr, "  %s\n", tried[i]);
+        fprintf(stderr, "  (give its path with --kernel PATH)\n");
+    }
+    for (int i = 0; i < TRIES; i++)
+        free(tried[i]);
+    return hit;
 }
 
 /* ------------------------------------------------------------- misc */

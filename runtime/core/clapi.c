@@ -10,14 +10,18 @@ static int installed;
 
 static void fill_default(void)
 {
-    if (!__atomic_load_n(&installed, __ATOMIC_ACQUIRE))
-        dl_cl_fill_linked(&dl_cl);
+    if (__atomic_load_n(&installed, __ATOMIC_ACQUIRE))
+        return;
+    dl_cl_fill_linked(&dl_cl);
+    dl_cl_check_blocking(&dl_cl);
 }
 
 void dl_cl_init_default(void) { pthread_once(&default_once, fill_default); }
 
 void dl_cl_install(const cl_icd_dispatch *real)
 {
-    dl_cl = *real;
+    cl_icd_dispatch table = *real;
+    dl_cl_check_blocking(&table);
+    dl_cl = table;
     __atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
 }

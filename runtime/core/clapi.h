@@ -22,4 +22,20 @@ void dl_cl_fill_linked(cl_icd_dispatch *table);
 /* Used by the shim: from now on libdlayout calls `real`. */
 void dl_cl_install(const cl_icd_dispatch *real);
 
+/* The lock rule (clapi_check.c): no OpenCL call that can block while the
+ * calling thread holds the runtime's lock, which says so with enter
+ * (after taking it) and leave (before releasing it).  In
+ * DL_LOCK_CHECK builds dl_cl's blocking entries abort on a call made
+ * under a lock (dl_cl_check_blocking wraps them in `table`); elsewhere
+ * these do nothing. */
+void dl_cl_lock_enter(void);
+void dl_cl_lock_leave(void);
+void dl_cl_check_blocking(cl_icd_dispatch *table);
+/* The known exception, until it leaves the lock (issue 17, item 3): a
+ * conversion's first plan builds its programs (dl_enqueue_convert ->
+ * dl_plan_create -> clBuildProgram) under the lock.  Calls between
+ * suspend and resume are not checked.  Nothing else may use these. */
+void dl_cl_lock_check_suspend(void);
+void dl_cl_lock_check_resume(void);
+
 #endif

@@ -13,6 +13,8 @@
     X(clGetPlatformInfo)                                                       \
     X(clGetEventProfilingInfo)                                                 \
     X(clSetEventCallback)                                                      \
+    X(clCreateContext)                                                         \
+    X(clCreateContextFromType)                                                 \
     X(clRetainContext)                                                         \
     X(clReleaseContext)                                                        \
     X(clGetCommandQueueInfo)                                                   \
@@ -34,6 +36,9 @@
     X(clFlush)                                                                 \
     X(clFinish)                                                                \
     X(clReleaseEvent)                                                          \
+    X(clGetEventInfo)                                                          \
+    X(clCreateUserEvent)                                                       \
+    X(clSetUserEventStatus)                                                    \
     X(clRetainEvent)                                                           \
     X(clRetainCommandQueue)                                                    \
     X(clReleaseCommandQueue)                                                   \

@@ -284,6 +284,29 @@ static void make_dirs(const char *dir)
     (void)mkdir(path, 0700);
 }
 
+const char *dl_engine_binary_dir_unusable(const char *dir)
+{
+    if (dir[0] != '/')
+        return "not an absolute path";
+    make_dirs(dir);
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return "missing, and it cannot be made";
+    if (!S_ISDIR(st.st_mode))
+        return "not a directory";
+    /* Writing is the test (root passes access() on read-only mounts). */
+    char probe[4200];
+    int n = snprintf(probe, sizeof probe, "%s/.dlayout-probe.XXXXXX", dir);
+    if (n < 0 || (size_t)n >= sizeof probe)
+        return "the path is too long";
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return "not writable";
+    close(fd);
+    (void)remove(probe);
+    return NULL;
+}
+
 /* Best effort: a program that cannot be stored is built again next run.
  * The file is opened first: fetching a binary from POCL costs a few
  * hundred ms, not worth it for a directory that cannot take it. */

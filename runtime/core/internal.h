@@ -60,6 +60,9 @@ void dl_engine_set_binary_dir(const char *dir);
 /* The same, and with `deferred` store them only at exit, within a budget
  * (DL_BINARY_DIR=auto; docs/tuning.md). */
 void dl_engine_set_binary_cache(const char *dir, int deferred);
+/* Why `dir` cannot hold the binaries (relative, cannot be made, not a
+ * directory, not writable), or NULL if it can; makes it if missing. */
+const char *dl_engine_binary_dir_unusable(const char *dir);
 /* Stores the deferred programs that fit budget_ms (plus one recurring
  * program); returns how many were stored. */
 unsigned dl_engine_store_pending(double budget_ms);
@@ -185,6 +188,12 @@ size_t dl_staged_aos_tile(const dl_engine *engine, const dl_record *rec,
 unsigned dl_plan_builds_needed(dl_engine *engine, const dl_layout *from,
                                const dl_layout *to, dl_algo algo,
                                int reverse_counted);
+/* Makes and caches the plan of a conversion from -> to, building its
+ * marshal programs, without enqueueing anything (plan_cache.c): callers
+ * that must not build while they hold a lock plan first, before taking
+ * it.  Nothing is kept once the cache is full. */
+dl_status dl_plan_warm(dl_engine *engine, const dl_layout *from,
+                       const dl_layout *to, dl_algo algo);
 /* The same count for a plan not cached: a dry plan (plan.c). */
 unsigned dl_plan_count_builds(dl_engine *engine, const dl_layout *from,
                               const dl_layout *to, dl_algo algo,

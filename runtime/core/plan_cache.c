@@ -92,6 +92,19 @@ static dl_status cached_plan(dl_engine *e, const dl_layout *from,
     return DL_SUCCESS;
 }
 
+dl_status dl_plan_warm(dl_engine *engine, const dl_layout *from,
+                       const dl_layout *to, dl_algo algo)
+{
+    DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
+    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
+    dl_plan *p;
+    int transient;
+    DL_RETURN_IF_FAIL(cached_plan(engine, from, to, algo, &p, &transient));
+    if (transient)
+        dl_plan_release(p);
+    return DL_SUCCESS;
+}
+
 dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
                              cl_mem buffer, const dl_layout *from,
                              const dl_layout *to, dl_algo algo,

@@ -8,7 +8,6 @@
 #include "rt_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 /* --------------------------------------------------------------- layouts */
@@ -77,6 +76,36 @@ void rt_events_push(rt_events *e, cl_event ev)
     e->ev[e->n++] = ev;
 }
 
+void rt_events_push_once(rt_events *e, cl_event ev)
+{
+    for (cl_uint i = 0; i < e->n; i++)
+        if (e->ev[i] == ev)
+            return;
+    rt_events_push(e, ev);
+}
+
+/* Whether the command of `ev` is over (complete or failed): it then
+ * orders nothing any more.  Asks, never waits. */
+static int event_over(cl_event ev)
+{
+    cl_int status = CL_QUEUED;
+    return dl_cl.clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                sizeof status, &status, NULL) == CL_SUCCESS &&
+           status <= CL_COMPLETE;
+}
+
+/* Drops the events whose commands are over. */
+static void events_prune(rt_events *e)
+{
+    cl_uint kept = 0;
+    for (cl_uint i = 0; i < e->n; i++)
+        if (event_over(e->ev[i]))
+            dl_cl.clReleaseEvent(e->ev[i]);
+        else
+            e->ev[kept++] = e->ev[i];
+    e->n = kept;
+}
+
 void rt_events_free(rt_events *e)
 {
     for (cl_uint i = 0; i < e->n; i++)
@@ -100,49 +129,7 @@ const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
     return joined->ev;
 }
 
-/* --------------------------------------------------------------- engines */
-
-/* One engine per (context, device), kept for the life of the process. */
-typedef struct rt_engine {
-    cl_context context;
-    cl_device_id device;
-    dl_engine *engine;
-    struct rt_engine *next;
-} rt_engine;
-
-static rt_engine *engines;
-
 int rt_fault_conversions;
-
-static dl_status engine_of(cl_command_queue queue, dl_engine **out)
-{
-    cl_context ctx = NULL;
-    cl_device_id dev = NULL;
-    cl_int err = dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT,
-                                             sizeof ctx, &ctx, NULL);
-    if (err == CL_SUCCESS)
-        err = dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev,
-                                          &dev, NULL);
-    DL_RETURN_ON_CL(err, "clGetCommandQueueInfo");
-    for (rt_engine *e = engines; e; e = e->next)
-        if (e->context == ctx && e->device == dev) {
-            *out = e->engine;
-            return DL_SUCCESS;
-        }
-    rt_engine *e = calloc(1, sizeof *e);
-    DL_RETURN_ERROR_ON(!e, DL_OUT_OF_MEMORY, "out of memory");
-    dl_status st = dl_engine_create(ctx, dev, &e->engine);
-    if (st != DL_SUCCESS) {
-        free(e);
-        return st;
-    }
-    e->context = ctx;
-    e->device = dev;
-    e->next = engines;
-    engines = e;
-    *out = e->engine;
-    return DL_SUCCESS;
-}
 
 /* ---------------------------------------------------------------- table */
 
@@ -162,9 +149,12 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     cl_context ctx = NULL;
     cl_mem parent = NULL;
     cl_mem_object_type type = 0;
+    cl_mem_flags flags = 0;
     if (dl_cl.clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof type, &type, NULL) !=
             CL_SUCCESS ||
         type != CL_MEM_OBJECT_BUFFER ||
+        dl_cl.clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof flags, &flags,
+                                 NULL) != CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) !=
             CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx,
@@ -185,6 +175,13 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     /* A sub-buffer's accesses always take the locked path, which
      * restores its parent (rt_access.c). */
     b->ever_converted = parent != NULL;
+    /* The host may read its own array at any synchronisation point
+     * (clFinish, an event), which dlayout does not intercept: such a
+     * buffer is never transformed (docs/intercepted.md). */
+    if (flags & CL_MEM_USE_HOST_PTR) {
+        b->pinned = "it was created with CL_MEM_USE_HOST_PTR";
+        DL_LOG_INFO("a buffer stays in the program's layout: %s", b->pinned);
+    }
     /* The state goes when the object does: its last release may come
      * from anywhere (clRetainMemObject is not hooked, sub-buffers keep
      * their parent, commands keep their buffers). */
@@ -200,77 +197,74 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     return b;
 }
 
-/* Launches of the memo's fast path leave no event (rt_launch.c); they
- * mark the buffer with their queue instead.  A conversion waits for a
- * marker there, which completes after every command enqueued before it.
- * Falls back to clFinish when the marker cannot be made. */
-static void wait_lazy(rt_buffer *b, cl_command_queue queue, rt_events *all)
-{
-    if (!b->lazy)
-        return;
-    /* On the same in-order queue the conversion comes after them anyway
-     * (and no marker can wait for a command the host holds back). */
-    cl_command_queue_properties props = 0;
-    if (b->lazy == queue &&
-        dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
-                                    &props, NULL) == CL_SUCCESS &&
-        !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
-        return;
-    cl_event marker = NULL;
-    if (dl_cl.clEnqueueMarkerWithWaitList(b->lazy, 0, NULL, &marker) ==
-        CL_SUCCESS) {
-        dl_cl.clFlush(b->lazy); /* another queue may wait for it */
-        rt_events_push(all, marker);
-        dl_cl.clReleaseEvent(marker);
-    } else {
-        dl_cl.clFinish(b->lazy);
-    }
-}
+static void forget_uses(rt_buffer *b) { rt_events_free(&b->uses); }
 
-static void clear_lazy(rt_buffer *b)
-{
-    if (b->lazy)
-        dl_cl.clReleaseCommandQueue(b->lazy);
-    b->lazy = NULL;
-}
-
-void rt_buffer_mark_lazy(rt_buffer *b, cl_command_queue queue)
-{
-    if (b->lazy == queue)
-        return;
-    clear_lazy(b);
-    dl_cl.clRetainCommandQueue(queue);
-    b->lazy = queue;
-}
-
-static void forget_uses(rt_buffer *b)
-{
-    for (unsigned i = 0; i < b->nuses; i++)
-        dl_cl.clReleaseEvent(b->uses[i]);
-    b->nuses = 0;
-}
-
+/* No marker or wait here: a marker on an in-order queue would also wait
+ * for the commands enqueued before it, some of which the host may hold
+ * back (a user event) until this buffer is used elsewhere. */
 void rt_buffer_used(rt_buffer *b, cl_command_queue queue, cl_event event)
 {
+    (void)queue;
     if (!event)
         return;
-    if (b->nuses == RT_MAX_USES) {
-        /* Fold the list into one marker that completes after all. */
-        cl_event marker = NULL;
-        if (dl_cl.clEnqueueMarkerWithWaitList(queue, b->nuses, b->uses,
-                                              &marker) != CL_SUCCESS) {
-            /* Keep the newest ones; the oldest most likely completed. */
-            dl_cl.clWaitForEvents(1, &b->uses[0]);
-            dl_cl.clReleaseEvent(b->uses[0]);
-            memmove(b->uses, b->uses + 1, (b->nuses - 1) * sizeof *b->uses);
-            b->nuses--;
-        } else {
-            forget_uses(b);
-            b->uses[b->nuses++] = marker;
-        }
+    if (b->uses.n >= RT_MAX_USES)
+        events_prune(&b->uses);
+    rt_events_push(&b->uses, event);
+    /* The parent's next conversion moves the sub-buffer's bytes too. */
+    rt_buffer *p = b->parent ? rt_buffer_find(b->parent) : NULL;
+    if (p) {
+        if (p->uses.n >= RT_MAX_USES)
+            events_prune(&p->uses);
+        rt_events_push(&p->uses, event);
     }
-    dl_cl.clRetainEvent(event);
-    b->uses[b->nuses++] = event;
+}
+
+static void forget_converted(rt_buffer *b)
+{
+    if (b->converted) {
+        dl_cl.clReleaseEvent(b->converted);
+        dl_cl.clReleaseCommandQueue(b->converted_on);
+    }
+    b->converted = NULL;
+    b->converted_on = NULL;
+}
+
+/* A conversion of b was enqueued with event `ev`: the next conversion
+ * comes after it, and so does every command that touches b.  The queue
+ * is flushed, since commands on other queues may wait for it. */
+static void converted(rt_buffer *b, cl_command_queue queue, cl_event ev)
+{
+    forget_uses(b);
+    rt_events_push(&b->uses, ev);
+    forget_converted(b);
+    cl_command_queue_properties props = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
+                                &props, NULL);
+    dl_cl.clRetainEvent(ev);
+    dl_cl.clRetainCommandQueue(queue);
+    b->converted = ev;
+    b->converted_on = queue;
+    b->converted_in_order = !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    dl_cl.clFlush(queue);
+}
+
+static void order_one(rt_buffer *b, cl_command_queue queue,
+                      rt_events *wait)
+{
+    if (!b->converted || (queue == b->converted_on && b->converted_in_order))
+        return;
+    if (event_over(b->converted))
+        forget_converted(b);
+    else
+        rt_events_push_once(wait, b->converted);
+}
+
+void rt_buffer_order(rt_buffer *b, cl_command_queue queue, rt_events *wait)
+{
+    rt_buffer *p = b->parent ? rt_buffer_find(b->parent) : NULL;
+    if (p)
+        order_one(p, queue, wait);
+    order_one(b, queue, wait);
 }
 
 static void set_transformed(rt_buffer *b, int transformed,
@@ -295,6 +289,17 @@ static void set_transformed(rt_buffer *b, int transformed,
 }
 
 
+/* What a conversion of b waits for: the caller's wait list and the
+ * buffer's uses since its last conversion. */
+static void conversion_waits(const rt_buffer *b, cl_uint nwait,
+                             const cl_event *wait, rt_events *all)
+{
+    for (cl_uint i = 0; i < nwait; i++)
+        rt_events_push(all, wait[i]);
+    for (cl_uint i = 0; i < b->uses.n; i++)
+        rt_events_push(all, b->uses.ev[i]);
+}
+
 /* One in-place conversion after the wait list and the buffer's uses. */
 static dl_status convert(rt_buffer *b, cl_command_queue queue,
                          const rt_layout *from, const rt_layout *to,
@@ -318,30 +323,31 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
     }
     rt_memos_invalidate();
     dl_engine *engine = NULL;
-    DL_RETURN_IF_FAIL(engine_of(queue, &engine));
+    DL_RETURN_IF_FAIL(rt_context_engine(queue, &engine));
     rt_events all = {0};
-    for (cl_uint i = 0; i < nwait; i++)
-        rt_events_push(&all, wait[i]);
-    for (unsigned i = 0; i < b->nuses; i++)
-        rt_events_push(&all, b->uses[i]);
-    wait_lazy(b, queue, &all);
-    DL_RETURN_ERROR_ON(all.failed, DL_OUT_OF_MEMORY, "out of memory");
+    conversion_waits(b, nwait, wait, &all);
+    if (all.failed) {
+        rt_events_free(&all);
+        return dl_fail(DL_OUT_OF_MEMORY, "out of memory");
+    }
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
     uint64_t t0 = dl_now_ns();
+    /* rt_conversion_prepare built the plans before the lock; only the
+     * retry with the automatic algorithm below can still build here: the
+     * one exception left to the lock rule (clapi.h). */
+    dl_cl_lock_check_suspend();
     dl_status st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, algo,
                                       all.n, all.ev, ev);
     if (st == DL_UNSUPPORTED && algo != DL_ALGO_AUTO)
         st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, DL_ALGO_AUTO,
                                 all.n, all.ev, ev);
+    dl_cl_lock_check_resume();
     RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
     rt_events_free(&all);
     if (st != DL_SUCCESS)
         return st;
-    forget_uses(b);
-    clear_lazy(b);
-    b->uses[b->nuses++] = *ev;
-    dl_cl.clRetainEvent(*ev);
+    converted(b, queue, *ev);
     RT_ADD(dl_rt.stats.bytes_marshaled, (uint64_t)dl_layout_bytes(&f));
     return DL_SUCCESS;
 }
@@ -350,12 +356,29 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to)
 {
     dl_engine *engine = NULL;
-    if (engine_of(queue, &engine) != DL_SUCCESS)
+    if (rt_context_engine(queue, &engine) != DL_SUCCESS)
         return 0;
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
     dl_algo algo = (dl_algo)dl_rt.controls.algo;
     return dl_plan_builds_needed(engine, &f, &t, algo, 0) +
            dl_plan_builds_needed(engine, &t, &f, algo, 1);
+}
+
+void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                           const rt_layout *to)
+{
+    dl_engine *engine = NULL;
+    rt_lock();
+    dl_status st = rt_context_engine(queue, &engine);
+    rt_unlock();
+    if (st != DL_SUCCESS)
+        return; /* the conversion fails under the lock, and says why */
+    dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
+    dl_algo algo = (dl_algo)dl_rt.controls.algo;
+    uint64_t t0 = dl_now_ns(); /* counted as marshal time, as if built there */
+    if (dl_plan_warm(engine, &f, &t, algo) == DL_SUCCESS)
+        dl_plan_warm(engine, &t, &f, algo);
+    RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
 }
 
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,
@@ -377,46 +400,25 @@ dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,
 }
 
 /* The last resort when the device cannot convert (an engine or plan
- * failure): read, convert with the host reference, write back.  It
- * blocks, but the data must never stay in the wrong layout. */
+ * failure): the host reference converts (rt_host_convert.c, which does
+ * not block), since the data must never stay in the wrong layout. */
 static dl_status restore_on_host(rt_buffer *b, cl_command_queue queue,
                                  cl_uint nwait, const cl_event *wait,
                                  cl_event *ev)
 {
     rt_memos_invalidate();
     dl_layout from = rt_layout_dl(&b->cur), to = rt_layout_dl(&b->orig);
-    size_t bytes = dl_layout_bytes(&from);
-    void *host = malloc(bytes ? bytes : 1);
-    DL_RETURN_ERROR_ON(!host, DL_OUT_OF_MEMORY, "out of memory");
     rt_events all = {0};
-    for (cl_uint i = 0; i < nwait; i++)
-        rt_events_push(&all, wait[i]);
-    for (unsigned i = 0; i < b->nuses; i++)
-        rt_events_push(&all, b->uses[i]);
-    wait_lazy(b, queue, &all);
-    cl_int err = dl_cl.clEnqueueReadBuffer(queue, b->mem, CL_TRUE, 0, bytes,
-                                           host, all.n, all.ev, NULL);
+    conversion_waits(b, nwait, wait, &all);
+    dl_status st = all.failed
+                       ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
+                       : rt_host_convert(queue, b->mem, b->context, &from,
+                                         &to, all.n, all.ev, ev);
     rt_events_free(&all);
-    dl_status st = err == CL_SUCCESS ? dl_convert_host(host, bytes, &from, &to)
-                                     : dl_fail(DL_OPENCL_ERROR,
-                                               "clEnqueueReadBuffer failed "
-                                               "(%d)",
-                                               (int)err);
-    if (st == DL_SUCCESS) {
-        err = dl_cl.clEnqueueWriteBuffer(queue, b->mem, CL_TRUE, 0, bytes,
-                                         host, 0, NULL, ev);
-        if (err != CL_SUCCESS)
-            st = dl_fail(DL_OPENCL_ERROR, "clEnqueueWriteBuffer failed (%d)",
-                         (int)err);
-    }
-    free(host);
     if (st != DL_SUCCESS)
         return st;
-    forget_uses(b);
-    clear_lazy(b);
-    b->uses[b->nuses++] = *ev;
-    dl_cl.clRetainEvent(*ev);
-    RT_ADD(dl_rt.stats.bytes_marshaled, (uint64_t)bytes);
+    converted(b, queue, *ev);
+    RT_ADD(dl_rt.stats.bytes_marshaled, (uint64_t)dl_layout_bytes(&from));
     return DL_SUCCESS;
 }
 
@@ -453,12 +455,15 @@ dl_status rt_buffer_restore(rt_buffer *b, cl_command_queue queue,
                             cl_uint nwait, const cl_event *wait,
                             rt_events *done)
 {
-    if (b->parent) {
-        rt_buffer *p = rt_buffer_find(b->parent);
-        if (p)
-            DL_RETURN_IF_FAIL(restore_one(p, queue, nwait, wait, done));
-    }
-    return restore_one(b, queue, nwait, wait, done);
+    dl_status st = DL_SUCCESS;
+    rt_buffer *p = b->parent ? rt_buffer_find(b->parent) : NULL;
+    if (p)
+        st = restore_one(p, queue, nwait, wait, done);
+    if (st == DL_SUCCESS)
+        st = restore_one(b, queue, nwait, wait, done);
+    /* Also a conversion enqueued earlier, maybe on another queue. */
+    rt_buffer_order(b, queue, done);
+    return st;
 }
 
 void rt_buffer_reset(rt_buffer *b) { set_transformed(b, 0, NULL); }
@@ -472,8 +477,10 @@ void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
         return;
     for (size_t i = 0; i < rt_map_cap(&dl_rt.buffers); i++) {
         rt_buffer *b = rt_map_at(&dl_rt.buffers, i);
-        if (b && b->transformed && b->context == ctx)
-            restore_one(b, queue, nwait, wait, done);
+        if (!b || b->context != ctx)
+            continue;
+        restore_one(b, queue, nwait, wait, done);
+        order_one(b, queue, done); /* the command may touch any */
     }
 }
 
@@ -489,74 +496,51 @@ void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
     cl_mem parent = NULL;
     if (dl_cl.clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT,
                                  sizeof parent, &parent, NULL) == CL_SUCCESS &&
-        parent && (b = rt_buffer_find(parent)))
+        parent && (b = rt_buffer_find(parent))) {
         restore_one(b, queue, nwait, wait, done);
+        rt_buffer_order(b, queue, done);
+    }
 }
 
-/* Forgets a buffer (locked). */
-static void drop(rt_buffer *b)
+void rt_buffer_drop(rt_buffer *b)
 {
     rt_memos_invalidate();
     rt_map_del(&dl_rt.buffers, b->mem);
-    rt_kernels_forget_buffer(b->mem);
     if (b->parent) {
         rt_buffer *p = rt_buffer_find(b->parent);
         if (p && p->nsubs)
             p->nsubs--;
     }
     forget_uses(b);
-    clear_lazy(b);
+    forget_converted(b);
     set_transformed(b, 0, NULL);
     free(b);
 }
 
-/* ------------------------------------------------------------ entry points */
-
-cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
-                            size_t size, void *host_ptr, cl_int *errcode_ret)
+/* The program released the buffers' context (rt_contexts.c): restore
+ * its transformed buffers, and let go of the events and queues their
+ * entries hold, which would keep it alive.  The entries stay while the
+ * program holds the buffers, in their original layout (a buffer that
+ * cannot be restored keeps its queue: its data must not be lost). */
+void rt_buffers_close_context(cl_context context)
 {
-    cl_mem mem =
-        dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret);
-    if (mem && __atomic_load_n(&dl_rt.buffers.live, __ATOMIC_RELAXED)) {
-        /* A handle the implementation reuses must not inherit the state
-         * of a buffer released behind our back. */
-        rt_lock();
-        rt_buffer *stale = rt_buffer_find(mem);
-        if (stale)
-            drop(stale);
-        rt_unlock();
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.buffers); i++) {
+        rt_buffer *b = rt_map_at(&dl_rt.buffers, i);
+        if (!b || b->context != context)
+            continue;
+        rt_events done = {0};
+        if (b->transformed)
+            restore_one(b, b->queue, 0, NULL, &done);
+        rt_events_free(&done);
+        forget_uses(b);
+        forget_converted(b);
     }
-    return mem;
 }
 
-cl_mem dl_rt_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
-                               cl_buffer_create_type buffer_create_type,
-                               const void *buffer_create_info,
-                               cl_int *errcode_ret)
-{
-    cl_mem mem = dl_cl.clCreateSubBuffer(buffer, flags, buffer_create_type,
-                                         buffer_create_info, errcode_ret);
-    if (mem) { /* rare: always tracked, see rt_launch.c apply() */
-        rt_lock();
-        rt_buffer *stale = rt_buffer_find(mem);
-        if (stale)
-            drop(stale);
-        if (!rt_buffer_get(mem)) /* records the parent */
-            __atomic_store_n(&dl_rt.untracked_subs, 1, __ATOMIC_RELEASE);
-        rt_unlock();
-    }
-    return mem;
-}
-
-/* Buffers OpenCL destroyed, waiting to be dropped.  The destructor
- * callback may run in any thread, also inside an OpenCL call we make
- * under the lock (releasing an event can free a buffer), so it only
- * pushes the handle here, lock-free; rt_lock() drops them. */
-struct rt_destroyed {
-    cl_mem mem;
-    struct rt_destroyed *next;
-};
-
+/* The destructor callback may run in any thread, also inside an OpenCL
+ * call we make under the lock (releasing an event can free a buffer), so
+ * it only pushes the handle on dl_rt.destroyed, lock-free; rt_lock()
+ * drops them (rt_lock.c). */
 static void CL_CALLBACK on_destroyed(cl_mem mem, void *user)
 {
     (void)user;
@@ -573,28 +557,9 @@ static void CL_CALLBACK on_destroyed(cl_mem mem, void *user)
                                         __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 }
 
-void rt_buffers_drain(void)
+rt_destroyed *rt_buffers_take_destroyed(void)
 {
     if (!__atomic_load_n(&dl_rt.destroyed, __ATOMIC_RELAXED))
-        return;
-    rt_destroyed *d =
-        __atomic_exchange_n(&dl_rt.destroyed, NULL, __ATOMIC_ACQUIRE);
-    while (d) {
-        RT_HG_ACQUIRE(d);
-        rt_destroyed *next = d->next;
-        rt_buffer *b = rt_buffer_find(d->mem);
-        if (b)
-            drop(b);
-        free(d);
-        d = next;
-    }
-}
-
-/* Nothing to do here: the destructor callback (rt_buffer_get) drops the
- * state when the object really goes.  A buffer outlives its last release
- * while sub-buffers of it exist, and they see its bytes: restoring it is
- * then the business of the sub-buffers' accesses, as always. */
-cl_int dl_rt_clReleaseMemObject(cl_mem memobj)
-{
-    return dl_cl.clReleaseMemObject(memobj);
+        return NULL;
+    return __atomic_exchange_n(&dl_rt.destroyed, NULL, __ATOMIC_ACQUIRE);
 }

@@ -20,7 +20,7 @@
  * - the queue's table is a complete one: not the placeholder of a
  *   cl_khr_icd 2 driver, whose entries the loader keeps elsewhere.
  * Otherwise, and for every other call, dl_cl's entry is used. */
-#define _GNU_SOURCE /* dladdr */
+#define _GNU_SOURCE /* dladdr, secure_getenv */
 #include "rt_memo.h"
 
 #include <dlfcn.h>
@@ -50,7 +50,7 @@ static int loader_dispatches_by_object(void)
     if (!loader_info || !dladdr(enqueue, &at) ||
         !dladdr(loader_info, &info_at) || info_at.dli_fbase != at.dli_fbase)
         return 0;
-    const char *layers = getenv("OPENCL_LAYERS");
+    const char *layers = secure_getenv("OPENCL_LAYERS");
     int exported = at.dli_saddr == enqueue && at.dli_sname &&
                    !strcmp(at.dli_sname, "clEnqueueNDRangeKernel");
     return !exported || !layers || !*layers;
@@ -60,7 +60,8 @@ static int direct = -1; /* locked: loader_dispatches_by_object(), once */
 
 void rt_memo_enqueue_reset(void) { direct = -1; }
 
-cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
+/* The queue's own table where its entries may be called directly. */
+static const cl_icd_dispatch *direct_table(cl_command_queue queue)
 {
     if (direct < 0) {
         direct = loader_dispatches_by_object();
@@ -70,8 +71,26 @@ cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
     }
     const cl_icd_dispatch *table =
         direct ? *(const cl_icd_dispatch *const *)queue : NULL;
-    if (table && (uintptr_t)table->clGetPlatformIDs != ICD2_TAG &&
-        table->clEnqueueNDRangeKernel)
+    if (table && (uintptr_t)table->clGetPlatformIDs != ICD2_TAG)
+        return table;
+    return NULL;
+}
+
+cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
+{
+    const cl_icd_dispatch *table = direct_table(queue);
+    if (table && table->clEnqueueNDRangeKernel)
         return table->clEnqueueNDRangeKernel;
     return dl_cl.clEnqueueNDRangeKernel;
+}
+
+/* The queue's events come from the same driver: its table holds their
+ * entries too. */
+void rt_memo_event_calls(cl_command_queue queue, cl_api_clRetainEvent *retain,
+                         cl_api_clReleaseEvent *release)
+{
+    const cl_icd_dispatch *table = direct_table(queue);
+    int both = table && table->clRetainEvent && table->clReleaseEvent;
+    *retain = both ? table->clRetainEvent : dl_cl.clRetainEvent;
+    *release = both ? table->clReleaseEvent : dl_cl.clReleaseEvent;
 }

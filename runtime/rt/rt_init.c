@@ -1,5 +1,6 @@
 /* rt_init.c - starting the interposition runtime once per process: the
  * real entry points, the DL_* controls, the log and the exit stats. */
+#define _GNU_SOURCE /* secure_getenv */
 #include "internal.h"
 #include "cache_dir.h"
 #include "rt_hg.h"
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 rt_state dl_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 int rt_hg_active;
@@ -38,7 +40,7 @@ void rt_hg_acquire(const void *obj)
 static int under_thread_checker(void)
 {
 #ifdef RUNNING_ON_VALGRIND
-    const char *preload = getenv("LD_PRELOAD");
+    const char *preload = secure_getenv("LD_PRELOAD");
     return RUNNING_ON_VALGRIND && preload &&
            (strstr(preload, "vgpreload_helgrind") ||
             strstr(preload, "vgpreload_drd"));
@@ -48,8 +50,9 @@ static int under_thread_checker(void)
 }
 
 /* DL_BINARY_DIR: "off" (the default) keeps nothing; a directory is
- * filled as programs are built; "auto" is the per-user cache, filled only
- * at exit and within a small budget (engine.c).  Not the default: storing
+ * filled as programs are built (one that cannot be used is named in a
+ * warning, once, and the cache is off); "auto" is the per-user cache,
+ * filled only at exit and within a small budget (engine.c).  Not the default: storing
  * makes POCL compile at exit, which aborted a test process inside LLVM
  * twice under load, and a program must never fail at exit because of us. */
 static void set_binary_cache(const char *setting)
@@ -60,7 +63,12 @@ static void set_binary_cache(const char *setting)
         return;
     }
     if (strcmp(setting, "auto") != 0) {
-        dl_engine_set_binary_cache(setting, 0);
+        const char *why = dl_engine_binary_dir_unusable(setting);
+        if (why)
+            DL_LOG_WARN("DL_BINARY_DIR=%s cannot be used (%s): marshal "
+                        "programs are built from source and not kept",
+                        setting, why);
+        dl_engine_set_binary_cache(why ? NULL : setting, 0);
         return;
     }
     if (dl_cache_path(dir, sizeof dir, "binaries") != DL_SUCCESS) {
@@ -88,12 +96,20 @@ static void init_runtime(void)
         dl_cl_install(init_real);
     else
         dl_cl_init_default(); /* standalone: the linked libOpenCL */
+    /* A setuid or setgid program (the ICD loader loads the layer into
+     * it): its environment is not to be trusted, so dlayout reads no DL_*
+     * variable, writes no file (dump, log, binaries, calibration, stats)
+     * and forwards every call, silently. */
+    if (getauxval(AT_SECURE)) {
+        dl_controls_defaults(&dl_rt.controls);
+        dl_rt.mode = DL_RT_PASSTHROUGH;
+        return;
+    }
     /* Invalid values are reported by dl_controls_load; the defaults are
      * then used, so the status needs no handling here. */
     (void)dl_controls_load(&dl_rt.controls);
     if (dl_rt.controls.stats)
-        atexit(dl_rt_print_stats);
-    set_binary_cache(dl_rt.controls.binary_dir);
+        rt_stats_register();
     if (dl_rt.controls.disable || !dl_cl.clEnqueueNDRangeKernel ||
         !dl_cl.clCreateProgramWithSource) {
         if (!dl_rt.controls.disable)
@@ -102,12 +118,16 @@ static void init_runtime(void)
         dl_rt.mode = DL_RT_PASSTHROUGH;
         return;
     }
+    set_binary_cache(dl_rt.controls.binary_dir);
     dl_tuner_config tuner_cfg;
     dl_tuner_config_defaults(&tuner_cfg);
     tuner_cfg.policy = (dl_policy)dl_rt.controls.policy;
     dl_rt.tuner = dl_tuner_create(&tuner_cfg); /* NULL: as "always" */
     dl_rt.mode = DL_RT_ACTIVE;
-    DL_LOG_INFO("runtime active (policy %d)", (int)dl_rt.controls.policy);
+    char policy[16];
+    dl_controls_value_text(&dl_rt.controls, "DL_POLICY", policy,
+                           sizeof policy);
+    DL_LOG_INFO("runtime active (DL_POLICY=%s)", policy);
 }
 
 dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
@@ -118,12 +138,3 @@ dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
 }
 
 dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
-
-void rt_lock(void)
-{
-    pthread_mutex_lock(&dl_rt.lock);
-    dl_rt.memos_invalidated = 0;
-    rt_buffers_drain();
-}
-
-void rt_unlock(void) { pthread_mutex_unlock(&dl_rt.lock); }

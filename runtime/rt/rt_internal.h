@@ -5,7 +5,8 @@
  * It is never held across a call that can block on the device (blocking
  * reads, waits, program builds) nor across an application callback, and
  * no OpenCL callback of ours takes it, so it cannot deadlock with the
- * OpenCL implementation.  Fast paths test two atomics first and skip the
+ * OpenCL implementation (lock_check builds abort on such a call:
+ * clapi_check.c).  Fast paths test two atomics first and skip the
  * lock: `annotated` (some program with annotations exists) and
  * `transformed` (some buffer is not in its original layout).
  *
@@ -140,6 +141,7 @@ typedef struct rt_program {
      * as written; the activated variant is a second program): */
     int activated;  /* some kernel is planned transformed (xform_options) */
     int *active;    /* per annot kernel: built with DL_ACTIVE_<name> */
+    int *ran;       /* per annot kernel: ran transformed (rt_stats.c) */
     size_t **tiles; /* per annot kernel, per annot arg: the target tile */
     char *options;  /* the application's options ("" if none) */
     char *xform_options; /* options + activation macros, or NULL */
@@ -196,7 +198,8 @@ enum {
     RT_CAUSE_SUBBUF = 1u << 3,
     RT_CAUSE_ENGINE = 1u << 4,
     RT_CAUSE_NOTMEM = 1u << 5,
-    RT_CAUSE_RESHAPE = 1u << 6 /* rt_reshape.h */
+    RT_CAUSE_RESHAPE = 1u << 6, /* rt_reshape.h */
+    RT_CAUSE_PINNED = 1u << 7   /* rt_buffer.pinned */
 };
 
 /* The inputs of a kernel's last transformed launch that converted
@@ -221,6 +224,17 @@ typedef struct rt_memo {
     cl_uint run_dim;
     const size_t *run_local;
     size_t run_offset[3], run_global[3], run_local_size[3];
+    /* The memo's launches keep the event of the last one (retained; in
+     * order on an in-order queue, busy keeps the real call and the swap
+     * together), and the buffers they use get it as a use when the memo
+     * ends (rt_memo_harvest): a conversion then waits for that launch,
+     * and for nothing enqueued after it. */
+    cl_event last;                 /* atomic */
+    int busy;                      /* atomic: a launch is storing `last` */
+    cl_api_clRetainEvent retain;   /* for the queue's events, */
+    cl_api_clReleaseEvent release; /* as rt_memo_enqueue picks them */
+    struct rt_buffer **bufs;       /* the buffers its launches use */
+    cl_uint nbufs;
 } rt_memo;
 
 typedef struct rt_kernel {
@@ -246,6 +260,14 @@ typedef struct rt_kernel {
 
 /* ------------------------------------------------------------- buffers */
 
+/* A growing list of retained events (rt_buffers.c). */
+typedef struct rt_events {
+    cl_event *ev;
+    cl_uint n, cap;
+    int failed; /* out of memory: some event could not be kept */
+} rt_events;
+
+/* Past this many uses, those known complete are dropped. */
 #define RT_MAX_USES 8
 
 typedef struct rt_buffer {
@@ -259,27 +281,42 @@ typedef struct rt_buffer {
     rt_layout cur;
     cl_command_queue queue;     /* retained while transformed: where to
                                    restore it if the app releases it      */
-    cl_event uses[RT_MAX_USES]; /* commands since the last conversion */
-    unsigned nuses;
+    /* Commands since the last conversion (the conversion first): the
+     * next conversion waits for them, on whatever queue they ran. */
+    rt_events uses;
+    /* The last conversion (retained) until it is known complete: every
+     * command that touches the buffer, on any queue, waits for it, but
+     * for the commands that come after it on its own in-order queue. */
+    cl_event converted;
+    cl_command_queue converted_on; /* retained with `converted` */
+    int converted_in_order;
     cl_kernel bound_kernel; /* the last kernel argument it was bound to */
     cl_uint bound_index;
-    /* Retained: a queue where memo launches used the buffer without
-     * leaving an event in uses[]; a conversion waits for a marker there. */
-    cl_command_queue lazy;
     /* Blocking reads and writes without the lock (rt_access.c), allowed
      * until the buffer's first conversion. */
     int ever_converted; /* atomic                                     */
     unsigned host_busy; /* atomic: such accesses under way            */
+    /* Why the buffer must stay in the program's layout for good (the
+     * host shares its memory, an image views it: rt_marks.c), or NULL. */
+    const char *pinned;
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
 
-typedef struct rt_destroyed rt_destroyed;
+/* A buffer OpenCL destroyed, waiting to be dropped (rt_lock.c). */
+typedef struct rt_destroyed {
+    cl_mem mem;
+    struct rt_destroyed *next;
+} rt_destroyed;
 
+/* kernels_planned: kernels built with DL_ACTIVE_<name> (planned
+ * transformed); kernels_transformed: those of them that ran a transformed
+ * variant at least once (the tuner may keep a planned kernel plain).
+ * marshal_ns: host time spent enqueueing conversions (rt_stats.c). */
 typedef struct rt_stats {
-    uint64_t programs_annotated, kernels_transformed, launches, marshals,
-        unmarshals, bytes_marshaled, marshal_ns, declined, plain_launches,
-        decided_transform, decided_plain;
+    uint64_t programs_annotated, kernels_planned, kernels_transformed,
+        launches, marshals, unmarshals, bytes_marshaled, marshal_ns, declined,
+        plain_launches, decided_transform, decided_plain;
 } rt_stats;
 
 typedef struct rt_state {
@@ -293,7 +330,7 @@ typedef struct rt_state {
     unsigned inflight; /* atomic: memo launches going on (see above)     */
     int memos_invalidated; /* locked: this holding ended the memos       */
     rt_map programs, kernels, buffers;
-    rt_destroyed *destroyed; /* atomic: see rt_buffers_drain */
+    rt_destroyed *destroyed; /* atomic: see rt_lock.c */
     rt_stats stats;          /* atomic adds */
     dl_tuner *tuner; /* DL_POLICY=auto: per-launch decisions; NULL: always */
 } rt_state;
@@ -303,9 +340,12 @@ extern __attribute__((visibility("hidden"))) rt_state dl_rt;
 #define RT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define RT_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_RELAXED)
 
-/* Takes the lock, then forgets the buffers OpenCL destroyed meanwhile. */
+/* rt_lock.c: takes the lock, then forgets the buffers OpenCL destroyed
+ * meanwhile. */
 void rt_lock(void);
 void rt_unlock(void);
+/* Forgets a buffer (locked): its entry and the kernels' records of it. */
+void rt_forget_buffer(struct rt_buffer *buf);
 /* Locked, before any change a launch memo depends on (see above): ends
  * every memo (once per holding of the lock) and waits for the memo
  * launches under way (rt_memo.c). */
@@ -319,6 +359,11 @@ extern int rt_fault_conversions;
  * objects they should affect) and a snapshot of the counters. */
 dl_controls *dl_rt_controls(void);
 void dl_rt_get_stats(rt_stats *out);
+/* Arms the exit stats line for this process (not its fork() children). */
+void rt_stats_register(void);
+/* Locked: k launched its transformed variant; the first such launch of
+ * its program's kernel counts in kernels_transformed. */
+void rt_stats_ran_transformed(rt_kernel *k);
 /* The stats line, without newline. */
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 
@@ -363,13 +408,8 @@ static inline rt_kernel *rt_kernel_get(cl_kernel kernel)
     return k;
 }
 
-/* A growing list of retained events (rt_buffers.c). */
-typedef struct rt_events {
-    cl_event *ev;
-    cl_uint n, cap;
-    int failed; /* out of memory: some event could not be kept */
-} rt_events;
 void rt_events_push(rt_events *e, cl_event ev); /* retains */
+void rt_events_push_once(rt_events *e, cl_event ev); /* unless there */
 void rt_events_free(rt_events *e);              /* releases */
 /* The caller's wait list followed by `extra` (a new array, or the
  * caller's own when extra is empty). */
@@ -377,8 +417,19 @@ const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
                                const cl_event *wait, const rt_events *extra,
                                cl_uint *n);
 
+/* rt_host_convert.c: converts mem's bytes from -> to on the host, after
+ * `wait`; *ev is the command that writes them back.  Does not block. */
+dl_status rt_host_convert(cl_command_queue queue, cl_mem mem,
+                          cl_context context, const dl_layout *from,
+                          const dl_layout *to, cl_uint nwait,
+                          const cl_event *wait, cl_event *ev);
+
 /* A buffer entry goes: no argument record may say it is tracked. */
 void rt_kernels_forget_buffer(cl_mem mem); /* locked */
+
+/* rt_contexts.c (locked): the engine for the queue's context and device,
+ * made on first use; fails for a context the program has released. */
+dl_status rt_context_engine(cl_command_queue queue, dl_engine **out);
 
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);
@@ -393,7 +444,8 @@ dl_status rt_buffer_marshal(rt_buffer *buf, cl_command_queue queue,
                             cl_uint nwait, const cl_event *wait,
                             rt_events *done);
 /* Brings buf (and, for a sub-buffer, its parent) back to the original
- * layout if needed. */
+ * layout if needed; `done` receives the conversions the command that
+ * follows must wait for (rt_buffer_order). */
 dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
                             cl_uint nwait, const cl_event *wait,
                             rt_events *done);
@@ -401,14 +453,36 @@ dl_status rt_buffer_restore(rt_buffer *buf, cl_command_queue queue,
  * build on the engine of `queue`: 0 once planned in this process. */
 unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to);
+/* Unlocked (takes the lock only to find the engine): plans the
+ * conversion from -> to and its restore, building their marshal
+ * programs, so that rt_buffer_marshal and rt_buffer_restore then build
+ * nothing under the lock. */
+void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                           const rt_layout *to);
 /* The buffer is overwritten entirely: original layout, no conversion. */
 void rt_buffer_reset(rt_buffer *buf);
-/* Records a command that used the buffer (the event is retained). */
+/* Records a command that used the buffer (the event is retained); a
+ * sub-buffer's use is also its parent's.  `queue` is unused. */
 void rt_buffer_used(rt_buffer *buf, cl_command_queue queue, cl_event event);
-/* Memo launches on `queue` will use the buffer without an event. */
-void rt_buffer_mark_lazy(rt_buffer *buf, cl_command_queue queue);
-/* Drops the entries of destroyed buffers (locked; called by rt_lock). */
-void rt_buffers_drain(void);
+/* rt_marks.c (locked): the buffer (and the buffer it is part of) stays in
+ * the program's layout from now on; restored on its last queue if it is
+ * not.  `why` is a static string, logged at info level. */
+void rt_buffer_pin(rt_buffer *buf, const char *why);
+/* The program released `context`: restores its buffers and releases the
+ * events and queues their entries hold. */
+void rt_buffers_close_context(cl_context context);
+/* Adds to `wait` the conversion of buf (and of its parent) that may still
+ * run: a command on `queue` that touches buf must wait for it, unless
+ * `queue` is the conversion's own in-order queue.  rt_buffer_restore and
+ * rt_buffer_restore_mem do this themselves. */
+void rt_buffer_order(rt_buffer *buf, cl_command_queue queue,
+                     rt_events *wait);
+/* Drops the entry (locked; rt_forget_buffer also clears the kernels'
+ * records of it). */
+void rt_buffer_drop(rt_buffer *buf);
+/* The buffers OpenCL destroyed since the last call (locked; the caller
+ * frees each node). */
+rt_destroyed *rt_buffers_take_destroyed(void);
 /* Restores every transformed buffer of the queue's context. */
 void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
                            const cl_event *wait, rt_events *done);

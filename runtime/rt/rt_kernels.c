@@ -38,6 +38,8 @@ static void free_kernel(rt_kernel *k)
      * call) then matches the entry: no memo, and no arguments, since
      * clSetKernelArg's fast path writes into any argument below nargs. */
     rt_memo_end(&k->memo);
+    free(k->memo.bufs);
+    k->memo.bufs = NULL;
     rt_memos_invalidate();
     __atomic_store_n(&k->kernel, NULL, __ATOMIC_RELEASE);
     rt_memo_count(&k->memo, &dl_rt.stats);
@@ -134,7 +136,12 @@ static void track_kernel(cl_kernel kernel)
     }
     int transformed = k && k->transformed;
     rt_unlock();
-    if (transformed)
+    /* Planned: under DL_POLICY=auto the tuner may still keep it plain. */
+    if (transformed && dl_rt.tuner &&
+        dl_rt.controls.policy == DL_POLICY_AUTO)
+        DL_LOG_INFO("kernel '%s' has a transformed variant; the tuner "
+                    "decides at its first launches whether it runs", name);
+    else if (transformed)
         DL_LOG_INFO("kernel '%s' runs transformed", name);
 }
 

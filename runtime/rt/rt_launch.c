@@ -8,11 +8,19 @@
  * variant (rt_programs.c), made at the first such launch, with the
  * application's argument values replayed into it.  A launch that cannot
  * be transformed (dimensions, aliasing, a sub-buffer, an engine failure)
- * runs the application's kernel on the original layout. */
-#include "rt_internal.h"
+ * runs the application's kernel on the original layout.
+ *
+ * launch() runs in steps: what the arguments want (args_open), the
+ * decision (rt_decide.c), then under the lock what the buffers hold
+ * (launch_plan), the builds that needs (launch_build: the activated
+ * variant, the marshal programs, each built without the lock and planned
+ * again after, since another thread may have used or converted the
+ * buffers meanwhile), the conversions (launch_convert), the enqueue
+ * (launch_enqueue) and the memo.  No blocking call is made under the
+ * lock. */
+#include "rt_launch.h"
 #include "rt_memo.h"
 #include "rt_reshape.h"
-#include "tuner_calib.h"
 #include "tuner_timing.h"
 
 #include <limits.h>
@@ -65,19 +73,13 @@ static const char *cause_text(unsigned cause)
         return "an annotated argument is not a buffer";
     case RT_CAUSE_RESHAPE:
         return "its NDRange cannot be tiled";
+    case RT_CAUSE_PINNED:
+        return "the buffer stays in the program's layout "
+               "(CL_MEM_USE_HOST_PTR, an image view, OpenGL: "
+               "docs/intercepted.md)";
     default:
         return "the conversion could not be prepared";
     }
-}
-
-/* The layout the host's data of an annotated argument is in. */
-static rt_layout host_layout(const dl_annot_arg *arg, size_t count)
-{
-    rt_layout l = {arg->record, count,
-                   arg->from.kind == DL_KIND_AOS  ? 1
-                   : arg->from.kind == DL_KIND_DA ? DL_TILE_DA
-                                                  : arg->from.tile};
-    return l;
 }
 
 /* Fills wants[] for the transformed variant; returns 0 or a cause. */
@@ -102,10 +104,12 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         size_t count = 0;
         if (dl_dims_eval_count(arg->count, env, &count) != DL_SUCCESS)
             return RT_CAUSE_DIMS;
-        rt_layout from = host_layout(arg, count);
+        rt_layout from = rt_host_layout(arg, count);
         rt_layout to = {arg->record, count, tiles[j]};
         if (count == 0 || rt_layout_equal(&from, &to))
             continue; /* nothing to convert for this launch */
+        if (b->pinned) /* in the program's layout for good (rt_marks.c) */
+            return RT_CAUSE_PINNED;
         if (b->parent)
             return RT_CAUSE_SUBBUF;
         uint64_t bytes = (uint64_t)count * dl_record_size(arg->record);
@@ -178,8 +182,10 @@ static int apply(const rt_kernel *k, want *wants, cl_command_queue q,
             return 1;
         b->bound_kernel = k->kernel;
         b->bound_index = i;
-        if (b->transformed && rt_layout_equal(&b->cur, &w->to))
+        if (b->transformed && rt_layout_equal(&b->cur, &w->to)) {
+            rt_buffer_order(b, q, done); /* its conversion, on any queue */
             continue;
+        }
         if (rt_buffer_restore(b, q, nwait, wait, done) != DL_SUCCESS)
             return 1;
         if (rt_buffer_marshal(b, q, &w->from, &w->to, nwait, wait, done) !=
@@ -267,14 +273,6 @@ static cl_int sync_xform_args(rt_kernel *k)
     return CL_SUCCESS;
 }
 
-typedef struct launch_call {
-    cl_command_queue queue;
-    cl_kernel kernel;
-    int task;
-    cl_uint work_dim;
-    const size_t *offset, *global, *local;
-} launch_call;
-
 /* The real call.  `k`: the kernel launched transformed (NULL: plain or
  * unknown), which runs on the tiled range if it was built for one
  * (rt_reshape.h); a range it cannot take never gets here: launch() runs
@@ -341,84 +339,6 @@ static rt_global_end launch_end(const launch_call *c, const rt_kernel *k)
     return e;
 }
 
-/* The launch shape the tuner tells patterns apart by: the work sizes and
- * the by-value arguments (record counts are usually among them).
- * Pointer-sized arguments are left out: they may be buffers, which a
- * ping-pong loop swaps at every step. */
-static uint64_t launch_signature(const launch_call *c, const rt_kernel *k)
-{
-    uint64_t h = dl_tuner_signature(0, c->task ? 0 : c->work_dim);
-    for (cl_uint d = 0; !c->task && d < c->work_dim; d++) {
-        h = dl_tuner_signature(h, c->global[d]);
-        h = dl_tuner_signature(h, c->local ? c->local[d] : 0);
-    }
-    for (cl_uint i = 0; i < k->nargs; i++) {
-        const rt_arg *a = &k->args[i];
-        if (!a->size || !a->value || a->size == sizeof(cl_mem) || a->size > 8)
-            continue;
-        uint64_t v = 0;
-        memcpy(&v, a->value, a->size);
-        h = dl_tuner_signature(h, v);
-    }
-    return h;
-}
-
-/* A marshal program built from POCL's cache took 25-60 ms here, about
- * what the application's own (larger) program took; on a cold cache both
- * take far longer, a one-off of a machine's first run that must not talk
- * every probe out of it.  So a build is estimated as the application's,
- * at most this. */
-#define MARSHAL_BUILD_MAX_NS 50e6
-
-/* The static prediction for this launch (docs/tuning.md): every
- * converted argument, at the record count of this launch, converted to
- * the activated variant's layout; first_ns is what the first transformed
- * launch costs besides: the activated variant's build, unless built, and
- * that of the marshal programs its conversions need, unless planned. */
-static dl_tuner_prediction launch_prediction(const rt_kernel *k,
-                                             const dl_dims_env *env,
-                                             const dl_calibration *calib,
-                                             cl_command_queue queue)
-{
-    dl_tuner_prediction none = {0, 0, 0, 0};
-    dl_tuner_kernel_info info[16];
-    size_t n = 0;
-    size_t *tiles = k->prog->tiles ? k->prog->tiles[k->annot_index] : NULL;
-    double build = (double)k->prog->build_ns;
-    double unit = build < MARSHAL_BUILD_MAX_NS ? build : MARSHAL_BUILD_MAX_NS;
-    double first = k->xform ? 0 : build;
-    rt_layout seen[16];
-    for (uint32_t j = 0; j < k->annot->nargs; j++) {
-        const dl_annot_arg *arg = &k->annot->args[j];
-        size_t count = 0;
-        if (!arg->record)
-            continue;
-        if (n == 16 || dl_dims_eval_count(arg->count, env, &count) !=
-                           DL_SUCCESS)
-            return none;
-        rt_layout from = host_layout(arg, count);
-        rt_layout to = {arg->record, count, tiles ? tiles[j] : 0};
-        /* Arguments of one shape share their programs. */
-        int again = 0;
-        for (size_t i = 0; i < n; i++)
-            again |= seen[i].count == count && seen[i].tile == to.tile &&
-                     dl_record_size(seen[i].rec) ==
-                         dl_record_size(arg->record) &&
-                     dl_record_nfields(seen[i].rec) ==
-                         dl_record_nfields(arg->record);
-        if (!again && to.tile && !rt_layout_equal(&from, &to))
-            first += unit * rt_conversion_builds(queue, &from, &to);
-        seen[n] = to;
-        info[n++] = (dl_tuner_kernel_info){
-            dl_record_size(arg->record), dl_record_nfields(arg->record), NULL,
-            count, 16, dl_rt.controls.tile, to.tile};
-    }
-    dl_tuner_prediction p =
-        calib ? dl_tuner_predict_launch(calib, info, n) : none;
-    p.first_ns = first;
-    return p;
-}
-
 /* One warning per kernel and cause, naming the annotation's line. */
 static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
 {
@@ -428,7 +348,11 @@ static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
     RT_ADD(dl_rt.stats.declined, 1);
     const char *file = k->prog ? k->prog->name : "<source>";
     unsigned line = arg ? arg->line : k->annot ? k->annot->line : 0;
-    if (cause == RT_CAUSE_ENGINE || !arg)
+    if (cause == RT_CAUSE_PINNED) /* the program's choice, not a fault */
+        DL_LOG_INFO_AT(file, line,
+                       "kernel '%s' runs untransformed (argument '%s'): %s",
+                       k->name, arg->name, cause_text(cause));
+    else if (cause == RT_CAUSE_ENGINE || !arg)
         DL_LOG_WARN_AT(file, line, "kernel '%s' runs untransformed: %s: %s",
                        k->name, cause_text(cause), dl_last_error());
     else
@@ -437,7 +361,176 @@ static void warn_plain(rt_kernel *k, unsigned cause, const dl_annot_arg *arg)
                        k->name, arg->name, cause_text(cause));
 }
 
-/* A launch once annotated programs exist. */
+/* What the launch's arguments hold: their values as the record counts
+ * read them (env), and per argument the buffer and the layout it wants
+ * (wants).  On the stack for kernels of up to 32 arguments. */
+typedef struct launch_args {
+    want *wants;
+    dl_dims_raw_arg *raw;
+    dl_dims_env env;
+    int on_heap;
+    want wants_stack[32];
+    dl_dims_raw_arg raw_stack[32];
+} launch_args;
+
+/* Returns 0 when out of memory. */
+static int args_open(launch_args *a, const launch_call *c, const rt_kernel *k)
+{
+    static const size_t one[3] = {1, 1, 1};
+    a->on_heap = k->nargs > 32;
+    a->wants = a->on_heap ? calloc(k->nargs, sizeof *a->wants)
+                          : a->wants_stack;
+    a->raw = a->on_heap ? calloc(k->nargs, sizeof *a->raw) : a->raw_stack;
+    if (!a->wants || !a->raw) {
+        free(a->wants);
+        free(a->raw);
+        return 0;
+    }
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        const rt_arg *arg = &k->args[i];
+        a->wants[i] = (want){arg_mem(k, i), 0, {NULL, 0, 0}, {NULL, 0, 0}};
+        a->raw[i] = (dl_dims_raw_arg){arg->size ? arg->value : NULL,
+                                      arg->size};
+    }
+    a->env = (dl_dims_env){.work_dim = c->task ? 1 : c->work_dim,
+                           .global_size = c->task ? one : c->global,
+                           .local_size = c->task ? one : c->local,
+                           .global_offset = c->task ? NULL : c->offset,
+                           .args = a->raw,
+                           .nargs = k->nargs};
+    return 1;
+}
+
+static void args_close(launch_args *a)
+{
+    if (a->on_heap) {
+        free(a->wants);
+        free(a->raw);
+    }
+}
+
+/* Every argument wants the original layout again. */
+static void wants_plain(launch_args *a, const rt_kernel *k)
+{
+    for (cl_uint i = 0; i < k->nargs; i++)
+        a->wants[i].transformed = 0;
+}
+
+/* Locked: what the buffers hold, for a transformed launch: fills wants[]
+ * and returns 0, or the cause that makes it run plain. */
+static unsigned launch_plan(rt_kernel *k, launch_args *a,
+                            const dl_annot_arg **detail)
+{
+    const dl_dims_env *env = &a->env;
+    rt_reshaped shape; /* a kernel built for the tiled range only */
+    if (rt_reshape_launch(k, env->work_dim, env->global_offset,
+                          env->global_size, env->local_size, &shape) < 0)
+        return RT_CAUSE_RESHAPE;
+    return plan_transformed(k, env, a->wants, detail);
+}
+
+/* How many times a launch may drop the lock to build what it needs and
+ * plan again; beyond, it builds under the lock rather than run plain. */
+#define LAUNCH_BUILD_TRIES 3
+
+/* Locked, after launch_plan: whether something the launch needs is not
+ * built yet (the activated variant for this range, the marshal programs
+ * of a conversion it makes).  Then the lock is dropped while it is built
+ * (builds block), taken again, and returns 1: the caller plans again,
+ * since meanwhile another thread may have used or converted the
+ * buffers.  0: all built; -1: no variant fits this range (the launch
+ * runs plain). */
+static int launch_build(const launch_call *c, rt_kernel *k,
+                        const launch_args *a, const rt_global_end *end,
+                        int tries)
+{
+    if (!k->xform || !bound_fits(&k->xform_bound, end)) {
+        if (tries >= LAUNCH_BUILD_TRIES) {
+            dl_fail(DL_BUILD_ERROR, "no activated variant fits the range");
+            return -1;
+        }
+        /* A failed build (logged there) leaves the kernel untransformed. */
+        rt_unlock();
+        xform_kernel(k, end);
+        rt_lock();
+        return 1;
+    }
+    if (tries >= LAUNCH_BUILD_TRIES)
+        return 0; /* then built under the lock: a full plan cache */
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        const want *w = &a->wants[i];
+        rt_buffer *b = w->transformed ? rt_buffer_find(w->mem) : NULL;
+        if (!b || (b->transformed && rt_layout_equal(&b->cur, &w->to)) ||
+            !rt_conversion_builds(c->queue, &w->from, &w->to))
+            continue;
+        rt_layout from = w->from, to = w->to; /* records: the annotation's */
+        rt_unlock();
+        rt_conversion_prepare(c->queue, &from, &to);
+        rt_lock();
+        return 1;
+    }
+    return 0;
+}
+
+/* Locked: brings the buffers into the layouts wanted, transformed unless
+ * `plain`.  Returns 0, or the cause of a failed conversion (the launch
+ * then runs plain on the original layout). */
+static unsigned launch_convert(const launch_call *c, rt_kernel *k,
+                               launch_args *a, int plain, cl_uint nwait,
+                               const cl_event *wait, rt_events *done)
+{
+    if (!plain && !apply(k, a->wants, c->queue, nwait, wait, done))
+        return 0;
+    unsigned cause = plain ? 0 : RT_CAUSE_ENGINE;
+    wants_plain(a, k);
+    apply(k, a->wants, c->queue, nwait, wait, done);
+    return cause;
+}
+
+/* Locked: the enqueue of the variant chosen, after the conversions, and
+ * the record of its event on the buffers it uses.  Under the lock (it
+ * does not block), so that no other thread converts these buffers
+ * between our conversions and the command that needs them. */
+static cl_int launch_enqueue(const launch_call *c, rt_kernel *k,
+                             const launch_args *a, int run_xform,
+                             dl_tuner_probe *probe, cl_uint nwait,
+                             const cl_event *wait, const rt_events *done,
+                             cl_event *event)
+{
+    /* Buffers whose later uses matter: those in the table. */
+    rt_buffer *first_tracked = NULL;
+    for (cl_uint i = 0; i < k->nargs && !first_tracked; i++)
+        if (a->wants[i].mem)
+            first_tracked = rt_buffer_find(a->wants[i].mem);
+    rt_events joined = {0};
+    cl_uint n = 0;
+    dl_tuner_probe_converted(probe, done->n, done->ev);
+    const cl_event *w = rt_events_join(&joined, nwait, wait, done, &n);
+    cl_event own = NULL;
+    cl_event *ev = event ? event : (first_tracked || probe ? &own : NULL);
+    cl_int err = run_xform ? sync_xform_args(k) : CL_SUCCESS;
+    if (err == CL_SUCCESS)
+        err = real_launch(c, run_xform ? k : NULL,
+                          run_xform ? k->xform : c->kernel, n, w, ev);
+    dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
+                            run_xform);
+    if (err == CL_SUCCESS && ev && *ev)
+        for (cl_uint i = 0; i < k->nargs; i++) {
+            rt_buffer *b = a->wants[i].mem ? rt_buffer_find(a->wants[i].mem)
+                                           : NULL;
+            if (b)
+                rt_buffer_used(b, c->queue, *ev);
+        }
+    if (own)
+        dl_cl.clReleaseEvent(own);
+    rt_events_free(&joined);
+    return err;
+}
+
+/* A launch once annotated programs exist: what the arguments want and
+ * the decision (without the lock), then under the lock what the buffers
+ * hold, the builds that needs (each without the lock, then planned
+ * again), the conversions, the enqueue and the memo. */
 static __attribute__((noinline)) cl_int launch(const launch_call *c,
                                                cl_uint nwait,
                                                const cl_event *wait,
@@ -456,139 +549,50 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     }
     if (!k->transformed && !RT_LOAD(dl_rt.transformed) && !tracks_any_arg(k))
         return real_launch(c, NULL, c->kernel, nwait, wait, event);
-    /* The device's calibration, measured once per process (blocking:
-     * before the lock); NULL when the tuner is not asked. */
-    const dl_calibration *calib = NULL;
-    if (k->transformed && dl_rt.tuner &&
-        dl_rt.controls.policy == DL_POLICY_AUTO) {
-        cl_context ctx = NULL;
-        cl_device_id dev = NULL;
-        if (dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT,
-                                        sizeof ctx, &ctx, NULL) ==
-                CL_SUCCESS &&
-            dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE,
-                                        sizeof dev, &dev, NULL) == CL_SUCCESS)
-            calib = dl_calib_for_device(ctx, dev, c->queue);
-    }
-    rt_lock();
-
-    /* On the stack for kernels of up to 32 arguments. */
-    want wants_stack[32];
-    dl_dims_raw_arg raw_stack[32];
-    int on_heap = k->nargs > 32;
-    want *wants = on_heap ? calloc(k->nargs, sizeof *wants) : wants_stack;
-    dl_dims_raw_arg *raw = on_heap ? calloc(k->nargs, sizeof *raw) : raw_stack;
-    if (!wants || !raw) {
-        rt_unlock();
-        free(wants);
-        free(raw);
+    launch_args a;
+    if (!args_open(&a, c, k)) {
         DL_LOG_ERROR("out of memory at a launch of '%s'", k->name);
         return launch_unknown(c, nwait, wait, event); /* runs it plain */
     }
-    if (!on_heap) {
-        memset(wants, 0, k->nargs * sizeof *wants);
-        memset(raw, 0, k->nargs * sizeof *raw);
-    }
-    for (cl_uint i = 0; i < k->nargs; i++) {
-        wants[i].mem = arg_mem(k, i);
-        const rt_arg *a = &k->args[i];
-        raw[i].value = a->size ? a->value : NULL;
-        raw[i].size = a->size;
-    }
-    static const size_t one[3] = {1, 1, 1};
-    dl_dims_env env = {.work_dim = c->task ? 1 : c->work_dim,
-                       .global_size = c->task ? one : c->global,
-                       .local_size = c->task ? one : c->local,
-                       .global_offset = c->task ? NULL : c->offset,
-                       .args = raw,
-                       .nargs = k->nargs};
+    int tuned = rt_launch_tuned(k);
+    dl_tuner_choice tc = rt_launch_decide(c, k, &a.env);
+    rt_global_end end = k->transformed && tc.transform ? launch_end(c, k)
+                                                       : (rt_global_end){0};
 
-    rt_events done = {0};
-    int plain = 0, failed = 0; /* failed: a conversion could not be made */
-    /* DL_POLICY=auto: the tuner picks the variant (docs/tuning.md). */
-    dl_tuner_choice tc = {1, 0, 0, 0};
-    int tuned = k->transformed && dl_rt.tuner &&
-                dl_rt.controls.policy == DL_POLICY_AUTO;
-    if (tuned) {
-        dl_tuner_prediction pred =
-            launch_prediction(k, &env, calib, c->queue);
-        /* The memo's launches since the last one that asked. */
-        unsigned served = rt_memo_served(&k->memo);
-        dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred,
-                              served};
-        tc = dl_tuner_choose(dl_rt.tuner, &tl);
+    rt_lock();
+    unsigned cause = 0;
+    const dl_annot_arg *detail = NULL;
+    for (int tries = 0; k->transformed && tc.transform; tries++) {
+        cause = launch_plan(k, &a, &detail);
+        int built = cause ? 0 : launch_build(c, k, &a, &end, tries);
+        if (built < 0)
+            cause = RT_CAUSE_ENGINE;
+        if (built <= 0)
+            break;
+        wants_plain(&a, k); /* plan again: the state may have moved */
     }
-    rt_global_end end = {0, {0, 0, 0}};
-    if (k->transformed && tc.transform)
-        end = launch_end(c, k);
-    if (k->transformed && tc.transform &&
-        (!k->xform || !bound_fits(&k->xform_bound, &end))) {
-        /* Building the activated variant blocks: not under the lock, and
-         * before a probe starts timing.  Nothing was converted yet.  A
-         * failed build (logged there) leaves the kernel untransformed. */
-        rt_unlock();
-        xform_kernel(k, &end);
-        rt_lock();
-    }
+    /* Nothing was converted yet: the probe's timing starts here. */
     dl_tuner_probe *probe =
         tc.measure ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket, c->queue,
                                           nwait, wait)
                    : NULL;
-    if (k->transformed && !tc.transform)
-        plain = 1; /* decided, not a failure: no warning */
-    if (!plain && k->transformed) {
-        const dl_annot_arg *detail = NULL;
-        rt_reshaped shape; /* a kernel built for the tiled range only */
-        unsigned cause =
-            rt_reshape_launch(k, env.work_dim, env.global_offset,
-                              env.global_size, env.local_size, &shape) < 0
-                ? RT_CAUSE_RESHAPE
-                : plan_transformed(k, &env, wants, &detail);
-        if (!cause && apply(k, wants, c->queue, nwait, wait, &done))
-            cause = RT_CAUSE_ENGINE;
-        if (cause) {
-            warn_plain(k, cause, detail);
-            plain = 1;
-            failed = cause == RT_CAUSE_ENGINE;
-        } else if (tc.ticket && done.n) {
-            dl_tuner_note_conversion(dl_rt.tuner, tc.ticket);
-        }
-    }
-    if (plain || !k->transformed) {
-        for (cl_uint i = 0; i < k->nargs; i++)
-            wants[i].transformed = 0;
-        apply(k, wants, c->queue, nwait, wait, &done);
-    }
-    int run_xform = !plain && k->transformed;
-    cl_kernel kernel = run_xform ? k->xform : c->kernel;
-    /* Buffers whose later uses matter: those in the table. */
-    rt_buffer *first_tracked = NULL;
-    for (cl_uint i = 0; i < k->nargs && !first_tracked; i++)
-        if (wants[i].mem)
-            first_tracked = rt_buffer_find(wants[i].mem);
-
-    /* The launch is enqueued under the lock (it does not block), so that
-     * no other thread converts these buffers between our conversions and
-     * the command that needs them. */
-    rt_events joined = {0};
-    cl_uint n = 0;
-    dl_tuner_probe_converted(probe, done.n, done.ev);
-    const cl_event *w = rt_events_join(&joined, nwait, wait, &done, &n);
-    cl_event own = NULL;
-    cl_event *ev = event ? event : (first_tracked || probe ? &own : NULL);
-    cl_int err = run_xform ? sync_xform_args(k) : CL_SUCCESS;
-    if (plain)
+    /* plain: decided (no warning), or a cause found. */
+    int plain = !k->transformed || !tc.transform || cause;
+    rt_events done = {0};
+    unsigned failed = launch_convert(c, k, &a, plain, nwait, wait, &done);
+    int run_xform = !plain && !failed;
+    cause = cause ? cause : failed;
+    if (cause)
+        warn_plain(k, cause, detail);
+    else if (run_xform && tc.ticket && done.n)
+        dl_tuner_note_conversion(dl_rt.tuner, tc.ticket);
+    failed = cause == RT_CAUSE_ENGINE; /* the next launch tries again */
+    if (k->transformed && !run_xform)
         RT_ADD(dl_rt.stats.plain_launches, 1);
-    if (err == CL_SUCCESS)
-        err = real_launch(c, run_xform ? k : NULL, kernel, n, w, ev);
-    dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
-                            run_xform);
-    if (err == CL_SUCCESS && ev && *ev)
-        for (cl_uint i = 0; i < k->nargs; i++) {
-            rt_buffer *b = wants[i].mem ? rt_buffer_find(wants[i].mem) : NULL;
-            if (b)
-                rt_buffer_used(b, c->queue, *ev);
-        }
+    cl_int err = launch_enqueue(c, k, &a, run_xform, probe, nwait, wait,
+                                &done, event);
+    if (err == CL_SUCCESS && run_xform)
+        rt_stats_ran_transformed(k);
     /* The memo: every launch of a transformed kernel (either variant)
      * whose inputs decide it, i.e. not while the tuner probes or
      * measures, and under DL_POLICY=auto only for as many launches as
@@ -599,16 +603,10 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                : probe || tc.measure               ? 0
                                                    : (int)tc.unseen;
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
-                 c->local, kernel, hits);
+                 c->local, run_xform ? k->xform : c->kernel, hits);
     rt_unlock();
-    if (own)
-        dl_cl.clReleaseEvent(own);
-    rt_events_free(&joined);
     rt_events_free(&done);
-    if (on_heap) {
-        free(wants);
-        free(raw);
-    }
+    args_close(&a);
     return err;
 }
 
@@ -633,20 +631,22 @@ launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
 /* The real call of a claimed memo: the caller's range, or the tiled one
  * the memo keeps. */
 static inline cl_int
-memo_launch(const rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
+memo_launch(rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
             const size_t *global_work_offset, const size_t *global_work_size,
             const size_t *local_work_size, cl_uint num_events_in_wait_list,
             const cl_event *event_wait_list, cl_event *event)
 {
+    cl_event own;
+    cl_event *ev = rt_memo_call_begin(m, event, &own);
     cl_int err =
         !m->run_dim
             ? m->enqueue(command_queue, m->run_kernel, work_dim,
                          global_work_offset, global_work_size, local_work_size,
-                         num_events_in_wait_list, event_wait_list, event)
+                         num_events_in_wait_list, event_wait_list, ev)
             : m->enqueue(command_queue, m->run_kernel, m->run_dim,
                          m->run_offset, m->run_global, m->run_local,
-                         num_events_in_wait_list, event_wait_list, event);
-    rt_memo_done();
+                         num_events_in_wait_list, event_wait_list, ev);
+    rt_memo_call_end(m, err, event, own);
     return err;
 }
 
@@ -675,6 +675,26 @@ launch_unmemoized(cl_command_queue command_queue, cl_kernel kernel,
                           num_events_in_wait_list, event_wait_list, event);
 }
 
+/* The real call of a claimed memo on the caller's range, keeping its
+ * event (rt_memo_call_begin).  Not inline: the event's stack slot and
+ * the calls around it would give the entry point below a frame on every
+ * path. */
+static __attribute__((noinline)) cl_int
+memo_call(rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
+          const size_t *global_work_offset, const size_t *global_work_size,
+          const size_t *local_work_size, cl_uint num_events_in_wait_list,
+          const cl_event *event_wait_list, cl_event *event)
+{
+    cl_event own;
+    cl_event *ev = rt_memo_call_begin(m, event, &own);
+    cl_int err = m->enqueue(command_queue, m->run_kernel, work_dim,
+                            global_work_offset, global_work_size,
+                            local_work_size, num_events_in_wait_list,
+                            event_wait_list, ev);
+    rt_memo_call_end(m, err, event, own);
+    return err;
+}
+
 /* The memo first (rt_memo.h): the path of a launch repeated as it was,
  * kept short because every such launch pays it.  No sibling call: GCC
  * would keep the stack arguments in registers for it, on every path.  No
@@ -694,13 +714,10 @@ dl_rt_clEnqueueNDRangeKernel(
     if (__builtin_expect(RT_LOAD(k->kernel) == kernel, 1) &&
         rt_memo_claim(k, command_queue, RT_CLAIM_RANGE, work_dim,
                       global_work_offset, global_work_size, local_work_size)) {
-        const rt_memo *m = &k->memo;
-        cl_int err = m->enqueue(command_queue, m->run_kernel, work_dim,
-                                global_work_offset, global_work_size,
-                                local_work_size, num_events_in_wait_list,
-                                event_wait_list, event);
-        rt_memo_done();
-        return err;
+        return memo_call(&k->memo, command_queue, work_dim,
+                         global_work_offset, global_work_size,
+                         local_work_size, num_events_in_wait_list,
+                         event_wait_list, event);
     }
     if (!RT_LOAD(dl_rt.annotated)) {
         RT_ADD(dl_rt.stats.launches, 1);
@@ -722,10 +739,12 @@ cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
     rt_kernel *k = RT_LOAD(dl_rt.annotated) ? rt_kernel_get(kernel) : NULL;
     if (k && rt_memo_claim(k, command_queue, RT_CLAIM_TASK, 0, NULL, NULL,
                            NULL)) {
+        cl_event own;
+        cl_event *ev = rt_memo_call_begin(&k->memo, event, &own);
         cl_int err = dl_cl.clEnqueueTask(command_queue, k->memo.run_kernel,
                                          num_events_in_wait_list,
-                                         event_wait_list, event);
-        rt_memo_done();
+                                         event_wait_list, ev);
+        rt_memo_call_end(&k->memo, err, event, own);
         return err;
     }
     RT_ADD(dl_rt.stats.launches, 1);

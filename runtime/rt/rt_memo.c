@@ -3,6 +3,7 @@
 #include "rt_reshape.h"
 
 #include <sched.h>
+#include <stdlib.h>
 
 /* Waits for the memo launches under way. */
 static void memos_wait(void)
@@ -11,10 +12,22 @@ static void memos_wait(void)
         sched_yield();
 }
 
+void rt_memo_harvest(rt_memo *m)
+{
+    cl_event last = __atomic_exchange_n(&m->last, NULL, __ATOMIC_ACQUIRE);
+    if (last) {
+        for (cl_uint i = 0; i < m->nbufs; i++)
+            rt_buffer_used(m->bufs[i], m->queue, last);
+        m->release(last);
+    }
+    m->nbufs = 0;
+}
+
 void rt_memo_end(rt_memo *m)
 {
     __atomic_store_n(&m->key_dim, 0, __ATOMIC_SEQ_CST);
     memos_wait();
+    rt_memo_harvest(m);
 }
 
 void rt_memos_invalidate(void)
@@ -28,6 +41,19 @@ void rt_memos_invalidate(void)
         if ((k = rt_map_at(&dl_rt.kernels, i)))
             __atomic_store_n(&k->memo.key_dim, 0, __ATOMIC_SEQ_CST);
     memos_wait();
+    /* The change (a conversion, say) waits for the memos' launches. */
+    for (size_t i = 0; i < rt_map_cap(&dl_rt.kernels); i++)
+        if ((k = rt_map_at(&dl_rt.kernels, i)))
+            rt_memo_harvest(&k->memo);
+}
+
+static int out_of_order(cl_command_queue queue)
+{
+    cl_command_queue_properties props = 0;
+    return dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES,
+                                       sizeof props, &props, NULL) !=
+               CL_SUCCESS ||
+           (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
 static void count_served(const rt_memo *m, unsigned served, rt_stats *s)
@@ -55,10 +81,14 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
     count_served(m, rt_memo_served_of(m, left), &dl_rt.stats);
     m->hits_given = 0;
     memos_wait();
-    if (rt_hg_active || work_dim > 3 || hits <= 0)
+    rt_memo_harvest(m);
+    if (rt_hg_active || work_dim > 3 || hits <= 0 || out_of_order(queue))
         return;
     /* The buffers bound to the kernel that the table knows. */
-    rt_buffer *bufs[64];
+    rt_buffer **bufs = realloc(m->bufs, (k->nargs ? k->nargs : 1) * sizeof *bufs);
+    if (!bufs)
+        return;
+    m->bufs = bufs;
     cl_uint nbufs = 0;
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *a = &k->args[i];
@@ -68,12 +98,12 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
         rt_buffer *b = mem ? rt_buffer_find(mem) : NULL;
         if (!b)
             continue;
-        if (b->parent || b->nsubs || nbufs == 64)
+        if (b->parent || b->nsubs)
             return;
         bufs[nbufs++] = b;
     }
-    for (cl_uint i = 0; i < nbufs; i++)
-        rt_buffer_mark_lazy(bufs[i], queue);
+    m->nbufs = nbufs;
+    rt_memo_event_calls(queue, &m->retain, &m->release);
     m->run_kernel = run;
     m->enqueue = rt_memo_enqueue(queue);
     m->plain = run == k->kernel;

@@ -1,6 +1,7 @@
 /* rt_memo.h - the launch memo: a launch with the same inputs as its
  * kernel's last one, with nothing changed since, goes straight to the
- * real call (no lock, no allocation, no event).  rt_internal.h says how
+ * real call (no lock, no allocation; the event of its last launch kept for
+ * the next conversion, see rt_memo_call_end).  rt_internal.h says how
  * the memos' key_dim and the in-flight count keep it safe; rt_memo.c makes
  * the memo at the end of a launch, rt_launch.c's entry points use it. */
 #ifndef DL_RT_MEMO_H
@@ -8,12 +9,14 @@
 
 #include "rt_internal.h"
 
+#include <sched.h>
+
 /* After a launch of a transformed kernel (locked): adds the old memo's
  * launches to the stats, then remembers this launch's inputs and the
  * variant `run` it launched, for `hits` memo launches (0: none), and
- * marks its buffers used on this queue, since the memo's launches leave
- * no events.  Not with sub-buffers (their parents' conversions must see
- * their uses). */
+ * the buffers its launches use (rt_memo_harvest).  Not with sub-buffers
+ * (their parents' conversions must see their uses), nor on an
+ * out-of-order queue, where the last launch is not the last to end. */
 void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
                   cl_uint work_dim, const size_t *offset, const size_t *global,
                   const size_t *local, cl_kernel run, int hits);
@@ -24,8 +27,11 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
 void rt_memo_end(rt_memo *m);
 
 /* The clEnqueueNDRangeKernel the memo's launches on `queue` call
- * (rt_dispatch.c; locked). */
+ * (rt_dispatch.c; locked), and the clRetainEvent and clReleaseEvent they
+ * call for their events. */
 cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue);
+void rt_memo_event_calls(cl_command_queue queue, cl_api_clRetainEvent *retain,
+                         cl_api_clReleaseEvent *release);
 /* Test support: decide again, at the next rt_memo_enqueue(), whether the
  * loader may be skipped (the controls or OPENCL_LAYERS changed). */
 void rt_memo_enqueue_reset(void);
@@ -113,5 +119,37 @@ static inline void rt_memo_done(void)
 {
     __atomic_sub_fetch(&dl_rt.inflight, 1, __ATOMIC_RELEASE);
 }
+
+/* Around the real call of a claimed memo: rt_memo_call_begin returns
+ * the event pointer to pass (the caller's, or *own), rt_memo_call_end
+ * keeps the launch's event as the memo's last one and calls
+ * rt_memo_done().  No launch of the memo's may come between the two
+ * (busy), so that `last` is the launch enqueued last. */
+static inline cl_event *rt_memo_call_begin(rt_memo *m, cl_event *event,
+                                           cl_event *own)
+{
+    while (__atomic_exchange_n(&m->busy, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+    *own = NULL;
+    return event ? event : own;
+}
+
+static inline void rt_memo_call_end(rt_memo *m, cl_int err, cl_event *event,
+                                    cl_event own)
+{
+    cl_event ev = err != CL_SUCCESS ? NULL : event ? *event : own;
+    if (ev && event)
+        m->retain(ev);
+    cl_event old =
+        ev ? __atomic_exchange_n(&m->last, ev, __ATOMIC_ACQ_REL) : NULL;
+    __atomic_store_n(&m->busy, 0, __ATOMIC_RELEASE);
+    if (old)
+        m->release(old);
+    rt_memo_done();
+}
+
+/* Locked, with the memo ended and no claim under way: its buffers get
+ * its last launch as a use, and it keeps no buffer. */
+void rt_memo_harvest(rt_memo *m);
 
 #endif

@@ -1,8 +1,9 @@
 /* rt_programs.c - the program table: the source of every program created
  * from source, its annotations, DL_DUMP_DIR / DL_INJECT_DIR by content
- * hash.  The application's program is built as written; the activated
- * variant (docs/annotations.md, "Activation") is a second program built
- * from the same source, on demand. */
+ * hash, and the name messages give it (program_label).  The application's
+ * program is built as written; the activated variant (docs/annotations.md,
+ * "Activation") is a second program built from the same source, on
+ * demand. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
 #include "hash.h"
@@ -77,8 +78,10 @@ static char *read_file(const char *path, size_t *len_out)
     return text;
 }
 
-static void dump_source(const char *dir, const char *name, const char *text,
-                        size_t len)
+/* Writes the source to DIR/NAME; returns that path (malloc'd), or NULL
+ * after a warning. */
+static char *dump_source(const char *dir, const char *name, const char *text,
+                         size_t len)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -87,12 +90,40 @@ static void dump_source(const char *dir, const char *name, const char *text,
         DL_LOG_WARN("cannot write %s: %s", path, strerror(errno));
         if (f)
             fclose(f);
-        return;
+        return NULL;
     }
-    if (fclose(f) != 0)
+    if (fclose(f) != 0) {
         DL_LOG_WARN("cannot write %s: %s", path, strerror(errno));
-    else
-        DL_LOG_INFO("dumped a program source to %s", path);
+        return NULL;
+    }
+    DL_LOG_INFO("dumped a program source to %s", path);
+    return strdup(path);
+}
+
+/* What messages call a program whose source came from no file dlayout
+ * knows: its number among the programs created from source and its
+ * first line that is not blank, e.g. `program 3 "// lbm.cl - D3Q19"`, so
+ * that a user can tell which of the program's sources it is.  The lines
+ * messages give (`NAME:LINE:`) count from the start of that source. */
+#define LABEL_FIRST_LINE_MAX 40
+
+static char *program_label(const char *source, size_t len)
+{
+    static unsigned programs; /* atomic */
+    unsigned n = __atomic_add_fetch(&programs, 1, __ATOMIC_RELAXED);
+    const char *end = source + len, *s = source;
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+        s++;
+    const char *eol = s;
+    while (eol < end && *eol != '\n' && *eol != '\r')
+        eol++;
+    int cut = eol - s > LABEL_FIRST_LINE_MAX;
+    int shown = cut ? LABEL_FIRST_LINE_MAX : (int)(eol - s);
+    char *label = NULL;
+    if (asprintf(&label, "program %u \"%.*s%s\"", n, shown, s,
+                 cut ? "..." : "") < 0)
+        return NULL;
+    return label;
 }
 
 rt_program *rt_program_find(cl_program program)
@@ -107,6 +138,7 @@ static void free_build(rt_program *p)
             free(p->tiles[k]);
     free(p->tiles);
     free(p->active);
+    free(p->ran);
     free(p->options);
     free(p->xform_options);
     free(p->devices);
@@ -121,6 +153,7 @@ static void free_build(rt_program *p)
     p->bound.set = 0;
     p->tiles = NULL;
     p->active = NULL;
+    p->ran = NULL;
     p->options = NULL;
     p->xform_options = NULL;
     p->devices = NULL;
@@ -157,8 +190,11 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
     char name[64];
     snprintf(name, sizeof name, "%016" PRIx64 ".cl", dl_hash(DL_HASH_SEED, source, len));
     const dl_controls *ctl = &dl_rt.controls;
-    if (ctl->dump_dir)
-        dump_source(ctl->dump_dir, name, source, len);
+    /* Messages name the file the source is in where there is one: the
+     * injected file, else the dump, else program_label. */
+    char *dumped = ctl->dump_dir
+                       ? dump_source(ctl->dump_dir, name, source, len)
+                       : NULL;
     char *label = NULL;
     if (ctl->inject_dir) {
         char path[4096];
@@ -175,7 +211,9 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
         }
     }
     if (!label)
-        label = strdup(name);
+        label = dumped ? dumped : program_label(source, len);
+    else
+        free(dumped);
 
     const char *text = source;
     cl_program program =
@@ -323,8 +361,9 @@ static char *plan_build(rt_program *p, const char *options,
 {
     const dl_annot_program *ap = p->annot;
     p->active = calloc(ap->nkernels, sizeof *p->active);
+    p->ran = calloc(ap->nkernels, sizeof *p->ran);
     p->tiles = calloc(ap->nkernels, sizeof *p->tiles);
-    if (!p->active || !p->tiles)
+    if (!p->active || !p->ran || !p->tiles)
         return NULL;
     char *opt = NULL;
     size_t len = 0, cap = 0;
@@ -524,7 +563,7 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
         p->activated = 1;
         for (uint32_t k = 0; k < p->annot->nkernels; k++)
             if (p->active[k])
-                RT_ADD(dl_rt.stats.kernels_transformed, 1);
+                RT_ADD(dl_rt.stats.kernels_planned, 1);
     }
     int eager = p->activated && dl_rt.controls.policy != DL_POLICY_AUTO;
     rt_unlock();
@@ -543,7 +582,7 @@ static void deactivate(rt_program *p)
     for (uint32_t k = 0; k < p->annot->nkernels; k++)
         if (p->active[k]) {
             p->active[k] = 0;
-            RT_ADD(dl_rt.stats.kernels_transformed, (uint64_t)-1); /* -1 */
+            RT_ADD(dl_rt.stats.kernels_planned, (uint64_t)-1); /* -1 */
             RT_ADD(dl_rt.stats.declined, 1);
         }
     p->activated = 0;

@@ -1,16 +1,20 @@
 /* rt_stats.c - the counters and the one `dlayout-stats:` line printed at
- * exit with DL_STATS.  marshal_ms is host time spent enqueueing
- * conversions (plans and their first compilation included): dlayout adds
- * no synchronisation just to time the device. */
+ * exit with DL_STATS.  marshal_enqueue_ms is host time spent enqueueing
+ * conversions (plans and their first compilation included), not the
+ * device's time converting: dlayout adds no synchronisation just to time
+ * the device. */
 #include "rt_internal.h"
 #include "rt_memo.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 void dl_rt_get_stats(rt_stats *out)
 {
 #define RT_GET(f) out->f = RT_LOAD(dl_rt.stats.f);
     RT_GET(programs_annotated)
+    RT_GET(kernels_planned)
     RT_GET(kernels_transformed)
     RT_GET(launches)
     RT_GET(marshals)
@@ -38,12 +42,13 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
 {
     return snprintf(
         buf, size,
-        "dlayout-stats: programs_annotated=%llu "
+        "dlayout-stats: programs_annotated=%llu kernels_planned=%llu "
         "kernels_transformed=%llu launches=%llu marshals=%llu "
-        "unmarshals=%llu bytes_marshaled=%llu marshal_ms=%.3f "
+        "unmarshals=%llu bytes_marshaled=%llu marshal_enqueue_ms=%.3f "
         "declined=%llu plain_launches=%llu decided_transform=%llu "
         "decided_plain=%llu",
         (unsigned long long)s->programs_annotated,
+        (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
         (unsigned long long)s->launches, (unsigned long long)s->marshals,
         (unsigned long long)s->unmarshals,
@@ -54,11 +59,29 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->decided_plain);
 }
 
+void rt_stats_ran_transformed(rt_kernel *k)
+{
+    rt_program *p = k->prog;
+    if (!p || !p->ran || p->ran[k->annot_index])
+        return;
+    p->ran[k->annot_index] = 1;
+    RT_ADD(dl_rt.stats.kernels_transformed, 1);
+}
+
 static int printed;
+/* The process that started the runtime: a fork() child inherits the exit
+ * handler (and the layer's destructor) but its exit must print nothing. */
+static pid_t owner;
+
+void rt_stats_register(void)
+{
+    owner = getpid();
+    atexit(dl_rt_print_stats);
+}
 
 void dl_rt_print_stats(void)
 {
-    if (!dl_rt.controls.stats ||
+    if (!dl_rt.controls.stats || getpid() != owner ||
         __atomic_exchange_n(&printed, 1, __ATOMIC_ACQ_REL))
         return;
     rt_stats s;

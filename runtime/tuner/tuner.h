@@ -127,6 +127,13 @@ void dl_tuner_forget(dl_tuner *tuner, const void *kernel);
 void dl_tuner_counts(const dl_tuner *tuner, uint64_t *decided_transform,
                      uint64_t *decided_plain);
 
+/* What the tuner holds of the variant's kernel time for the pattern
+ * named by `ticket` (the fastest sample while probing, then a moving
+ * average): the number of times reported, and the time in *ns (0 if
+ * none).  0 for an unknown ticket.  For tests. */
+unsigned dl_tuner_measured(dl_tuner *tuner, uint64_t ticket, int transformed,
+                           double *ns);
+
 /* The injected clock, or CLOCK_MONOTONIC: for host timing of launches. */
 uint64_t dl_tuner_now(const dl_tuner *tuner);
 
@@ -147,6 +154,9 @@ typedef struct dl_tuner_kernel_info {
      * variant's; DL_TILE_DA or T), whatever the calibration predicts:
      * what a probe's conversions cost.  0: the predicted tile's. */
     size_t target_tile;
+    /* Bytes of its smallest field (conversions of small fields are far
+     * slower); 0: from field_sizes, or record_size / nfields. */
+    uint32_t min_field_size;
 } dl_tuner_kernel_info;
 
 typedef struct dl_tuner_static {
@@ -155,6 +165,8 @@ typedef struct dl_tuner_static {
     double conversion_ns; /* predicted marshal + restore                 */
     double plain_ns;      /* predicted plain kernel time                 */
     int amortises;        /* saving * expected_launches > conversion     */
+    int da_aliased;       /* DA's field arrays of this argument alias at
+                             4 KiB: DA was judged by the aliased figure */
 } dl_tuner_static;
 
 /* Predicts the best member of the ASTA(T) family for the argument from
@@ -172,5 +184,21 @@ dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s);
 dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
                                             const dl_tuner_kernel_info *args,
                                             size_t nargs);
+
+
+/* ------------------------------------------------ 4 KiB aliasing of DA */
+
+/* This many DA field arrays starting within a cache line of one another,
+ * modulo 4 KiB, make DA's streams alias (tuner_alias.c): with the two
+ * buffers of a ping-pong kernel, twice as many streams as an L1 set of 8
+ * ways holds. */
+#define DL_TUNER_ALIAS_GROUP 4u
+
+/* The largest number of the argument's DA field arrays (count * field
+ * offset) that start within 64 bytes of one another modulo 4 KiB; 0
+ * without fields.  Uniform fields when field_sizes is NULL. */
+unsigned dl_tuner_da_alias_group(const dl_tuner_kernel_info *info);
+/* dl_tuner_da_alias_group(info) >= DL_TUNER_ALIAS_GROUP. */
+int dl_tuner_da_aliases(const dl_tuner_kernel_info *info);
 
 #endif

@@ -62,10 +62,18 @@ static const char *tile_text(uint32_t tile, char *buf, size_t size)
 {
     if (tile == DL_CALIB_TILE_DA)
         return "DA";
+    if (tile == DL_CALIB_TILE_DA_4K)
+        return "DA4K";
     if (tile == 1)
         return "AoS";
     snprintf(buf, size, "%" PRIu32, tile);
     return buf;
+}
+
+/* A conversion's smallest field in bytes (files before it was kept: 4). */
+static uint32_t convert_field(const dl_calib_convert *x)
+{
+    return x->min_field ? x->min_field : 4;
 }
 
 void dl_calib_print(FILE *out, const dl_calibration *c)
@@ -78,6 +86,8 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
     fprintf(out, "device %s\n", c->device);
     fprintf(out, "driver %s\n", c->driver);
     fprintf(out, "measure_ms %.1f\n", c->measure_ms);
+    fprintf(out, "# a program built from the driver's cache\n");
+    fprintf(out, "build_ms %.1f\n", c->build_ms);
     fprintf(out, "# bytes per nanosecond (= GB/s)\n");
     fprintf(out, "copy %.6g\n", c->copy_bytes_per_ns);
     fprintf(out, "# access <S words> <tile: AoS|DA|T> <ns per record>\n");
@@ -85,12 +95,20 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
         fprintf(out, "access %" PRIu32 " %s %.6g\n", c->access[i].words,
                 tile_text(c->access[i].tile, t, sizeof t),
                 c->access[i].ns_per_record);
-    fprintf(out, "# convert <algo> <S words> <AoS -> tile> <bytes per ns>\n");
+    fprintf(out, "# convert <algo> <S words> <AoS -> tile> <bytes per ns> "
+                 "<smallest field, bytes>\n");
     for (unsigned i = 0; i < c->nconvert; i++)
-        fprintf(out, "convert %s %" PRIu32 " %s %.6g\n",
+        fprintf(out, "convert %s %" PRIu32 " %s %.6g %" PRIu32 "\n",
                 dl_algo_name(c->convert[i].algo), c->convert[i].words,
                 tile_text(c->convert[i].tile, t, sizeof t),
-                c->convert[i].bytes_per_ns);
+                c->convert[i].bytes_per_ns, convert_field(&c->convert[i]));
+    fprintf(out, "# largest spread of repeated measurements (noisy above "
+                 "%g)\n",
+            DL_CALIB_NOISY_SPREAD);
+    fprintf(out, "spread %.3f\n", c->spread);
+    if (c->noisy_runs)
+        fprintf(out, "# noisy calibrations in a row\nnoisy_runs %u\n",
+                c->noisy_runs);
     fprintf(out, "end\n");
 }
 
@@ -136,6 +154,10 @@ static int parse_tile(const char *s, uint32_t *tile)
         *tile = DL_CALIB_TILE_DA;
         return 1;
     }
+    if (strcmp(s, "DA4K") == 0) {
+        *tile = DL_CALIB_TILE_DA_4K;
+        return 1;
+    }
     if (strcmp(s, "AoS") == 0) {
         *tile = 1;
         return 1;
@@ -143,7 +165,7 @@ static int parse_tile(const char *s, uint32_t *tile)
     char *end;
     unsigned long v = strtoul(s, &end, 10);
     *tile = (uint32_t)v;
-    return *end == '\0' && v >= 2 && v <= UINT32_MAX;
+    return *end == '\0' && v >= 2 && v < DL_CALIB_TILE_DA_4K;
 }
 
 static int positive(double v) { return isfinite(v) && v > 0; }
@@ -173,6 +195,8 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
     }
     if (strcmp(word, "measure_ms") == 0)
         return sscanf(rest, "%lf", &c->measure_ms) == 1;
+    if (strcmp(word, "build_ms") == 0)
+        return sscanf(rest, "%lf", &c->build_ms) == 1 && positive(c->build_ms);
     if (strcmp(word, "copy") == 0)
         return sscanf(rest, "%lf", &c->copy_bytes_per_ns) == 1 &&
                positive(c->copy_bytes_per_ns);
@@ -187,16 +211,23 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
         return parse_tile(b, &x->tile);
     }
     if (strcmp(word, "convert") == 0) {
+        uint32_t field = 0;
         if (c->nconvert >= DL_CALIB_MAX_CONVERT ||
-            sscanf(rest, "%63s %" SCNu32 " %31s %lf", a, &words, b, &v) != 4 ||
-            words == 0 || !positive(v))
+            sscanf(rest, "%63s %" SCNu32 " %31s %lf %" SCNu32, a, &words, b,
+                   &v, &field) != 5 ||
+            words == 0 || !positive(v) || field == 0)
             return 0;
         dl_calib_convert *x = &c->convert[c->nconvert++];
         x->words = words;
         x->bytes_per_ns = v;
+        x->min_field = field;
         return dl_algo_parse(a, &x->algo) == DL_SUCCESS &&
                parse_tile(b, &x->tile);
     }
+    if (strcmp(word, "spread") == 0)
+        return sscanf(rest, "%lf", &c->spread) == 1 && c->spread >= 0;
+    if (strcmp(word, "noisy_runs") == 0)
+        return sscanf(rest, "%u", &c->noisy_runs) == 1;
     if (strcmp(word, "end") == 0) {
         *end = 1;
         return 1;
@@ -229,8 +260,12 @@ dl_status dl_calib_load(const char *path, const dl_calibration *expect,
         }
     }
     fclose(f);
+    if (version > 0 && version < DL_CALIB_VERSION)
+        st = dl_fail(DL_UNSUPPORTED, "%s: a version %d calibration file",
+                     path, version);
     if (st == DL_SUCCESS && (!end || version != DL_CALIB_VERSION ||
                              !positive(c->copy_bytes_per_ns) ||
+                             !positive(c->build_ms) ||
                              c->naccess == 0))
         st = dl_fail(DL_INVALID_ARGUMENT,
                      "%s: incomplete, or not a version %d calibration file",
@@ -273,7 +308,7 @@ uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words)
     double best_d = INFINITY, best_ns = INFINITY;
     for (unsigned i = 0; i < c->naccess; i++) {
         const dl_calib_access *a = &c->access[i];
-        if (a->tile <= 1) /* AoS or DA */
+        if (!dl_calib_tile_is_asta(a->tile))
             continue;
         double d = size_ratio(a->words, words);
         if (d < best_d || (d == best_d && a->ns_per_record < best_ns)) {
@@ -286,17 +321,29 @@ uint32_t dl_calib_best_asta_tile(const dl_calibration *c, uint32_t words)
 }
 
 double dl_calib_convert_rate(const dl_calibration *c, uint32_t words,
-                             uint32_t tile)
+                             uint32_t tile, uint32_t min_field)
 {
-    double best_d = INFINITY, rate = 0;
+    double field_d = INFINITY;
     for (unsigned i = 0; i < c->nconvert; i++) {
-        const dl_calib_convert *x = &c->convert[i];
-        if (x->tile != tile)
-            continue;
-        double d = size_ratio(x->words, words);
-        if (d < best_d - 1e-9 || (d < best_d + 1e-9 && x->bytes_per_ns > rate)) {
-            best_d = d;
-            rate = x->bytes_per_ns;
+        double d = size_ratio(convert_field(&c->convert[i]),
+                              min_field ? min_field : 4);
+        field_d = d < field_d ? d : field_d;
+    }
+    double rate = 0;
+    for (int any_tile = 0; any_tile < 2 && rate == 0; any_tile++) {
+        double best_d = INFINITY;
+        for (unsigned i = 0; i < c->nconvert; i++) {
+            const dl_calib_convert *x = &c->convert[i];
+            if ((!any_tile && x->tile != tile) ||
+                size_ratio(convert_field(x), min_field ? min_field : 4) >
+                    field_d + 1e-9)
+                continue;
+            double d = size_ratio(x->words, words);
+            if (d < best_d - 1e-9 ||
+                (d < best_d + 1e-9 && x->bytes_per_ns > rate)) {
+                best_d = d;
+                rate = x->bytes_per_ns;
+            }
         }
     }
     return rate;

@@ -19,6 +19,7 @@ enum state { NEW, PLAIN_PROBE, TRANSFORM_PROBE, TRANSFORM, PLAIN, DEFERRED };
 #define TUNER_BUCKETS 256u
 #define TUNER_MAX_ENTRIES 4096u
 #define TUNER_NAME_MAX 64u
+#define TUNER_WHY_MAX 320u /* a decision's reason, in words */
 
 typedef struct dl_tuner_entry dl_tuner_entry;
 struct dl_tuner_entry {
@@ -252,12 +253,13 @@ static double recurring_per_launch(const dl_tuner_entry *e)
 static void judge_probe(dl_tuner *t, dl_tuner_entry *e)
 {
     double gain = e->plain_ns - e->trans_ns - recurring_per_launch(e);
-    char why[200];
+    char why[TUNER_WHY_MAX];
     snprintf(why, sizeof why,
-             "plain %.3f ms, transformed %.3f ms, conversions %.3f ms "
-             "once + %.3f ms per launch",
-             e->plain_ns / 1e6, e->trans_ns / 1e6, e->first_conv_ns / 1e6,
-             recurring_per_launch(e) / 1e6);
+             "a launch took %.3f ms as written and %.3f ms transformed, "
+             "plus %.3f ms of conversions per launch (the first conversion "
+             "took %.3f ms)",
+             e->plain_ns / 1e6, e->trans_ns / 1e6,
+             recurring_per_launch(e) / 1e6, e->first_conv_ns / 1e6);
     decide(t, e, gain > t->cfg.margin * e->plain_ns, why);
 }
 
@@ -270,12 +272,13 @@ static int shut_down(dl_tuner *t, dl_tuner_entry *e)
     double gain = e->plain_ns - e->trans_ns - recurring_per_launch(e);
     if (gain > t->cfg.margin * e->plain_ns)
         return 0;
-    char why[200];
+    char why[TUNER_WHY_MAX];
     snprintf(why, sizeof why,
-             "switching back: plain %.3f ms, transformed %.3f ms + %.3f ms "
-             "of conversions per launch",
-             e->plain_ns / 1e6, e->trans_ns / 1e6,
-             recurring_per_launch(e) / 1e6);
+             "switching back: a launch takes %.3f ms transformed plus %.3f "
+             "ms of conversions, no longer less than the %.3f ms it takes "
+             "as written",
+             e->trans_ns / 1e6, recurring_per_launch(e) / 1e6,
+             e->plain_ns / 1e6);
     decide(t, e, 0, why);
     return 1;
 }
@@ -303,10 +306,14 @@ static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
     int cannot = upfront > 0 && e->plain_ns * launches < upfront;
     if (cannot == (e->state != DEFERRED)) /* the caller logs `why` */
         snprintf(why, size,
-             "a probe %s pay: plain %.3f ms over %.0f launches against "
-             "%.3f ms up front (build %.3f ms, conversions %.3f ms)",
-             cannot ? "cannot" : "can now", e->plain_ns / 1e6, launches,
-             upfront / 1e6, p->first_ns / 1e6, p->conversion_ns / 1e6);
+             "%s the transformed kernel %s: the next %.0f launches take "
+             "%.3f ms as written (%.3f ms each), %s than the %.3f ms "
+             "trying it costs first (its build %.3f ms, the conversions "
+             "%.3f ms)",
+             cannot ? "not trying" : "trying", cannot ? "yet" : "now",
+             launches, e->plain_ns * launches / 1e6, e->plain_ns / 1e6,
+             cannot ? "less" : "more", upfront / 1e6, p->first_ns / 1e6,
+             p->conversion_ns / 1e6);
     return cannot;
 }
 
@@ -375,12 +382,33 @@ static dl_tuner_entry *wait_for(dl_tuner *t, dl_tuner_entry *e,
             deadline_after(&until, silence);
         } else if (rc != 0) { /* timed out */
             t->wait_failed = 1;
-            DL_LOG_INFO("tuner: no kernel of a probe of '%s' was timed "
-                        "within %llu ms; probes no longer wait",
+            DL_LOG_INFO("tuner: kernel '%s': no launch time came back "
+                        "within %llu ms; later tries no longer wait for one",
                         e->name, (unsigned long long)(silence / 1000000ull));
             return e;
         }
     }
+}
+
+static int plain_all_timed(const dl_tuner *t, const dl_tuner_entry *e)
+{
+    return e->plain_n >= t->cfg.plain_samples;
+}
+
+/* Before a probe that must build: the first plain time, and unless that
+ * one already says the probe cannot pay, all of them.  The first may hold
+ * the device compiler's work (POCL compiles a kernel at its first
+ * enqueue: 136 ms against 2-8 ms for a launch of a short program here),
+ * so it can only tell that a probe cannot pay; the fastest sample says
+ * whether it can. */
+static dl_tuner_entry *wait_for_plain(dl_tuner *t, dl_tuner_entry *e,
+                                      const dl_tuner_prediction *p, char *why,
+                                      size_t size)
+{
+    e = wait_for(t, e, p, plain_timed);
+    if (e && !probe_cannot_pay(t, e, p, why, size))
+        e = wait_for(t, e, p, plain_all_timed);
+    return e;
 }
 
 /* How many launches of a decided pattern the runtime's memo may run
@@ -440,11 +468,12 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
             decide(t, e, 0, "the calibration predicts no gain");
         else if (k->probes >= t->cfg.max_probes && k->last >= 0)
-            decide(t, e, k->last, "probe budget spent, as last decided");
+            decide(t, e, k->last,
+                   "tried transformed as often as allowed; as last decided");
         else
             e->state = PLAIN_PROBE;
     }
-    char why[200];
+    char why[TUNER_WHY_MAX];
     if (e->state == DEFERRED && !probe_cannot_pay(t, e, p, why, sizeof why)) {
         DL_LOG_INFO("tuner: kernel '%s': %s", e->name, why);
         e->state = PLAIN_PROBE; /* due: the probe starts now */
@@ -454,7 +483,8 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         if (e->plain_asked >= t->cfg.plain_samples &&
             (e->launches >= t->cfg.probe_after || keen(t, p)) &&
             k->probes >= t->cfg.max_probes) {
-            decide(t, e, k->last == 1, "probe budget spent");
+            decide(t, e, k->last == 1,
+                   "tried transformed as often as allowed");
             break;
         }
         int due = e->plain_asked >= t->cfg.plain_samples &&
@@ -464,7 +494,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
          * second plain launch, queued, keeps the device busy while the
          * host builds (the judge waits for both, probe_reported). */
         if (due && p && p->first_ns > 0 &&
-            !(e = wait_for(t, e, p, plain_timed)))
+            !(e = wait_for_plain(t, e, p, why, sizeof why)))
             return c; /* the kernel was released meanwhile */
         if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
             decide(t, e, 0, why);
@@ -564,6 +594,17 @@ void dl_tuner_report_kernel(dl_tuner *t, uint64_t ticket, int transformed,
         t->longest_ns = ns;
     pthread_cond_broadcast(&t->reported);
     pthread_mutex_unlock(&t->lock);
+}
+
+unsigned dl_tuner_measured(dl_tuner *t, uint64_t ticket, int transformed,
+                           double *ns)
+{
+    pthread_mutex_lock(&t->lock);
+    dl_tuner_entry *e = entry_by_ticket(t, ticket);
+    unsigned n = !e ? 0 : transformed ? e->trans_n : e->plain_n;
+    *ns = !n ? 0 : transformed ? e->trans_ns : e->plain_ns;
+    pthread_mutex_unlock(&t->lock);
+    return n;
 }
 
 void dl_tuner_report_conversion(dl_tuner *t, uint64_t ticket, uint64_t ns)

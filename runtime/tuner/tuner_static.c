@@ -27,7 +27,7 @@ static uint32_t calib_tile_for(const dl_calibration *c, uint32_t words,
     double best_d = INFINITY;
     for (unsigned i = 0; i < c->naccess; i++) {
         uint32_t t = c->access[i].tile;
-        if (t <= 1 || !dl_calib_find_access(c, words, t))
+        if (!dl_calib_tile_is_asta(t) || !dl_calib_find_access(c, words, t))
             continue;
         double d = size_ratio(t, tile);
         if (d < best_d) {
@@ -43,18 +43,46 @@ static size_t layout_tile(uint32_t calib_tile)
     return calib_tile == DL_CALIB_TILE_DA ? DL_TILE_DA : calib_tile;
 }
 
+/* Bytes of the argument's smallest field. */
+static uint32_t smallest_field(const dl_tuner_kernel_info *info)
+{
+    if (info->min_field_size)
+        return info->min_field_size;
+    if (!info->field_sizes)
+        return info->nfields ? info->record_size / info->nfields : 4;
+    uint32_t min = info->record_size;
+    for (uint32_t i = 0; i < info->nfields; i++)
+        min = info->field_sizes[i] < min ? info->field_sizes[i] : min;
+    return min;
+}
+
 /* Marshal + restore of the argument to calibration tile `tile`. */
 static double conversion_ns(const dl_calibration *calib,
                             const dl_tuner_kernel_info *info, uint32_t words,
                             uint32_t tile)
 {
     double bytes = (double)info->count * info->record_size;
-    double rate = dl_calib_convert_rate(calib, words, tile);
+    double rate =
+        dl_calib_convert_rate(calib, words, tile, smallest_field(info));
     /* Unmeasured algorithm: a conversion reads and writes everything at
      * best twice, at copy speed. */
     if (rate <= 0)
         rate = calib->copy_bytes_per_ns / 2;
     return rate > 0 ? 2.0 * bytes / rate : INFINITY;
+}
+
+/* The measured access cost of `tile` for this argument: DA's is the
+ * aliased figure when its field arrays alias (tuner_alias.c), NULL when
+ * that was not measured; the aliased figure never stands for itself. */
+static const dl_calib_access *argument_access(const dl_calibration *c,
+                                              uint32_t words, uint32_t tile,
+                                              int da_aliased)
+{
+    if (tile == DL_CALIB_TILE_DA_4K)
+        return NULL;
+    if (tile == DL_CALIB_TILE_DA && da_aliased)
+        tile = DL_CALIB_TILE_DA_4K;
+    return dl_calib_find_access(c, words, tile);
 }
 
 dl_status dl_tuner_static_choice(const dl_calibration *calib,
@@ -66,6 +94,8 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
                        "static choice: no calibration or an empty record");
     *out = (dl_tuner_static){.tile = 1};
     uint32_t words = (info->record_size + 3) / 4;
+    int aliased = dl_tuner_da_aliases(info);
+    out->da_aliased = aliased;
     const dl_calib_access *aos = dl_calib_find_access(calib, words, 1);
     if (!aos)
         return DL_SUCCESS; /* nothing measured: leave it alone, unknown */
@@ -75,13 +105,13 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
     if (info->tile_override) {
         uint32_t t = calib_tile_for(calib, words, info->tile_override,
                                     info->count);
-        const dl_calib_access *a = dl_calib_find_access(calib, words, t);
+        const dl_calib_access *a = argument_access(calib, words, t, aliased);
         if (a)
             best = a;
     } else {
         for (unsigned i = 0; i < calib->naccess; i++) {
-            const dl_calib_access *a =
-                dl_calib_find_access(calib, words, calib->access[i].tile);
+            const dl_calib_access *a = argument_access(
+                calib, words, calib->access[i].tile, aliased);
             if (a && a->ns_per_record < best->ns_per_record)
                 best = a;
         }
@@ -92,7 +122,9 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
     if (best->tile == 1)
         return DL_SUCCESS;
 
-    out->conversion_ns = conversion_ns(calib, info, words, best->tile);
+    uint32_t converted = best->tile == DL_CALIB_TILE_DA_4K ? DL_CALIB_TILE_DA
+                                                           : best->tile;
+    out->conversion_ns = conversion_ns(calib, info, words, converted);
     double saving = out->plain_ns - best->ns_per_record * count;
     out->amortises = saving * info->expected_launches > out->conversion_ns;
     /* A loss, or a gain the conversion cannot pay, leaves the data alone
@@ -101,7 +133,7 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
         out->tile = info->tile_override >= info->count ? DL_TILE_DA
                                                        : info->tile_override;
     else if (out->speedup > 1.02 && out->amortises)
-        out->tile = layout_tile(best->tile);
+        out->tile = layout_tile(converted);
     return DL_SUCCESS;
 }
 

@@ -18,8 +18,8 @@ With --fallback TEXT the annotated kernel's activated build must fail (a
 layout check dl-annotate wrote does not hold for the program's build
 options): under dl-run with DL_POLICY=always, in preload and in layer
 mode, nothing is converted and a dlayout warning names the line of
-kern.dl.cl that holds TEXT (`NAME.cl:LINE: the activated build
-failed`); under DL_POLICY=auto the output is the same and nothing is
+kern.dl.cl that holds TEXT (`program N "FIRST LINE":LINE: the
+activated build failed`); under DL_POLICY=auto the output is the same and nothing is
 converted, and a failed activated build, if the tuner asked for one,
 is reported the same way (the tuner may keep a short program plain
 without building it).
@@ -162,8 +162,10 @@ def check_fallback(a, argv, dl_kern, original):
     if not lines:
         print("FAIL: no line of %s holds %r" % (dl_kern, a.fallback))
         return 1
-    at = re.compile(r"^dlayout: warning: [0-9a-f]{16}\.cl:%d: the activated "
-                    r"build failed" % lines[0], re.M)
+    # The program loaded the file itself: dlayout names it by its number
+    # and first line (rt_programs.c, program_label).
+    at = re.compile(r'^dlayout: warning: program [0-9]+ "[^\n]*":%d: '
+                    r'the activated build failed' % lines[0], re.M)
     for policy, mode in [("always", []), ("always", ["--layer"]),
                          ("auto", [])]:
         env = clean_env()

@@ -131,7 +131,7 @@ def main():
         out.write("// DL: AoS: src[%s][20]\n// DL: AoS: dst[%s][20]\n" %
                   (CELLS, CELLS) + f.read())
     annotated = os.path.join(work, "lbm.dl.cl")
-    subprocess.run([annotate, "-DNX=1", "-DNY=1", "-DNZ=1",
+    subprocess.run([annotate, "--layout", "da", "-DNX=1", "-DNY=1", "-DNZ=1",
                     "-DOMEGA=1.0f", user, "-o", annotated], check=True)
     active = os.path.join(work, "lbm.active.cl")
     with open(annotated) as f, open(active, "w") as out:

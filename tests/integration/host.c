@@ -68,7 +68,7 @@ void it_cl_close(it_cl *cl)
     CHECK(clReleaseContext(cl->context));
 }
 
-static char *read_kernel_file(const char *name)
+char *it_read_kernel_file(const char *name)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", DL_IT_KERNEL_DIR, name);
@@ -88,7 +88,7 @@ static char *read_kernel_file(const char *name)
 
 cl_program it_build(const it_cl *cl, const char *name, const char *options)
 {
-    char *text = read_kernel_file(name);
+    char *text = it_read_kernel_file(name);
     const char *strings[] = {text};
     cl_int err;
     cl_program program =

@@ -49,6 +49,8 @@ void it_cl_open(it_cl *cl);
 void it_cl_close(it_cl *cl);
 
 /* Reads kernels/<name> and builds it for cl->device with `options`. */
+/* The text of kernels/<name> (malloc'd, NUL-terminated). */
+char *it_read_kernel_file(const char *name);
 cl_program it_build(const it_cl *cl, const char *name, const char *options);
 cl_kernel it_kernel(cl_program program, const char *name);
 

@@ -206,6 +206,110 @@ layer)
     same_stdout plain shim
     expect_launches shim 2
     ;;
+fork-child)
+    # A child forked after OpenCL was used calls exit(): it inherits the
+    # exit handler (and, as a layer, the destructor), but only the process
+    # that started the runtime prints the stats line.
+    run plain "$cl_prog" --fork
+    run preload "$dl_run" --stats "$cl_prog" --fork
+    same_stdout plain preload
+    expect_launches preload 2
+    run layer "$dl_run" --layer --stats "$cl_prog" --fork
+    same_stdout plain layer
+    expect_launches layer 2
+    ;;
+binary-dir)
+    # An unusable DL_BINARY_DIR is named in one warning, and the program
+    # runs as ever without the binary cache.  A missing directory that can
+    # be made is made (as storing a program would), without a warning.
+    run plain "$cl_prog"
+    : >"$tmp/regular-file"
+    i=0
+    for dir in relative/binaries "$tmp/regular-file/binaries" \
+        "$tmp/regular-file" /proc/self; do
+        i=$((i + 1))
+        run bad$i env DL_BINARY_DIR="$dir" "$dl_run" --stats "$cl_prog"
+        same_stdout plain bad$i
+        expect_launches bad$i 2
+        n=$(grep -c "^dlayout: warning: DL_BINARY_DIR" "$tmp/bad$i.err")
+        [ "$n" = 1 ] || fail "bad$i: $n DL_BINARY_DIR warnings for '$dir', expected 1: $(head -c 300 "$tmp/bad$i.err")"
+    done
+    [ ! -e relative ] || fail "relative/binaries: created in the working directory"
+    run good env DL_BINARY_DIR="$tmp/new/binaries" "$dl_run" --stats "$cl_prog"
+    same_stdout plain good
+    if grep -q "DL_BINARY_DIR" "$tmp/good.err"; then
+        fail "good: unexpected warning: $(head -c 300 "$tmp/good.err")"
+    fi
+    [ -d "$tmp/new/binaries" ] || fail "good: the directory was not made"
+    ;;
+setuid)
+    # Setuid and setgid programs run under the layer (the loader ignores
+    # LD_PRELOAD there, not OPENCL_LAYERS): in such an AT_SECURE process
+    # dlayout reads no DL_* variable, writes nothing and injects nothing.
+    # A setgid-root program run by an unprivileged user, and a setuid
+    # program (owned by that user) run by root.  (POCL itself cannot build
+    # in a setuid-root program run by another user here: EPERM from its
+    # compiler's output files.)  The same runs of a plain copy show that
+    # the environment would dump and inject.
+    if [ "$(id -u)" != 0 ]; then
+        echo "not root: cannot make setuid programs; skipped"
+        exit 77
+    fi
+    chmod 755 "$tmp" && mkdir -m 755 "$tmp/bin" || exit 1
+    for variant in plain setgid setuid; do
+        cp "$cl_prog" "$tmp/bin/$variant" && chmod 755 "$tmp/bin/$variant" ||
+            exit 1
+    done
+    chgrp 0 "$tmp/bin/setgid" && chmod 2755 "$tmp/bin/setgid" &&
+        chown 65534 "$tmp/bin/setuid" && chmod 4755 "$tmp/bin/setuid" ||
+        exit 1
+    if findmnt -no OPTIONS --target "$tmp/bin" 2>/dev/null | grep -qw nosuid; then
+        echo "$tmp is mounted nosuid; skipped"
+        exit 77
+    fi
+    mkdir -m 1777 "$tmp/pocl" "$tmp/xdg" "$tmp/dump" "$tmp/dump-secure" \
+        "$tmp/inject" || exit 1
+    POCL_CACHE_DIR=$tmp/pocl XDG_CACHE_HOME=$tmp/xdg
+    export POCL_CACHE_DIR XDG_CACHE_HOME
+    nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+    run plain nobody "$tmp/bin/plain"
+    run dump nobody env DL_DUMP_DIR="$tmp/dump" "$dl_run" --layer --stats \
+        "$tmp/bin/plain"
+    same_stdout plain dump
+    expect_launches dump 2
+    dumped=$(ls "$tmp/dump")
+    if [ -z "$dumped" ] || [ "$(echo "$dumped" | wc -l)" != 1 ]; then
+        fail "dump: expected one dumped source, found '$dumped'"
+    else
+        sed 's/+ 1.0f/+ 2.0f/' "$tmp/dump/$dumped" >"$tmp/inject/$dumped"
+        run inject nobody env DL_INJECT_DIR="$tmp/inject" "$dl_run" --layer \
+            "$tmp/bin/plain"
+        expect_rc inject 0
+        if cmp -s "$tmp/plain.out" "$tmp/inject.out"; then
+            fail "inject: the injected source changed nothing"
+        fi
+    fi
+    for variant in setgid setuid; do
+        runner=nobody
+        [ "$variant" = setuid ] && runner=env
+        run "$variant-plain" "$runner" "$tmp/bin/$variant"
+        same_stdout plain "$variant-plain"
+        run "$variant" "$runner" env DL_DUMP_DIR="$tmp/dump-secure" \
+            DL_INJECT_DIR="$tmp/inject" DL_LOG_FILE="$tmp/dl.log" \
+            DL_BINARY_DIR="$tmp/binaries" \
+            "$dl_run" --layer --stats --log debug "$tmp/bin/$variant"
+        same_stdout plain "$variant"
+        expect_no_stats "$variant"
+        [ -z "$(ls -A "$tmp/dump-secure")" ] ||
+            fail "$variant: wrote into DL_DUMP_DIR"
+        [ ! -e "$tmp/dl.log" ] || fail "$variant: wrote DL_LOG_FILE"
+        [ ! -e "$tmp/binaries" ] || fail "$variant: made DL_BINARY_DIR"
+        if grep -q "^dlayout" "$tmp/$variant.err"; then
+            fail "$variant: dlayout spoke: $(head -c 300 "$tmp/$variant.err")"
+        fi
+        rm -rf "$tmp/dump-secure/"* "$tmp/dl.log" "$tmp/binaries"
+    done
+    ;;
 dlopen)
     # A program that dlopen()s libOpenCL: the layer sees it, the preload
     # cannot (and then stays passive: no stats line at all).
@@ -240,19 +344,13 @@ threads)
     expect_launches shim-layer 16
     ;;
 symbols)
-    # The preload exports exactly the entries of entries.def (which are the
-    # hooks of runtime/rt/intercept.h), the layer
+    # The preload exports exactly the entries of entries.def (whose hooks
+    # runtime/rt/intercept.h declares, generated from it), the layer
     # only its two loader entry points; neither links libOpenCL nor calls
     # an OpenCL function by name (that would re-enter the hooks).
     grep -o '^DL_ENTRY([^,]*, *cl[A-Za-z]*' "$entries" | sed 's/.*, *//' |
         sort >"$tmp/entries"
     [ -s "$tmp/entries" ] || fail "no entries read from $entries"
-    # entries.def lists exactly the dl_rt_ hooks of runtime/rt/intercept.h.
-    grep -o 'dl_rt_cl[A-Za-z]*(' "$(dirname "$controls_def")/../rt/intercept.h" |
-        sed 's/^dl_rt_//; s/($//' | sort >"$tmp/hooks"
-    [ -s "$tmp/hooks" ] || fail "no dl_rt_ hooks read from intercept.h"
-    cmp -s "$tmp/entries" "$tmp/hooks" ||
-        fail "entries.def differs from intercept.h: $(diff "$tmp/hooks" "$tmp/entries" | tr '\n' ' ')"
     nm -D --defined-only "$preload" | awk '$2 ~ /^[TW]$/ {print $3}' |
         grep -v '^_' | sort >"$tmp/preload-exports"
     cmp -s "$tmp/entries" "$tmp/preload-exports" ||

@@ -2,10 +2,12 @@
  * for the shim tests: each job builds a kernel, launches it twice on a
  * buffer and prints what it reads back.
  *
- *   shim-cl-prog [--threads N]
+ *   shim-cl-prog [--threads N | --fork]
  *
  * With --threads, N threads run one job each and make their first
- * intercepted call (clCreateProgramWithSource) at the same moment.  Built
+ * intercepted call (clCreateProgramWithSource) at the same moment.  With
+ * --fork, after the job a child process forks and calls exit() at once,
+ * as a program that forks a helper does.  Built
  * three ways: linked with libOpenCL (shim-cl-prog); with DL_TEST_DLOPEN,
  * loading libOpenCL.so.1 with dlopen and dlsym (shim-cl-dlopen), which an
  * LD_PRELOAD shim cannot see; with DL_TEST_PLUGIN, as a plugin
@@ -19,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define CL_FUNCTIONS(X)                                                        \
     X(clGetPlatformIDs)                                                        \
@@ -158,11 +162,12 @@ __attribute__((visibility("default"))) int shim_plugin_main(int argc,
 int main(int argc, char **argv)
 #endif
 {
-    int threads = 0;
+    int threads = 0, fork_child = argc == 2 && !strcmp(argv[1], "--fork");
     if (argc == 3 && strcmp(argv[1], "--threads") == 0)
         threads = atoi(argv[2]);
-    if (argc != 1 && (threads < 1 || threads > MAX_JOBS)) {
-        fprintf(stderr, "usage: %s [--threads 1..%d]\n", argv[0], MAX_JOBS);
+    if (argc != 1 && !fork_child && (threads < 1 || threads > MAX_JOBS)) {
+        fprintf(stderr, "usage: %s [--threads 1..%d | --fork]\n", argv[0],
+                MAX_JOBS);
         return 2;
     }
     if (load_opencl() != 0)
@@ -195,6 +200,16 @@ int main(int argc, char **argv)
         pthread_barrier_destroy(&start_line);
         for (int t = 0; t < threads; t++)
             print_job(&jobs[t]);
+    }
+    if (fork_child) {
+        fflush(stdout);
+        pid_t child = fork();
+        if (child == 0)
+            exit(0); /* runs the inherited exit handlers */
+        if (child < 0 || waitpid(child, NULL, 0) != child) {
+            perror("fork");
+            return 1;
+        }
     }
     CHECK(cl.clReleaseContext(context));
     return 0;

@@ -115,7 +115,7 @@ static void test_init_rejects(void **state)
     assert_int_equal(init_layer(SLOTS, &target, &n, NULL), CL_INVALID_VALUE);
     /* A target table (an older loader's) must hold every hooked entry. */
     size_t last = 0;
-#define DL_ENTRY(ret, name, params, args)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                \
     if (offsetof(cl_icd_dispatch, name) > last)                                \
         last = offsetof(cl_icd_dispatch, name);
 #include "entries.def"
@@ -141,7 +141,7 @@ static void test_init_table(void **state)
     void *const *ours = (void *const *)table;
     void *const *theirs = (void *const *)&target;
     size_t hooked = 0;
-#define DL_ENTRY(ret, name, params, args)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                \
     assert_ptr_not_equal(table->name, target.name);                            \
     assert_non_null(table->name);                                              \
     hooked++;

@@ -2,7 +2,7 @@
 # overhead.sh - instructions the shim adds to calls that convert nothing,
 # counted by callgrind (exact, unlike timings).
 #
-#   overhead.sh DL_RUN SHIM_BENCH CALLS [LIMIT]
+#   overhead.sh DL_RUN SHIM_BENCH CALLS [LIMIT [LAUNCH_LIMIT]]
 #
 # Runs shim-bench (CALLS calls of each bench_ function) plain, under the
 # preload, the preload with DL_DISABLE, the layer, and the preload and the
@@ -16,11 +16,17 @@
 # dlayout tracks but never converted, are counted by object
 # (cg_own.awk): dlayout's own instructions and the ICD loader's, less the
 # loader's in the plain run, is what such a call adds; it must stay
-# within LIMIT too, tracked kernel or not.  Reads in the annotated modes
+# within LIMIT too, tracked kernel or not, except the launch, whose
+# limit is LAUNCH_LIMIT (default 110): a launch the memo serves keeps the
+# launch's event, so that a later conversion on another queue waits for
+# that command alone and never for a marker behind commands the program
+# holds back (docs/architecture.md), which costs about 60 instructions.
+# Measure a build without -Dlock_check (./scripts/dlayout.sh perf): the
+# check wraps the blocking calls.  Reads in the annotated modes
 # are measured on four buffers each and the cheapest counts (candidates
 # below).
 set -u
-dl_run=$1 bench=$2 calls=$3 limit=${4:-40}
+dl_run=$1 bench=$2 calls=$3 limit=${4:-40} launch_limit=${5:-110}
 here=$(dirname "$0")
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dl-overhead.XXXXXX") || exit 1
@@ -168,9 +174,11 @@ for what in launch read read_tracked; do
         line3="$line3 $(printf '%9s' "$(launch_added $mode $what)")"
     done
     printf '%s\n%s\n%s\n' "$line" "$line2" "$line3"
+    max=$limit
+    [ "$what" = launch ] && max=$launch_limit
     for mode in preload layer annotated annotated_layer; do
-        if above "$(launch_added $mode $what)" "$limit"; then
-            echo "overhead: bench_$what adds more than $limit" \
+        if above "$(launch_added $mode $what)" "$max"; then
+            echo "overhead: bench_$what adds more than $max" \
                 "instructions ($mode)"
             status=1
         fi
@@ -197,5 +205,5 @@ for f in bench_set_scalar_arg bench_set_buffer_arg bench_retain_release; do
         fi
     done
 done
-[ "$status" = 0 ] && echo "overhead: ok (limit +$limit)"
+[ "$status" = 0 ] && echo "overhead: ok (limit +$limit, launches +$launch_limit)"
 exit $status

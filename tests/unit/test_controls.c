@@ -117,7 +117,7 @@ static void test_table(void **state)
     static const char *const names[] = {
         "DL_LOG",      "DL_LOG_FILE",   "DL_STATS", "DL_DISABLE", "DL_DUMP_DIR",
         "DL_BINARY_DIR", "DL_INJECT_DIR", "DL_TILE", "DL_ALGO", "DL_POLICY",
-        "DL_DIRECT_DISPATCH"};
+        "DL_DIRECT_DISPATCH", "DL_CALIBRATION_NOTICE"};
     const unsigned n = sizeof names / sizeof *names;
     assert_int_equal(dl_control_count, n);
     for (unsigned i = 0; i < n; i++) {

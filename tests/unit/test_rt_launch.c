@@ -123,6 +123,53 @@ static void test_iterated_marshals_once(void **state)
     free(got);
 }
 
+/* clBuildProgram as the launches call it: counts the builds, and those
+ * made while this thread held the runtime's lock (single-threaded here,
+ * so a lock that cannot be taken is held by this thread). */
+static cl_api_clBuildProgram real_build;
+static unsigned builds, builds_locked;
+
+static cl_int CL_API_CALL build_watched(cl_program program, cl_uint ndev,
+                                        const cl_device_id *devices,
+                                        const char *options,
+                                        void(CL_CALLBACK *notify)(cl_program,
+                                                                  void *),
+                                        void *user)
+{
+    builds++;
+    if (pthread_mutex_trylock(&dl_rt.lock) != 0)
+        builds_locked++;
+    else
+        pthread_mutex_unlock(&dl_rt.lock);
+    return real_build(program, ndev, devices, options, notify, user);
+}
+
+/* The first conversions of the process build their marshal programs, and
+ * a blocking call never runs under the runtime's lock: they are built
+ * before it is taken, and the launch planned again after (issue 17).
+ * First in the list, so that no other test built those programs. */
+static void test_builds_outside_the_lock(void **state)
+{
+    rt_fixture *fx = *state;
+    const size_t n = 37;
+    uint32_t *want = rt_random_records(n);
+    cl_mem m = rt_buffer_of(fx, want, n * 8);
+    cl_kernel k = rt_kernel_of(main_prog, "advance");
+    rt_set_mem(k, 0, m);
+    real_build = dl_cl.clBuildProgram;
+    dl_cl.clBuildProgram = build_watched;
+    builds = builds_locked = 0;
+    for (int it = 0; it < 3; it++) {
+        rt_run(fx->cl.queue, k, n);
+        model_step(want, n);
+    }
+    assert_true(rt_is_transformed(m));
+    dl_cl.clBuildProgram = real_build;
+    assert_true(builds >= 1);
+    assert_int_equal(builds_locked, 0);
+    check_and_release(fx, k, m, want, n);
+}
+
 static void test_two_layouts(void **state)
 {
     rt_fixture *fx = *state;
@@ -235,7 +282,7 @@ static void test_dims_not_fitting(void **state)
     rt_run(fx->cl.queue, k, n);
     char *log = rt_log_end();
     /* One warning, naming the annotation's line (29 of main_src). */
-    const char *want_line = ".cl:29: kernel 'stepn' runs untransformed";
+    const char *want_line = "\":29: kernel 'stepn' runs untransformed";
     const char *w = strstr(log, want_line);
     if (!w || strstr(w + strlen(want_line), "runs untransformed"))
         fail_msg("expected one warning naming line 29: '%s'", log);
@@ -577,7 +624,7 @@ static unsigned uses_of(cl_mem m)
 {
     rt_lock();
     rt_buffer *b = rt_buffer_find(m);
-    unsigned n = b ? b->nuses : 0;
+    unsigned n = b ? b->uses.n : 0;
     rt_unlock();
     return n;
 }
@@ -612,7 +659,7 @@ static void test_uses_recorded(void **state)
     rt_run(fx->cl.queue, a, n); /* conversion (waits on both), kernel */
     model_step(want, n);
     assert_int_equal(uses_of(m), 2);
-    for (int i = 0; i < 20; i++) { /* more uses than slots: folded */
+    for (int i = 0; i < 20; i++) { /* more uses than slots: pruned */
         rt_run(fx->cl.queue, a, n);
         model_step(want, n);
     }
@@ -843,6 +890,7 @@ int main(int argc, char **argv)
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_builds_outside_the_lock),
         cmocka_unit_test(test_iterated_marshals_once),
         cmocka_unit_test(test_two_layouts),
         cmocka_unit_test(test_unannotated_kernel),

@@ -537,6 +537,40 @@ static void test_probe_start_waits_for_plain_times(void **state)
     dl_tuner_destroy(lt.tuner);
 }
 
+static void *report_second_plain_later(void *arg)
+{
+    late_times *lt = arg;
+    sleep_ms(lt->gap_ms);
+    dl_tuner_report_kernel(lt->tuner, lt->plain[1].ticket, 0, 8 * MS);
+    return NULL;
+}
+
+/* The short program of issue 17: ten launches of 8 ms, 150 ms of builds
+ * up front.  The first plain time holds POCL's compile of the kernel
+ * (136 ms), so alone it would say that 16 launches could pay the probe;
+ * the third launch waits for the second time as well, and with it (8 ms)
+ * no probe can pay: plain, and no build. */
+static void test_probe_start_waits_for_every_plain_time(void **state)
+{
+    (void)state;
+    const dl_tuner_prediction unbuilt = {0, 4.0 * MS, 0, 150.0 * MS};
+    late_times lt = {.tuner = make(DL_POLICY_AUTO), .gap_ms = 30};
+    dl_tuner_launch l = {&kernel_a, "a", 5, &unbuilt, 0};
+    lt.plain[0] = dl_tuner_choose(lt.tuner, &l);
+    lt.plain[1] = dl_tuner_choose(lt.tuner, &l);
+    assert_true(lt.plain[0].measure && lt.plain[1].measure);
+    dl_tuner_report_kernel(lt.tuner, lt.plain[0].ticket, 0, 136 * MS);
+    pthread_t th;
+    assert_int_equal(
+        pthread_create(&th, NULL, report_second_plain_later, &lt), 0);
+    assert_false(dl_tuner_choose(lt.tuner, &l).transform); /* waits */
+    counts(&(sim){.tuner = lt.tuner}, 0, 1);
+    for (int i = 3; i < 10; i++)
+        assert_false(dl_tuner_choose(lt.tuner, &l).transform);
+    pthread_join(th, NULL);
+    dl_tuner_destroy(lt.tuner);
+}
+
 static void test_probe_waits_for_times(void **state)
 {
     (void)state;
@@ -665,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_late_and_stale_reports),
         cmocka_unit_test(test_probe_waits_for_times),
         cmocka_unit_test(test_probe_start_waits_for_plain_times),
+        cmocka_unit_test(test_probe_start_waits_for_every_plain_time),
         cmocka_unit_test(test_policy_always_never),
         cmocka_unit_test(test_unseen_launches),
         cmocka_unit_test(test_injected_clock_and_signature),

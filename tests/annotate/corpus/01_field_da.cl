@@ -1,4 +1,4 @@
-// dla-args:
+// dla-args: --layout da
 // p[i].f, the count from the guard `if (i < n)`
 struct particle { float x, y, z; float mass; };
 

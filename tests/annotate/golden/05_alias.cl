@@ -2,6 +2,11 @@
 // &p[E] bound to a private pointer, then q->f
 struct body { float px, py; float vx, vy; };
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -24,7 +29,16 @@ struct body { float px, py; float vx, vy; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_step_b
+#define DL_TILE_step_b 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> asta(auto)
 __kernel void step(__global struct body *b, float dt, int n)
 {
 #ifdef DL_ACTIVE_step
@@ -37,6 +51,18 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vx) == 8u, dla_layout_b_vx_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vx) == 4u, dla_layout_b_vx_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vy) == 12u, dla_layout_b_vy_at_12);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vy) == 4u, dla_layout_b_vy_size_4);
+#if DL_TILE_step_b > 1 && DL_TILE_step_b <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_b = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_step_b) + get_global_id(0));
+    if (i < n) {
+        const size_t dla_i_q = (size_t)(i);
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 0u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 8u, 4u))) * dt;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 4u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 12u, 4u))) * dt;
+    }
+
+#else
 #ifdef DL_GLOBAL_END_step
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_step);
 #endif
@@ -45,10 +71,11 @@ const size_t dla_M_b = (size_t)(long)(n);
     int i = get_global_id(0);
     if (i < n) {
         const size_t dla_i_q = (size_t)(i);
-        ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(dla_i_q)] += ((__global float *)((__global char *)(b) + 8u * dla_M_b))[(size_t)(dla_i_q)] * dt;
-        ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(dla_i_q)] += ((__global float *)((__global char *)(b) + 12u * dla_M_b))[(size_t)(dla_i_q)] * dt;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 0u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 8u, 4u))) * dt;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 4u, 4u))) += (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_q), DL_TILE_step_b, dla_M_b, 16u, 12u, 4u))) * dt;
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

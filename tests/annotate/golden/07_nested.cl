@@ -3,6 +3,11 @@
 struct vec3 { float x, y, z; };
 struct atom { struct vec3 pos; float q[3]; int kind; };
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -25,7 +30,16 @@ struct atom { struct vec3 pos; float q[3]; int kind; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: a[n] record(size=28; 0:12, 12:12, 24:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_shift_a
+#define DL_TILE_shift_a 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: a[n] record(size=28; 0:12, 12:12, 24:4) -> asta(auto)
 __kernel void shift(__global struct atom *a, int n)
 {
 #ifdef DL_ACTIVE_shift
@@ -36,6 +50,20 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct atom, q) == 12u, dla_layout_a_q_at_12);
 DLA_LAYOUT_CHECK(sizeof(((struct atom *)0)->q) == 12u, dla_layout_a_q_size_12);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct atom, kind) == 24u, dla_layout_a_kind_at_24);
 DLA_LAYOUT_CHECK(sizeof(((struct atom *)0)->kind) == 4u, dla_layout_a_kind_size_4);
+#if DL_TILE_shift_a > 1 && DL_TILE_shift_a <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_a = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_shift_a) + get_global_id(0));
+    if (i < n) {
+        float s = 0.0f;
+        for (int k = 0; k < 3; k++)
+            s += ((__global float *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_shift_a, dla_M_a, 28u, 12u, 12u)))[k];
+        (*(__global float *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_shift_a, dla_M_a, 28u, 0u, 12u))) += s;
+        (*(__global float *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_shift_a, dla_M_a, 28u, 0u, 12u) + 8u)) = (*(__global float *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_shift_a, dla_M_a, 28u, 0u, 12u) + 4u)) * (float)(*(__global int *)((__global char *)(a) + DLA_ASTA_TILED(DL_TILE_shift_a, dla_M_a, 28u, 24u, 4u)));
+    }
+
+#else
 #ifdef DL_GLOBAL_END_shift
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_shift);
 #endif
@@ -45,11 +73,12 @@ const size_t dla_M_a = (size_t)(long)(n);
     if (i < n) {
         float s = 0.0f;
         for (int k = 0; k < 3; k++)
-            s += ((__global float *)((__global char *)(a) + 12u * dla_M_a + (size_t)(i) * 12u))[k];
-        (*(__global float *)((__global char *)(a) + 0u * dla_M_a + (size_t)(i) * 12u)) += s;
-        (*(__global float *)((__global char *)(a) + 0u * dla_M_a + (size_t)(i) * 12u + 8u)) = (*(__global float *)((__global char *)(a) + 0u * dla_M_a + (size_t)(i) * 12u + 4u)) * (float)((__global int *)((__global char *)(a) + 24u * dla_M_a))[(size_t)(i)];
+            s += ((__global float *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_a, dla_M_a, 28u, 12u, 12u)))[k];
+        (*(__global float *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_a, dla_M_a, 28u, 0u, 12u))) += s;
+        (*(__global float *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_a, dla_M_a, 28u, 0u, 12u) + 8u)) = (*(__global float *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_a, dla_M_a, 28u, 0u, 12u) + 4u)) * (float)(*(__global int *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_a, dla_M_a, 28u, 24u, 4u)));
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

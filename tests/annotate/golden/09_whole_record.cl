@@ -2,6 +2,11 @@
 // whole-record load and store, expanded per part (gaps included)
 struct pair { float a; int b; short c; };
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -24,35 +29,44 @@ struct pair { float a; int b; short c; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_swap_halves_p
+#define DL_TILE_swap_halves_p 32
+#endif
 #ifdef DL_ACTIVE_swap_halves
 static struct pair dla_load_swap_halves_p(__global char *p, size_t i, size_t M)
 {
     struct pair r;
     (void)M;
     for (uint b = 0; b < 1u; b++)
-        ((__private uint *)&r)[0u + b] = ((__global uint *)(p + 0u * M + i * 4u))[b];
+        ((__private uint *)&r)[0u + b] = ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 0u, 4u)))[b];
     for (uint b = 0; b < 1u; b++)
-        ((__private uint *)&r)[1u + b] = ((__global uint *)(p + 4u * M + i * 4u))[b];
+        ((__private uint *)&r)[1u + b] = ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 4u, 4u)))[b];
     for (uint b = 0; b < 1u; b++)
-        ((__private ushort *)&r)[4u + b] = ((__global ushort *)(p + 8u * M + i * 2u))[b];
+        ((__private ushort *)&r)[4u + b] = ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 8u, 2u)))[b];
     for (uint b = 0; b < 1u; b++)
-        ((__private ushort *)&r)[5u + b] = ((__global ushort *)(p + 10u * M + i * 2u))[b];
+        ((__private ushort *)&r)[5u + b] = ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 10u, 2u)))[b];
     return r;
 }
 static void dla_store_swap_halves_p(__global char *p, size_t i, size_t M, struct pair r)
 {
     (void)M;
     for (uint b = 0; b < 1u; b++)
-        ((__global uint *)(p + 0u * M + i * 4u))[b] = ((__private uint *)&r)[0u + b];
+        ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 0u, 4u)))[b] = ((__private uint *)&r)[0u + b];
     for (uint b = 0; b < 1u; b++)
-        ((__global uint *)(p + 4u * M + i * 4u))[b] = ((__private uint *)&r)[1u + b];
+        ((__global uint *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 4u, 4u)))[b] = ((__private uint *)&r)[1u + b];
     for (uint b = 0; b < 1u; b++)
-        ((__global ushort *)(p + 8u * M + i * 2u))[b] = ((__private ushort *)&r)[4u + b];
+        ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 8u, 2u)))[b] = ((__private ushort *)&r)[4u + b];
     for (uint b = 0; b < 1u; b++)
-        ((__global ushort *)(p + 10u * M + i * 2u))[b] = ((__private ushort *)&r)[5u + b];
+        ((__global ushort *)(p + DLA_ASTA_OFF(i, DL_TILE_swap_halves_p, M, 12u, 10u, 2u)))[b] = ((__private ushort *)&r)[5u + b];
 }
 #endif
-//DL: v1 aos: p[n] record(size=12; 0:4, 4:4, 8:2) -> da
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: p[n] record(size=12; 0:4, 4:4, 8:2) -> asta(auto)
 __kernel void swap_halves(__global struct pair *p, int n)
 {
 #ifdef DL_ACTIVE_swap_halves
@@ -63,6 +77,19 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, b) == 4u, dla_layout_p_b_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->b) == 4u, dla_layout_p_b_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, c) == 8u, dla_layout_p_c_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->c) == 2u, dla_layout_p_c_size_2);
+#if DL_TILE_swap_halves_p > 1 && DL_TILE_swap_halves_p <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_swap_halves_p) + get_global_id(0));
+    if (i < n) {
+        struct pair r = dla_load_swap_halves_p((__global char *)(p), (size_t)(i), dla_M_p);
+        r.a = (float)r.b;
+        r.c += 1;
+        dla_store_swap_halves_p((__global char *)(p), (size_t)(i), dla_M_p, (r));
+    }
+
+#else
 #ifdef DL_GLOBAL_END_swap_halves
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_swap_halves);
 #endif
@@ -76,6 +103,7 @@ const size_t dla_M_p = (size_t)(long)(n);
         dla_store_swap_halves_p((__global char *)(p), (size_t)(i), dla_M_p, (r));
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -3,6 +3,11 @@
 struct foo { float bar; int baz; };
 
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -25,7 +30,16 @@ struct foo { float bar; int baz; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: f[global_size(0)] record(size=8; 0:4, 4:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_scale_f
+#define DL_TILE_scale_f 32
+#endif
+//DL: v1 launch: tiled
+//DL: v1 aos: f[global_size(0)] record(size=8; 0:4, 4:4) -> asta(auto)
 __kernel void scale(__global struct foo *f)
 {
 #ifdef DL_ACTIVE_scale
@@ -34,14 +48,23 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, bar) == 0u, dla_layout_f_bar_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->bar) == 4u, dla_layout_f_bar_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, baz) == 4u, dla_layout_f_baz_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->baz) == 4u, dla_layout_f_baz_size_4);
+#if DL_TILE_scale_f > 1 && DL_TILE_scale_f <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_f = (size_t)((long)get_global_size(0) * (long)get_global_size(1));
+
+    (*(__global float *)((__global char *)(f) + DLA_ASTA_TILED(DL_TILE_scale_f, dla_M_f, 8u, 0u, 4u))) *= 2.0f;
+    (*(__global int *)((__global char *)(f) + DLA_ASTA_TILED(DL_TILE_scale_f, dla_M_f, 8u, 4u, 4u))) += 1;
+
+#else
 #ifdef DL_GLOBAL_END_scale
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_scale);
 #endif
 const size_t dla_M_f = (size_t)(long)get_global_size(0);
 
-    ((__global float *)((__global char *)(f) + 0u * dla_M_f))[(size_t)(get_global_id(0))] *= 2.0f;
-    ((__global int *)((__global char *)(f) + 4u * dla_M_f))[(size_t)(get_global_id(0))] += 1;
+    (*(__global float *)((__global char *)(f) + DLA_ASTA_OFF((size_t)(get_global_id(0)), DL_TILE_scale_f, dla_M_f, 8u, 0u, 4u))) *= 2.0f;
+    (*(__global int *)((__global char *)(f) + DLA_ASTA_OFF((size_t)(get_global_id(0)), DL_TILE_scale_f, dla_M_f, 8u, 4u, 4u))) += 1;
 
+#endif
 #else
 
     f[get_global_id(0)].bar *= 2.0f;

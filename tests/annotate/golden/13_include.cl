@@ -3,6 +3,11 @@
 // the record comes from a header found with -I
 #include "particle.h"
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -25,7 +30,16 @@
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: p[n] record(size=32; 0:16, 16:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_damp_p
+#define DL_TILE_damp_p 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: p[n] record(size=32; 0:16, 16:4) -> asta(auto)
 __kernel void damp(__global particle_t *p, int n)
 {
 #ifdef DL_ACTIVE_damp
@@ -34,6 +48,15 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(particle_t, pos) == 0u, dla_layout_p_pos_at_0);
 DLA_LAYOUT_CHECK(sizeof(((particle_t *)0)->pos) == 16u, dla_layout_p_pos_size_16);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(particle_t, charge) == 16u, dla_layout_p_charge_at_16);
 DLA_LAYOUT_CHECK(sizeof(((particle_t *)0)->charge) == 4u, dla_layout_p_charge_size_4);
+#if DL_TILE_damp_p > 1 && DL_TILE_damp_p <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_p = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_damp_p) + get_global_id(0));
+    if (i < n)
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_TILED(DL_TILE_damp_p, dla_M_p, 32u, 16u, 4u))) *= DAMP;
+
+#else
 #ifdef DL_GLOBAL_END_damp
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_damp);
 #endif
@@ -41,8 +64,9 @@ const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n)
-        ((__global float *)((__global char *)(p) + 16u * dla_M_p))[(size_t)(i)] *= DAMP;
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_damp_p, dla_M_p, 32u, 16u, 4u))) *= DAMP;
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -4,6 +4,11 @@
 struct px { float r, g, b; };
 #define LUMA(p) (0.3f * (p).r + 0.6f * (p).g + 0.1f * (p).b)
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -26,7 +31,16 @@ struct px { float r, g, b; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: img[n] record(size=12; 0:4, 4:4, 8:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_tone_img
+#define DL_TILE_tone_img 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: img[n] record(size=12; 0:4, 4:4, 8:4) -> asta(auto)
 __kernel void tone(__global struct px *img, __global float *luma, int n)
 {
 #ifdef DL_ACTIVE_tone
@@ -37,6 +51,17 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct px, g) == 4u, dla_layout_img_g_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct px *)0)->g) == 4u, dla_layout_img_g_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct px, b) == 8u, dla_layout_img_b_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct px *)0)->b) == 4u, dla_layout_img_b_size_4);
+#if DL_TILE_tone_img > 1 && DL_TILE_tone_img <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_img = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_tone_img) + get_global_id(0));
+    if (i < n) {
+        (*(__global float *)((__global char *)(img) + DLA_ASTA_TILED(DL_TILE_tone_img, dla_M_img, 12u, 0u, 4u))) = (*(__global float *)((__global char *)(img) + DLA_ASTA_TILED(DL_TILE_tone_img, dla_M_img, 12u, 0u, 4u))) * SCALE;
+        luma[i] = (float)WIDTH * (*(__global float *)((__global char *)(img) + DLA_ASTA_TILED(DL_TILE_tone_img, dla_M_img, 12u, 4u, 4u)));
+    }
+
+#else
 #ifdef DL_GLOBAL_END_tone
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_tone);
 #endif
@@ -44,10 +69,11 @@ const size_t dla_M_img = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n) {
-        ((__global float *)((__global char *)(img) + 0u * dla_M_img))[(size_t)(i)] = ((__global float *)((__global char *)(img) + 0u * dla_M_img))[(size_t)(i)] * SCALE;
-        luma[i] = (float)WIDTH * ((__global float *)((__global char *)(img) + 4u * dla_M_img))[(size_t)(i)];
+        (*(__global float *)((__global char *)(img) + DLA_ASTA_OFF((size_t)(i), DL_TILE_tone_img, dla_M_img, 12u, 0u, 4u))) = (*(__global float *)((__global char *)(img) + DLA_ASTA_OFF((size_t)(i), DL_TILE_tone_img, dla_M_img, 12u, 0u, 4u))) * SCALE;
+        luma[i] = (float)WIDTH * (*(__global float *)((__global char *)(img) + DLA_ASTA_OFF((size_t)(i), DL_TILE_tone_img, dla_M_img, 12u, 4u, 4u)));
     }
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -2,6 +2,11 @@
 // no guard: the count is the NDRange (offset + size)
 struct kv { uint key; float val; };
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -24,7 +29,16 @@ struct kv { uint key; float val; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: t[global_offset(0) + global_size(0)] record(size=8; 0:4, 4:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_fill_t
+#define DL_TILE_fill_t 32
+#endif
+//DL: v1 launch: tiled
+//DL: v1 aos: t[global_offset(0) + global_size(0)] record(size=8; 0:4, 4:4) -> asta(auto)
 __kernel void fill(__global struct kv *t)
 {
 #ifdef DL_ACTIVE_fill
@@ -33,15 +47,25 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct kv, key) == 0u, dla_layout_t_key_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct kv *)0)->key) == 4u, dla_layout_t_key_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct kv, val) == 4u, dla_layout_t_val_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct kv *)0)->val) == 4u, dla_layout_t_val_size_4);
+#if DL_TILE_fill_t > 1 && DL_TILE_fill_t <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_t = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));
+
+    size_t i = (get_global_id(1) * (size_t)(DL_TILE_fill_t) + get_global_id(0));
+    (*(__global uint *)((__global char *)(t) + DLA_ASTA_TILED(DL_TILE_fill_t, dla_M_t, 8u, 0u, 4u))) = (uint)i;
+    (*(__global float *)((__global char *)(t) + DLA_ASTA_TILED(DL_TILE_fill_t, dla_M_t, 8u, 4u, 4u))) = 0.0f;
+
+#else
 #ifdef DL_GLOBAL_END_fill
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_fill);
 #endif
 const size_t dla_M_t = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
 
     size_t i = get_global_id(0);
-    ((__global uint *)((__global char *)(t) + 0u * dla_M_t))[(size_t)(i)] = (uint)i;
-    ((__global float *)((__global char *)(t) + 4u * dla_M_t))[(size_t)(i)] = 0.0f;
+    (*(__global uint *)((__global char *)(t) + DLA_ASTA_OFF((size_t)(i), DL_TILE_fill_t, dla_M_t, 8u, 0u, 4u))) = (uint)i;
+    (*(__global float *)((__global char *)(t) + DLA_ASTA_OFF((size_t)(i), DL_TILE_fill_t, dla_M_t, 8u, 4u, 4u))) = 0.0f;
 
+#endif
 #else
 
     size_t i = get_global_id(0);

@@ -5,6 +5,11 @@ struct foo { float a, b; };
 
 static float sum(__global struct foo *p, int i) { return p[i].a + p[i].b; }
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -27,10 +32,13 @@ static float sum(__global struct foo *p, int i) { return p[i].a + p[i].b; }
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-#ifdef DL_ACTIVE_k
-static float dla_k_p_sum(__global struct foo *p, size_t dla_x_p, size_t dla_M_p, int i) { return ((__global float *)((__global char *)(p) + 0u * dla_M_p))[(dla_x_p + (size_t)(i))] + ((__global float *)((__global char *)(p) + 4u * dla_M_p))[(dla_x_p + (size_t)(i))]; }
+#ifndef DL_TILE_k_p
+#define DL_TILE_k_p 32
 #endif
-//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> da
+#ifdef DL_ACTIVE_k
+static float dla_k_p_sum(__global struct foo *p, size_t dla_x_p, size_t dla_M_p, int i) { return (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((dla_x_p + (size_t)(i)), DL_TILE_k_p, dla_M_p, 8u, 0u, 4u))) + (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((dla_x_p + (size_t)(i)), DL_TILE_k_p, dla_M_p, 8u, 4u, 4u))); }
+#endif
+//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> asta(auto)
 __kernel void k(__global struct foo *p, __global float *out, int n)
 {
 #ifdef DL_ACTIVE_k
@@ -46,7 +54,7 @@ const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n)
-        out[i] = dla_k_p_sum(p, (size_t)(0), dla_M_p, i) + ((__global float *)((__global char *)(p) + 0u * dla_M_p))[(size_t)(i)];
+        out[i] = dla_k_p_sum(p, (size_t)(0), dla_M_p, i) + (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_k_p, dla_M_p, 8u, 0u, 4u)));
 
 #else
 

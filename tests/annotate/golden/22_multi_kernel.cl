@@ -4,6 +4,11 @@ struct s { float a; float b; };
 
 static float twice(float x) { return 2.0f * x; }
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -26,7 +31,10 @@ static float twice(float x) { return 2.0f * x; }
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> da
+#ifndef DL_TILE_good_p
+#define DL_TILE_good_p 32
+#endif
+//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> asta(auto)
 __kernel void good(__global struct s *p, int n)
 {
 #ifdef DL_ACTIVE_good
@@ -42,7 +50,7 @@ const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n)
-        ((__global float *)((__global char *)(p) + 0u * dla_M_p))[(size_t)(i)] = twice(((__global float *)((__global char *)(p) + 4u * dla_M_p))[(size_t)(i)]);
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_good_p, dla_M_p, 8u, 0u, 4u))) = twice((*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_good_p, dla_M_p, 8u, 4u, 4u))));
 
 #else
 

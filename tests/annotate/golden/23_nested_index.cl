@@ -3,6 +3,11 @@
 struct node { int next; float val; };
 
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -25,7 +30,16 @@ struct node { int next; float val; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: nodes[n] record(size=8; 0:4, 4:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_hop_nodes
+#define DL_TILE_hop_nodes 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: nodes[n] record(size=8; 0:4, 4:4) -> asta(auto)
 __kernel void hop(__global struct node *nodes, __global float *out, int n)
 {
 #ifdef DL_ACTIVE_hop
@@ -34,6 +48,15 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct node, next) == 0u, dla_layout_nodes_next_at
 DLA_LAYOUT_CHECK(sizeof(((struct node *)0)->next) == 4u, dla_layout_nodes_next_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct node, val) == 4u, dla_layout_nodes_val_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct node *)0)->val) == 4u, dla_layout_nodes_val_size_4);
+#if DL_TILE_hop_nodes > 1 && DL_TILE_hop_nodes <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_nodes = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_hop_nodes) + get_global_id(0));
+    if (i < n)
+        out[i] = (*(__global float *)((__global char *)(nodes) + DLA_ASTA_OFF((size_t)((*(__global int *)((__global char *)(nodes) + DLA_ASTA_TILED(DL_TILE_hop_nodes, dla_M_nodes, 8u, 0u, 4u)))), DL_TILE_hop_nodes, dla_M_nodes, 8u, 4u, 4u)));
+
+#else
 #ifdef DL_GLOBAL_END_hop
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_hop);
 #endif
@@ -41,8 +64,9 @@ const size_t dla_M_nodes = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n)
-        out[i] = ((__global float *)((__global char *)(nodes) + 4u * dla_M_nodes))[(size_t)(((__global int *)((__global char *)(nodes) + 0u * dla_M_nodes))[(size_t)(i)])];
+        out[i] = (*(__global float *)((__global char *)(nodes) + DLA_ASTA_OFF((size_t)((*(__global int *)((__global char *)(nodes) + DLA_ASTA_OFF((size_t)(i), DL_TILE_hop_nodes, dla_M_nodes, 8u, 0u, 4u)))), DL_TILE_hop_nodes, dla_M_nodes, 8u, 4u, 4u)));
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -6,6 +6,11 @@ struct foo { float a, b; };
 static float first(__global float *v) { return v[0]; }
 
 //DL: v1 aos: g[n][4]
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -28,7 +33,10 @@ static float first(__global float *v) { return v[0]; }
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> da
+#ifndef DL_TILE_k_p
+#define DL_TILE_k_p 32
+#endif
+//DL: v1 aos: p[n] record(size=8; 0:4, 4:4) -> asta(auto)
 __kernel void k(__global struct foo *p, __global float *g, int n)
 {
 #ifdef DL_ACTIVE_k
@@ -44,7 +52,7 @@ const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n)
-        ((__global float *)((__global char *)(p) + 0u * dla_M_p))[(size_t)(i)] = first(g) + g[i * 4 + 1];
+        (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_k_p, dla_M_p, 8u, 0u, 4u))) = first(g) + g[i * 4 + 1];
 
 #else
 

@@ -13,6 +13,11 @@ static inline void push(__global struct particle *q, float dt)
     q->y += q->vy * dt;
 }
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -35,11 +40,14 @@ static inline void push(__global struct particle *q, float dt)
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-#ifdef DL_ACTIVE_k
-float dla_k_p_energy(__global const struct particle *q, size_t dla_x_q, size_t dla_M_p) { return ((__global float *)((__global char *)(q) + 8u * dla_M_p))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 8u * dla_M_p))[(size_t)(dla_x_q)] + ((__global float *)((__global char *)(q) + 12u * dla_M_p))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 12u * dla_M_p))[(size_t)(dla_x_q)]; }
-float dla_k_p_energy_at(__global const struct particle *p, size_t dla_x_p, size_t dla_M_p, int i) { return ((__global float *)((__global char *)(p) + 8u * dla_M_p))[(dla_x_p + (size_t)(i))]; }
+#ifndef DL_TILE_k_p
+#define DL_TILE_k_p 32
 #endif
-//DL: v1 aos: p[n] record(size=20; 0:4, 4:4, 8:4, 12:4, 16:4) -> da
+#ifdef DL_ACTIVE_k
+float dla_k_p_energy(__global const struct particle *q, size_t dla_x_q, size_t dla_M_p) { return (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_k_p, dla_M_p, 20u, 8u, 4u)))*(*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_k_p, dla_M_p, 20u, 8u, 4u))) + (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_k_p, dla_M_p, 20u, 12u, 4u)))*(*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_k_p, dla_M_p, 20u, 12u, 4u))); }
+float dla_k_p_energy_at(__global const struct particle *p, size_t dla_x_p, size_t dla_M_p, int i) { return (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((dla_x_p + (size_t)(i)), DL_TILE_k_p, dla_M_p, 20u, 8u, 4u))); }
+#endif
+//DL: v1 aos: p[n] record(size=20; 0:4, 4:4, 8:4, 12:4, 16:4) -> asta(auto)
 __kernel void k(__global struct particle *p, int n)
 {
 #ifdef DL_ACTIVE_k
@@ -60,7 +68,7 @@ DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_k);
 const size_t dla_M_p = (size_t)(long)(n);
 
     int i = get_global_id(0);
-    if (i < n) ((__global float *)((__global char *)(p) + 16u * dla_M_p))[(size_t)(i)] = dla_k_p_energy(p, (size_t)(i), dla_M_p) + dla_k_p_energy_at(p, (size_t)(0), dla_M_p, i);
+    if (i < n) (*(__global float *)((__global char *)(p) + DLA_ASTA_OFF((size_t)(i), DL_TILE_k_p, dla_M_p, 20u, 16u, 4u))) = dla_k_p_energy(p, (size_t)(i), dla_M_p) + dla_k_p_energy_at(p, (size_t)(0), dla_M_p, i);
 
 #else
 
@@ -70,6 +78,11 @@ const size_t dla_M_p = (size_t)(long)(n);
 #endif
 }
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -92,15 +105,18 @@ const size_t dla_M_p = (size_t)(long)(n);
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
+#ifndef DL_TILE_move_b
+#define DL_TILE_move_b 32
+#endif
 #ifdef DL_ACTIVE_move
 static inline void dla_move_b_push(__global struct particle *q, size_t dla_x_q, size_t dla_M_b, float dt)
 {
-    ((__global float *)((__global char *)(q) + 0u * dla_M_b))[(size_t)(dla_x_q)] += ((__global float *)((__global char *)(q) + 8u * dla_M_b))[(size_t)(dla_x_q)] * dt;
-    ((__global float *)((__global char *)(q) + 4u * dla_M_b))[(size_t)(dla_x_q)] += ((__global float *)((__global char *)(q) + 12u * dla_M_b))[(size_t)(dla_x_q)] * dt;
+    (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 0u, 4u))) += (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 8u, 4u))) * dt;
+    (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 4u, 4u))) += (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 12u, 4u))) * dt;
 }
-float dla_move_b_energy(__global const struct particle *q, size_t dla_x_q, size_t dla_M_b) { return ((__global float *)((__global char *)(q) + 8u * dla_M_b))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 8u * dla_M_b))[(size_t)(dla_x_q)] + ((__global float *)((__global char *)(q) + 12u * dla_M_b))[(size_t)(dla_x_q)]*((__global float *)((__global char *)(q) + 12u * dla_M_b))[(size_t)(dla_x_q)]; }
+float dla_move_b_energy(__global const struct particle *q, size_t dla_x_q, size_t dla_M_b) { return (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 8u, 4u)))*(*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 8u, 4u))) + (*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 12u, 4u)))*(*(__global float *)((__global char *)(q) + DLA_ASTA_OFF((size_t)(dla_x_q), DL_TILE_move_b, dla_M_b, 20u, 12u, 4u))); }
 #endif
-//DL: v1 aos: b[n] record(size=20; 0:4, 4:4, 8:4, 12:4, 16:4) -> da
+//DL: v1 aos: b[n] record(size=20; 0:4, 4:4, 8:4, 12:4, 16:4) -> asta(auto)
 __kernel void move(__global struct particle *b, float dt, int n)
 {
 #ifdef DL_ACTIVE_move
@@ -124,7 +140,7 @@ const size_t dla_M_b = (size_t)(long)(n);
     if (i < n) {
         const size_t dla_i_me = (size_t)(i);
         dla_move_b_push(b, (size_t)(dla_i_me), dla_M_b, dt);
-        ((__global float *)((__global char *)(b) + 16u * dla_M_b))[(size_t)(i)] = dla_move_b_energy(b, (size_t)(i), dla_M_b) + ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(dla_i_me)];
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_move_b, dla_M_b, 20u, 16u, 4u))) = dla_move_b_energy(b, (size_t)(i), dla_M_b) + (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(dla_i_me), DL_TILE_move_b, dla_M_b, 20u, 0u, 4u)));
     }
 
 #else

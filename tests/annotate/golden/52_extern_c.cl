@@ -8,6 +8,11 @@ extern "C" {
 
 typedef struct { float x, y, z, v; } box4;
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -30,7 +35,16 @@ typedef struct { float x, y, z, v; } box4;
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_shift_b
+#define DL_TILE_shift_b 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: b[n] record(size=16; 0:4, 4:4, 8:4, 12:4) -> asta(auto)
 __kernel void shift(__global box4 *b, float d, int n)
 {
 #ifdef DL_ACTIVE_shift
@@ -43,6 +57,17 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(box4, z) == 8u, dla_layout_b_z_at_8);
 DLA_LAYOUT_CHECK(sizeof(((box4 *)0)->z) == 4u, dla_layout_b_z_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(box4, v) == 12u, dla_layout_b_v_at_12);
 DLA_LAYOUT_CHECK(sizeof(((box4 *)0)->v) == 4u, dla_layout_b_v_size_4);
+#if DL_TILE_shift_b > 1 && DL_TILE_shift_b <= 1024
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_b = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_shift_b) + get_global_id(0));
+    if (i < n) {
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_shift_b, dla_M_b, 16u, 0u, 4u))) += d;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_shift_b, dla_M_b, 16u, 12u, 4u))) = (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_shift_b, dla_M_b, 16u, 4u, 4u))) * (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_shift_b, dla_M_b, 16u, 8u, 4u)));
+    }
+
+#else
 #ifdef DL_GLOBAL_END_shift
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_shift);
 #endif
@@ -50,10 +75,11 @@ const size_t dla_M_b = (size_t)(long)(n);
 
     int i = get_global_id(0);
     if (i < n) {
-        ((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(i)] += d;
-        ((__global float *)((__global char *)(b) + 12u * dla_M_b))[(size_t)(i)] = ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(i)] * ((__global float *)((__global char *)(b) + 8u * dla_M_b))[(size_t)(i)];
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_b, dla_M_b, 16u, 0u, 4u))) += d;
+        (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_b, dla_M_b, 16u, 12u, 4u))) = (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_b, dla_M_b, 16u, 4u, 4u))) * (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_shift_b, dla_M_b, 16u, 8u, 4u)));
     }
 
+#endif
 #else
 
     int i = get_global_id(0);
