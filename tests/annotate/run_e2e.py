@@ -198,8 +198,8 @@ def check_declined(a, argv, dl_kern, original):
         return 1
     with open(dl_kern) as f:
         lines = {i + 1 for i, line in enumerate(f) if line.startswith("//DL:")}
-    warned = re.findall(r"^dlayout: warning: [0-9a-f]{16}\.cl:(\d+): (.*)$",
-                        err, re.M)
+    warned = re.findall(r'^dlayout: warning: program [0-9]+ "[^\n]*":(\d+): '
+                        r'(.*)$', err, re.M)
     if not any(int(n) in lines and a.declined in text for n, text in warned):
         print("FAIL: no warning at an annotation's line holds %r:\n%s" %
               (a.declined, err))

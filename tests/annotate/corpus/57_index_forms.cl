@@ -1,4 +1,4 @@
-// dla-args: -DNE=20
+// dla-args: --layout da -DNE=20
 // dla-build: -DNE=20
 // a scalar array of records of 20 floats indexed in the orders people
 // write: k + S*A, S*A + k, K + N*(i) with N a build macro and K an enum,

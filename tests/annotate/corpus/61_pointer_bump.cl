@@ -1,4 +1,4 @@
-// dla-args:
+// dla-args: --layout da
 // pointers moved once past a margin, first thing, by a constant: the
 // records of a struct and the elements of an array (a move that is no
 // multiple of the record: element k + C of record r is split again)

@@ -10,6 +10,11 @@
 struct body { float m; float v; uint flags; };
 
 
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
@@ -32,8 +37,20 @@ struct body { float m; float v; uint flags; };
 #define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)
 #endif
 #endif
-//DL: v1 aos: w[n][4] -> da
-//DL: v1 aos: b[n] record(size=12; 0:4, 4:4, 8:4) -> da
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_weigh_w
+#define DL_TILE_weigh_w 32
+#endif
+#ifndef DL_TILE_weigh_b
+#define DL_TILE_weigh_b 32
+#endif
+//DL: v1 launch: tiled(n)
+//DL: v1 aos: w[n][4] -> asta(auto)
+//DL: v1 aos: b[n] record(size=12; 0:4, 4:4, 8:4) -> asta(auto)
 __kernel void weigh(__global float *w, __global struct body *b, int n)
 {
 #ifdef DL_ACTIVE_weigh
@@ -44,6 +61,21 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, v) == 4u, dla_layout_b_v_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->v) == 4u, dla_layout_b_v_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, flags) == 8u, dla_layout_b_flags_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->flags) == 4u, dla_layout_b_flags_size_4);
+#if DL_TILE_weigh_w > 1 && DL_TILE_weigh_w <= 1024 && DL_TILE_weigh_b == DL_TILE_weigh_w
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_w = (size_t)(long)(n);
+const size_t dla_M_b = (size_t)(long)(n);
+
+    int i = (get_global_id(1) * (size_t)(DL_TILE_weigh_w) + get_global_id(0));
+    if (i >= n)
+        return;
+    uint word = as_uint((w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 3u, 1u)]);
+    word ^= as_uint((w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 2u, 1u)]);
+    if (IS_SET(as_uint((*(__global uint *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_weigh_b, dla_M_b, 12u, 8u, 4u)))), 2))
+        (w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 0u, 1u)] = HALF((*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_weigh_b, dla_M_b, 12u, 0u, 4u)))) + HALF((w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 1u, 1u)]);
+    (*(__global float *)((__global char *)(b) + DLA_ASTA_TILED(DL_TILE_weigh_b, dla_M_b, 12u, 4u, 4u))) = HALF(as_float(word));
+
+#else
 #ifdef DL_GLOBAL_END_weigh
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_weigh);
 #endif
@@ -53,12 +85,13 @@ const size_t dla_M_b = (size_t)(long)(n);
     int i = get_global_id(0);
     if (i >= n)
         return;
-    uint word = as_uint((w)[3u * dla_M_w + (size_t)(i)]);
-    word ^= as_uint((w)[2u * dla_M_w + (size_t)(i)]);
-    if (IS_SET(as_uint(((__global uint *)((__global char *)(b) + 8u * dla_M_b))[(size_t)(i)]), 2))
-        (w)[0u * dla_M_w + (size_t)(i)] = HALF(((__global float *)((__global char *)(b) + 0u * dla_M_b))[(size_t)(i)]) + HALF((w)[1u * dla_M_w + (size_t)(i)]);
-    ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(i)] = HALF(as_float(word));
+    uint word = as_uint((w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 3u, 1u)]);
+    word ^= as_uint((w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 2u, 1u)]);
+    if (IS_SET(as_uint((*(__global uint *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_b, dla_M_b, 12u, 8u, 4u)))), 2))
+        (w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 0u, 1u)] = HALF((*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_b, dla_M_b, 12u, 0u, 4u)))) + HALF((w)[DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_w, dla_M_w, 4u, 1u, 1u)]);
+    (*(__global float *)((__global char *)(b) + DLA_ASTA_OFF((size_t)(i), DL_TILE_weigh_b, dla_M_b, 12u, 4u, 4u))) = HALF(as_float(word));
 
+#endif
 #else
 
     int i = get_global_id(0);

@@ -1,4 +1,4 @@
-// dla-args: -I include
+// dla-args: --layout da -I include
 // dla-build: -I include -DCELLS=64
 // the macros that make the accesses come from a header (-I), as
 // Parboil's lbm_macros.h; the count names a build-option macro

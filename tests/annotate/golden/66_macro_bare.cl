@@ -1,4 +1,4 @@
-// dla-args:
+// dla-args: --layout da
 // access macros that do not parenthesize their pointer argument, as
 // Parboil's LOCAL(g,e) (g[CALC_INDEX(...)]): the access begins in the
 // argument; a bare `g[i]` body; and one that scales the access, whose
