@@ -194,6 +194,7 @@ char *dla_count_code(const dl_dims_expr *e, const char *tile)
                                tile);
             break;
         case DL_DIMS_ARG:
+        case DL_DIMS_MACRO: /* the build defines it in the kernel too */
             s = dla_printf("(long)(%s)", n->name);
             break;
         case DL_DIMS_NEG:
