@@ -12,12 +12,15 @@
 #       up the ICD loader for the vendor driver when the system has none,
 #       then runs `dl-bench marshal` on the DL paper's Table-1 shapes, the
 #       applications plain and under dl-run (outputs compared byte for
-#       byte), and writes OUT/marshal.csv, OUT/apps.csv and OUT/summary.md.
+#       byte), `dl-bench irregular` (reordering of indirect references),
+#       and writes OUT/marshal.csv, OUT/apps.csv, OUT/irregular.csv and
+#       OUT/summary.md.
 #       It stops starting new measurements after DL_CHECK_BUDGET seconds
 #       (default 420), so that it ends within 8 minutes.
 #
 # DL_CHECK_DEVICE picks the device index of `dl-bench devices` (default:
-# the first device that is not POCL's, else 0).  DL_CHECK_PEAK_GBPS gives
+# the first device that is not POCL's, else 0); DL_CHECK_TIMER the timer
+# of dl-bench marshal (default: event on POCL, wall elsewhere).  DL_CHECK_PEAK_GBPS gives
 # the device's nominal memory bandwidth for the percent-of-peak column
 # (default: looked up for a few known devices, else left empty).
 set -uo pipefail
@@ -43,6 +46,9 @@ prepare() {
         cp "$root/benchmarks/apps/$a.cl" "$bundle/bin/" || exit 1
     done
     cp "$root/benchmarks/apps/lbm_da.cl" "$bundle/bin/"
+    # dl-bench's own data (the suite script and its plots), next to it as
+    # in the build tree.
+    cp -r "$build/benchmarks/"*.py "$bundle/bin/" 2>/dev/null || true
     annotate_apps "$build/annotate/dl-annotate" "$root" "$bundle/kernels"
     local loader
     loader=$(ldconfig -p | awk '/libOpenCL\.so\.1 .*x86-64/ {print $NF; exit}')
@@ -120,7 +126,7 @@ marshal_sweep() {
                         "da asta pttwac"; do
                 over_budget && return 0
                 set -- $shape $conv
-                line=$("$BIN/dl-bench" marshal --device "$DEV" --from "$4" \
+                line=$("$BIN/dl-bench" marshal --device "$DEV" --timer "$TIMER" --from "$4" \
                     --to "$5" --algo "$6" --struct "$3" --elem 4 \
                     --count "$2" --tile "$t" --reps 5 2>>"$OUT/marshal.err")
                 [ -n "$line" ] || continue
@@ -181,6 +187,15 @@ apps() {
     done
 }
 
+irregular() { # dl-bench irregular, where this build has it
+    "$BIN/dl-bench" irregular --help >/dev/null 2>&1 || return 0
+    local quick=()
+    [ "$QUICK" = 1 ] && quick=(--quick)
+    "$BIN/dl-bench" irregular "${quick[@]}" --device "$DEV" \
+        >"$OUT/irregular.csv" 2>"$OUT/irregular.err" ||
+        echo "device-check: dl-bench irregular failed (see irregular.err)" >&2
+}
+
 summary() {
     local md=$OUT/summary.md device peak
     device=$(awk -F'\t' -v d="$DEV" '$1 == d {print $2}' "$OUT/devices.txt")
@@ -221,6 +236,24 @@ EOF
         echo "|---|---|---|---|---|---|"
         tail -n +2 "$OUT/apps.csv" 2>/dev/null |
             awk -F, '{printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6}'
+        if [ -s "$OUT/irregular.csv" ]; then
+            echo
+            echo "## Indirect references reordered on the device (dl-bench irregular)"
+            echo
+            echo "The rows of OUT/irregular.csv: transactions per warp-access before and"
+            echo "after reordering, and the speedups over 1 and N iterations."
+            echo
+            python3 - "$OUT/irregular.csv" <<'EOF2'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+if rows:
+    keys = list(rows[0].keys())
+    print("| " + " | ".join(keys) + " |")
+    print("|" + "---|" * len(keys))
+    for r in rows:
+        print("| " + " | ".join(r[k] for k in keys) + " |")
+EOF2
+        fi
     } >"$md"
     say "wrote $md"
 }
@@ -240,9 +273,14 @@ run() {
         die "dl-bench finds no OpenCL device: $(cat "$OUT/devices.txt")"
     DEV=${DL_CHECK_DEVICE:-$(awk -F'\t' '$2 !~ /^Portable Computing Language/ {print $1; exit}' "$OUT/devices.txt")}
     DEV=${DEV:-0}
+    # Profiling events time a command from a gating marker's end; on
+    # NVIDIA's driver that interval puts a plain copy at 7-16 GB/s, so a
+    # vendor device is timed by the host clock around each command.
+    TIMER=${DL_CHECK_TIMER:-$(awk -F'\t' -v d="$DEV" '$1 == d {print ($2 ~ /^Portable Computing Language/) ? "event" : "wall"}' "$OUT/devices.txt")}
     say "devices (using $DEV):"; cat "$OUT/devices.txt"
     say "marshal sweep"; marshal_sweep
     say "applications"; apps
+    over_budget || { say "irregular references"; irregular; }
     summary
 }
 
