@@ -19,7 +19,6 @@ typedef struct count_job {
     int64_t field_bytes; /* bytes read (>= 1) */
     long long offset;    /* c */
     const void *index;
-    size_t index_count;
     unsigned index_bytes;
 } count_job;
 
@@ -114,7 +113,7 @@ static dl_status check_params(const dl_coalesce_geometry *g,
 
 static count_job make_job(const dl_coalesce_geometry *g,
                           const dl_coalesce_ref *ref, const void *index,
-                          size_t index_count, unsigned index_bytes)
+                          unsigned index_bytes)
 {
     count_job job = {
         .segment = g->segment_bytes,
@@ -124,7 +123,6 @@ static count_job make_job(const dl_coalesce_geometry *g,
                                                   : ref->elem_bytes),
         .offset = ref->offset,
         .index = index,
-        .index_count = index_count,
         .index_bytes = index_bytes,
     };
     return job;
@@ -149,7 +147,7 @@ dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
     DL_RETURN_IF_FAIL(
         check_params(geometry, ref, index, index_count, index_bytes));
     memset(out, 0, sizeof *out);
-    count_job job = make_job(geometry, ref, index, index_count, index_bytes);
+    count_job job = make_job(geometry, ref, index, index_bytes);
     count_walk walk = {.job = &job, .out = out};
     size_t cap;
     if (set_capacity(&job, geometry->simd_width, &cap) ||
