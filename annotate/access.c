@@ -82,8 +82,11 @@ static int field_chain(ctx *c, dla_arg *a, int member, dla_access *acc)
 static int set_index(ctx *c, dla_arg *a, dla_access *acc, int index)
 {
     acc->index_node = index;
+    /* a whole macro invocation inside another's argument (as_uint(
+     * g[IDX(i, 1)])) is text too */
     if (index < 0 ||
-        !dla_cursor_range_loose(c->tree.nodes[index].cur, &acc->index))
+        (!dla_cursor_range_loose(c->tree.nodes[index].cur, &acc->index) &&
+         !dla_invocation_of(c, index, &acc->index)))
         return decline(a, "an index is not in the source text");
     return check_index(c, a, index, acc->index);
 }
@@ -109,6 +112,69 @@ static int is_statement(const dla_tree *t, int node)
     }
 }
 
+/* The lane `.x`, `.y`, `.z`, `.w` or `.sN` of a vector record: its index,
+ * or -1 (several lanes, or not a lane name). */
+static int lane_index(const char *name, unsigned lanes)
+{
+    static const char xyzw[] = "xyzw";
+    const char *at = name[0] && !name[1] ? strchr(xyzw, name[0]) : NULL;
+    if (at && (unsigned)(at - xyzw) < lanes)
+        return (int)(at - xyzw);
+    if ((name[0] == 's' || name[0] == 'S') && name[1] && !name[2]) {
+        char digit = (char)(name[1] >= 'A' && name[1] <= 'F'
+                                ? name[1] - 'A' + 'a' : name[1]);
+        const char *hex = strchr("0123456789abcdef", digit);
+        if (hex && digit && (unsigned)(hex - "0123456789abcdef") < lanes)
+            return (int)(hex - "0123456789abcdef");
+    }
+    return -1;
+}
+
+/* `p[E].y` on a vector record (node lane, which libclang leaves
+ * unexposed): the lane as a field. */
+static int lane_use(ctx *c, dla_arg *a, int rec, int lane, dla_access *acc)
+{
+    dla_tree *t = &c->tree;
+    dla_range whole, r;
+    if (!node_range(c, lane, &whole) || !node_range(c, rec, &r))
+        return decline(a, "an access is inside a macro expansion");
+    char *text = dla_substr(&c->prog->src, (dla_range){r.end, whole.end});
+    const char *name = text ? text : "";
+    while (*name == ' ' || *name == '\t' || *name == '.')
+        name++;
+    int k = lane_index(name, a->nparts);
+    free(text);
+    if (k < 0)
+        return decline(a, "several lanes of a vector record are accessed "
+                          "at once (a swizzle)");
+    int up = dla_up(t, lane, NULL);
+    if (up >= 0 && t->nodes[up].kind == CXCursor_UnaryOperator &&
+        strcmp(dla_unop(t, up), "&") == 0)
+        return decline(a, "the address of a lane is taken");
+    acc->kind = DLA_FIELD;
+    acc->whole_part = 1;
+    acc->part_off = a->parts[k].off;
+    acc->part_size = a->parts[k].size;
+    acc->leaf_type = dla_strdup(a->lane_type);
+    acc->whole = whole;
+    return acc->leaf_type ? 0 : decline(a, "out of memory");
+}
+
+/* The vector element access above node rec (`p[E].x`, `p[E].wzyx`: an
+ * unexposed node that, unlike an implicit cast, ends after it), or -1. */
+static int lane_above(const ctx *c, const dla_arg *a, int rec)
+{
+    const dla_tree *t = &c->tree;
+    int p = t->nodes[rec].parent;
+    dla_range pr, rr;
+    if (!a->lane_type || p < 0 || t->nodes[p].kind != CXCursor_UnexposedExpr)
+        return -1;
+    if (!dla_cursor_range_loose(t->nodes[p].cur, &pr) ||
+        !dla_cursor_range_loose(t->nodes[rec].cur, &rr))
+        return p; /* cannot tell: lane_use declines it */
+    return pr.end > rr.end ? p : -1;
+}
+
 /* The whole record p[E] (node rec, index node idx) is used: as a field
  * base, as a value, or as the target of an assignment. */
 static int record_use(ctx *c, dla_arg *a, int rec, int idx)
@@ -121,6 +187,9 @@ static int record_use(ctx *c, dla_arg *a, int rec, int idx)
         return decline(a, "out of memory");
     if (set_index(c, a, acc, idx))
         return -1;
+    int lane = lane_above(c, a, rec);
+    if (lane >= 0)
+        return lane_use(c, a, rec, lane, acc);
     if (up >= 0 && t->nodes[up].kind == CXCursor_MemberRefExpr &&
         dla_child(t, up, 0) == from)
         return field_chain(c, a, up, acc);
@@ -315,6 +384,136 @@ static int loop_bounded(ctx *c, int node, unsigned limit)
     return 1;
 }
 
+/* Skips parentheses, implicit casts and explicit casts to an integer
+ * type at least as wide as their operand's, which change no value the
+ * index can have. */
+static int strip_casts(const dla_tree *t, int node)
+{
+    for (;;) {
+        node = dla_strip(t, node);
+        if (node < 0 || t->nodes[node].kind != CXCursor_CStyleCastExpr)
+            return node;
+        int operand = t->nodes[node].last;
+        CXType to = clang_getCanonicalType(clang_getCursorType(t->nodes[node].cur));
+        CXType from = operand >= 0 ? clang_getCanonicalType(clang_getCursorType(
+                                         t->nodes[operand].cur))
+                                   : to;
+        if (to.kind < CXType_Bool || to.kind > CXType_LongLong ||
+            from.kind < CXType_Bool || from.kind > CXType_LongLong ||
+            clang_Type_getSizeOf(to) < clang_Type_getSizeOf(from))
+            return node;
+        node = operand;
+    }
+}
+
+/* The operands of a binary operator node `op` (after strip_casts), or 0. */
+static int operands(const dla_tree *t, int node, const char *op, int *lhs,
+                    int *rhs)
+{
+    if (node < 0 || t->nodes[node].kind != CXCursor_BinaryOperator ||
+        strcmp(dla_binop(t, node), op) != 0)
+        return 0;
+    *lhs = dla_child(t, node, 0);
+    *rhs = dla_child(t, node, 1);
+    return *lhs >= 0 && *rhs >= 0;
+}
+
+/* `A*S` or `S*A` (parentheses and widening casts around) with S the
+ * record's elements: the record node A, or -1. */
+static int times_stride(ctx *c, dla_arg *a, int node)
+{
+    dla_tree *t = &c->tree;
+    int x, y;
+    if (!operands(t, strip_casts(t, node), "*", &x, &y))
+        return -1;
+    for (int side = 0; side < 2; side++) {
+        long long stride;
+        if (dla_const_int(t->nodes[side ? x : y].cur, &stride) &&
+            stride == (long long)a->per_record)
+            return side ? y : x;
+    }
+    return -1;
+}
+
+/* The index of a scalar element access is `A*S + k`, `S*A + k`,
+ * `k + A*S`, `k + S*(A)` or `A*S` (k = 0: *elem is -1), in any nesting
+ * of parentheses and widening casts, with S the record's elements: the
+ * record node A and the element node k, or 0. */
+static int record_times_stride(ctx *c, dla_arg *a, int idx, int *rec,
+                               int *elem)
+{
+    dla_tree *t = &c->tree;
+    int l, r;
+    *elem = -1;
+    if ((*rec = times_stride(c, a, idx)) >= 0)
+        return 1;
+    if (!operands(t, strip_casts(t, idx), "+", &l, &r))
+        return 0;
+    for (int order = 0; order < 2; order++) {
+        if ((*rec = times_stride(c, a, order ? r : l)) >= 0) {
+            *elem = order ? l : r;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Splits a scalar access's index into record*K + k when k is in [0, K):
+ * a constant or a loop variable; otherwise the index is divided by K. */
+static void split_element(ctx *c, dla_arg *a, dla_access *acc, int idx)
+{
+    dla_tree *t = &c->tree;
+    int recn, kon;
+    long long kval = -1;
+    dla_range rec, el;
+    /* parentheses a macro body put around the record have no text: the
+     * record inside them does */
+    if (!record_times_stride(c, a, idx, &recn, &kon) ||
+        (!node_range(c, recn, &rec) &&
+         !node_range(c, dla_strip(t, recn), &rec)) ||
+        rec.begin < acc->index.begin || rec.end > acc->index.end)
+        return;
+    if (kon < 0 || dla_const_int(t->nodes[kon].cur, &kval)) {
+        kval = kon < 0 ? 0 : kval;
+        if (kval < 0 || kval >= (long long)a->per_record)
+            return;
+        acc->element_const = (long)kval;
+    } else if (loop_bounded(c, kon, a->per_record) &&
+               node_range(c, kon, &el) && el.begin >= acc->index.begin &&
+               el.end <= acc->index.end &&
+               (el.begin >= rec.end || el.end <= rec.begin)) {
+        acc->element = el;
+        acc->element_var = 1;
+    } else {
+        return;
+    }
+    acc->record = rec;
+}
+
+/* `SRC_N(g)`, a macro invocation whose expansion is the access g[E]
+ * (node sub), E written in the body: the rewrite replaces the
+ * invocation's text and reads E as `&(SRC_N(g)) - g`.  E is split when
+ * it is record*K + k with k a constant in [0, K). */
+static int macro_element(ctx *c, dla_arg *a, dla_access *acc, int sub,
+                         int idx)
+{
+    dla_tree *t = &c->tree;
+    if (!dla_invocation_of(c, sub, &acc->whole))
+        return decline(a, "an access is inside a macro expansion that holds "
+                          "more than the access");
+    acc->in_macro = 1;
+    acc->index_node = idx;
+    if (check_index(c, a, idx, acc->whole))
+        return -1;
+    int recn, kon;
+    long long kval;
+    if (record_times_stride(c, a, idx, &recn, &kon) &&
+        (kon < 0 || dla_const_int(t->nodes[kon].cur, &kval)) &&
+        (kon < 0 || (kval >= 0 && kval < (long long)a->per_record)))
+        acc->element_const = kon < 0 ? 0 : (long)kval;
+    return 0;
+}
+
 /* One use of an annotated scalar array (DeclRefExpr node d). */
 int scalar_use(ctx *c, dla_arg *a, int d)
 {
@@ -340,38 +539,9 @@ int scalar_use(ctx *c, dla_arg *a, int d)
     acc->kind = DLA_ELEMENT;
     int idx = dla_child(t, up, 1);
     if (!node_range(c, up, &acc->whole))
-        return decline(a, "an access is inside a macro expansion");
+        return macro_element(c, a, acc, up, idx);
     if (set_index(c, a, acc, idx))
         return -1;
-    /* record*K + k with k in [0, K): a constant or a loop variable */
-    int sum = dla_strip(t, idx);
-    if (t->nodes[sum].kind != CXCursor_BinaryOperator ||
-        strcmp(dla_binop(t, sum), "+") != 0)
-        return 0;
-    int mul = dla_strip(t, dla_child(t, sum, 0));
-    int kon = dla_child(t, sum, 1);
-    long long kval = -1, stride;
-    if (t->nodes[mul].kind != CXCursor_BinaryOperator ||
-        strcmp(dla_binop(t, mul), "*") != 0 ||
-        !dla_const_int(t->nodes[dla_child(t, mul, 1)].cur, &stride) ||
-        stride != (long long)a->per_record)
-        return 0;
-    dla_range rec, el;
-    if (!node_range(c, dla_child(t, mul, 0), &rec) ||
-        rec.begin < acc->index.begin || rec.end >= acc->index.end)
-        return 0;
-    if (dla_const_int(t->nodes[kon].cur, &kval)) {
-        if (kval < 0 || kval >= (long long)a->per_record)
-            return 0;
-        acc->element_const = (long)kval;
-    } else if (loop_bounded(c, kon, a->per_record) &&
-               node_range(c, kon, &el) && el.begin > rec.end &&
-               el.end <= acc->index.end) {
-        acc->element = el;
-        acc->element_var = 1;
-    } else {
-        return 0;
-    }
-    acc->record = rec;
+    split_element(c, a, acc, idx);
     return 0;
 }

@@ -40,7 +40,8 @@ dla_access *new_access(dla_arg *a)
 
 int node_range(const ctx *c, int node, dla_range *r)
 {
-    return node >= 0 && dla_cursor_range(c->tree.nodes[node].cur, r);
+    return node >= 0 && (dla_cursor_range(c->tree.nodes[node].cur, r) ||
+                         dla_spelled_range(c->tree.nodes[node].cur, r));
 }
 
 int refers_to(const ctx *c, int node, CXCursor decl)
@@ -118,6 +119,81 @@ static int is_global_pointer(CXType t, CXType *pointee)
     return yes;
 }
 
+/* SHOC MD's `__global POSVECTYPE *position` (a float4) annotated as
+ * records of its lanes, `position[n] record(size=16; 0:4, 4:4, 8:4,
+ * 12:4)`: the vector is a record whose fields are its lanes, accessed
+ * whole or one lane at a time (`position[j].x`).  1 when the pointer is
+ * to a vector and annotated with one vector a record (declined with a
+ * reason if the record is not its lanes), else 0. */
+static int vector_record(dla_arg *a, CXType pointee)
+{
+    CXType canon = clang_getCanonicalType(pointee);
+    if ((canon.kind != CXType_Vector && canon.kind != CXType_ExtVector) ||
+        a->user->ndims != 1)
+        return 0;
+    CXType lane = clang_getElementType(canon);
+    long long lanes = clang_getNumElements(canon),
+              size = clang_Type_getSizeOf(lane),
+              whole = clang_Type_getSizeOf(canon);
+    if (lanes < 2 || size <= 0 || lanes * size != whole ||
+        a->user->nfields != (uint32_t)lanes ||
+        !dla_annot_elementwise(a->user, (uint32_t)size)) {
+        decline(a, "record(...) of a vector is not one field per lane");
+        return 1;
+    }
+    a->record_type = record_type_name(pointee);
+    a->lane_type = dla_type_spelling(lane);
+    a->parts = calloc((size_t)lanes, sizeof *a->parts);
+    if (!a->record_type || !a->lane_type || !a->parts) {
+        decline(a, "a vector type that has no name code can use");
+        return 1;
+    }
+    for (long long i = 0; i < lanes; i++)
+        a->parts[i] = (dla_part){(unsigned)(i * size), (unsigned)size, 0,
+                                 NULL};
+    a->nparts = a->nfields = (unsigned)lanes;
+    a->record_size = (unsigned)whole;
+    return 1;
+}
+
+/* `p += C;` or `p -= C;` (use d), a statement of the body itself before
+ * any other use, C an integer constant expression: in the transformed
+ * body the statement goes and C is added to every index of p (1).  0:
+ * not such a statement; -1: declined. */
+static int bump_use(ctx *c, dla_arg *a, int d)
+{
+    dla_tree *t = &c->tree;
+    int from;
+    int up = dla_up(t, d, &from);
+    if (up < 0 || t->nodes[up].kind != CXCursor_CompoundAssignOperator ||
+        dla_child(t, up, 0) != from)
+        return 0;
+    const char *op = dla_binop(t, up);
+    int minus = strcmp(op, "-=") == 0;
+    if (!minus && strcmp(op, "+=") != 0)
+        return decline(a, "the pointer escapes: stored or modified");
+    if (t->nodes[up].parent != 0 || a->bump || a->naccesses)
+        return decline(a, "the pointer is moved other than once, as the "
+                          "body's statement before any use");
+    int rhs = dla_child(t, up, 1);
+    long long value;
+    dla_range text;
+    if (!dla_const_int(t->nodes[rhs].cur, &value) ||
+        !dla_cursor_range_loose(t->nodes[rhs].cur, &text))
+        return decline(a, "the pointer is moved by a value that is not a "
+                          "constant");
+    dla_access *acc = new_access(a);
+    char *c_text = dla_substr(&c->prog->src, text);
+    if (!acc || !c_text || !node_range(c, up, &acc->whole)) {
+        free(c_text);
+        return decline(a, "the pointer is moved inside a macro expansion");
+    }
+    acc->kind = DLA_BUMP;
+    a->bump = dla_printf("%s(long)(%s)", minus ? "-" : "", c_text);
+    free(c_text);
+    return a->bump ? 1 : decline(a, "out of memory");
+}
+
 static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
 {
     dla_kernel *k = c->k;
@@ -143,6 +219,9 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
         a->record_type = record_type_name(pointee);
         if (record_parts(a, pointee))
             return;
+    } else if (vector_record(a, pointee)) {
+        if (a->reason)
+            return;
     } else {
         if (a->user->ndims < 2 || a->user->nfields < 2) {
             decline(a, "one element per record: every layout is the same");
@@ -164,11 +243,20 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
     for (int i = 0; i < t->n; i++) {
         if (!refers_to(c, i, param))
             continue;
-        if ((a->scalar ? scalar_use(c, a, i) : struct_use(c, a, i)) != 0)
+        int moved = bump_use(c, a, i);
+        if (moved < 0)
+            return;
+        if (!moved &&
+            (a->scalar ? scalar_use(c, a, i) : struct_use(c, a, i)) != 0)
             return;
     }
-    if (a->naccesses == 0) {
+    if (a->naccesses == (a->bump ? 1u : 0u)) {
         decline(a, "not accessed");
+        return;
+    }
+    if (a->bump && !a->user) {
+        decline(a, "the pointer is moved (p += C): annotate the record "
+                   "count of the whole buffer");
         return;
     }
     if (a->user) {
@@ -187,6 +275,16 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
             return;
         }
         a->count = dla_strdup(buf);
+        for (uint32_t i = 0; a->user->count && !a->count_note &&
+                             i < a->user->count->nnodes; i++) {
+            const dl_dims_node *n = &a->user->count->nodes[i];
+            if (n->op == DL_DIMS_MACRO && dla_source_macro(n->name))
+                a->count_note = dla_printf(
+                    "its count names '%s', a macro of the source: the runtime "
+                    "reads only the macros of the build options (-D %s=...), "
+                    "so unless the program's build defines it the kernel "
+                    "runs as written", n->name, n->name);
+        }
     } else {
         a->count = infer_count(c, a);
         if (!a->count)
@@ -333,8 +431,10 @@ int dla_analyze(CXTranslationUnit tu, dla_program *prog,
     c.file = clang_getFile(tu, clang_getCString(main_name));
     clang_disposeString(main_name);
     dla_set_main_file(c.file);
+    dla_macros_init(tu, c.file);
     top_ctx tc = {&c, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_top, &tc);
     dla_tree_free(&c.tree);
+    dla_macros_free();
     return tc.failed ? -1 : 0;
 }

@@ -55,6 +55,9 @@ int from_macro_call(ctx *c, int use);
 /* A use (node) spelled in a macro's arguments inside a call of a function
  * of the source: declined (-1); else 0. */
 int helper_in_macro(ctx *c, dla_arg *a, int use);
+/* macro.c: the macro invocation of the input whose expansion is the
+ * node (with parentheses around it, nothing else): its text, or 0. */
+int dla_invocation_of(ctx *c, int node, dla_range *inv);
 /* analyze.c: the function definition is an OpenCL kernel. */
 int dla_is_kernel(CXTranslationUnit tu, CXCursor fn);
 

@@ -29,13 +29,20 @@ int dla_annot_elementwise(const dl_annot_arg *user, uint32_t elem_size)
     return 1;
 }
 
+/* A new string, or NULL when out of memory. */
+char *dla_vprintf(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    return s;
+}
+
 char *dla_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = dla_vprintf(fmt, ap);
     va_end(ap);
     return s;
 }
@@ -187,6 +194,7 @@ char *dla_count_code(const dl_dims_expr *e, const char *tile)
                                tile);
             break;
         case DL_DIMS_ARG:
+        case DL_DIMS_MACRO: /* the build defines it in the kernel too */
             s = dla_printf("(long)(%s)", n->name);
             break;
         case DL_DIMS_NEG:

@@ -118,14 +118,18 @@ int dla_up(const dla_tree *t, int node, int *from)
     return p;
 }
 
+/* The expansion offset of l in the main file; 0 for a location spelled
+ * in a macro's argument, which expands elsewhere than it is written
+ * (dla_spelled_range reads those). */
 static int location_offset(CXSourceLocation l, unsigned *offset)
 {
     if (!clang_Location_isFromMainFile(l))
         return 0;
     CXFile file;
-    unsigned line, col;
+    unsigned line, col, written;
     clang_getExpansionLocation(l, &file, &line, &col, offset);
-    return 1;
+    clang_getFileLocation(l, NULL, NULL, NULL, &written);
+    return written == *offset;
 }
 
 static CXFile main_file;
@@ -148,9 +152,11 @@ static int expansion_offset(CXSourceLocation l, unsigned *offset)
 int dla_cursor_range_loose(CXCursor c, dla_range *r)
 {
     CXSourceRange ext = clang_getCursorExtent(c);
-    return expansion_offset(clang_getRangeStart(ext), &r->begin) &&
-           expansion_offset(clang_getRangeEnd(ext), &r->end) &&
-           r->begin < r->end;
+    if (expansion_offset(clang_getRangeStart(ext), &r->begin) &&
+        expansion_offset(clang_getRangeEnd(ext), &r->end) &&
+        r->begin < r->end)
+        return 1;
+    return dla_spelled_range(c, r); /* in a macro's argument */
 }
 
 int dla_cursor_range(CXCursor c, dla_range *r)
@@ -191,11 +197,21 @@ static const char *token_at(CXTranslationUnit tu, CXCursor c, unsigned from,
 
 const char *dla_binop(const dla_tree *t, int node)
 {
-    dla_range lhs;
+    static char op[8];
+    dla_range lhs, whole;
     int l = dla_child(t, node, 0);
-    if (l < 0 || !dla_cursor_range(t->nodes[l].cur, &lhs))
+    if (l < 0)
         return "";
-    return token_at(t->tu, t->nodes[node].cur, lhs.end, 0);
+    if (dla_cursor_range(t->nodes[node].cur, &whole) &&
+        (dla_cursor_range(t->nodes[l].cur, &lhs) ||
+         dla_cursor_range_loose(t->nodes[l].cur, &lhs)) &&
+        lhs.end < whole.end)
+        return token_at(t->tu, t->nodes[node].cur, lhs.end, 0);
+    /* spelled in a macro's body: the token before the right operand */
+    int r = dla_child(t, node, 1);
+    if (r >= 0 && dla_spelled_operator(t->tu, t->nodes[r].cur, op, sizeof op))
+        return op;
+    return "";
 }
 
 const char *dla_unop(const dla_tree *t, int node)

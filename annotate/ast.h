@@ -40,6 +40,24 @@ int dla_cursor_range(CXCursor c, dla_range *r);
 /* Also for a cursor in a macro expansion: the invocation's text. */
 int dla_cursor_range_loose(CXCursor c, dla_range *r);
 void dla_set_main_file(CXFile file);
+
+/* macro.c: the input's macro invocations (from the detailed
+ * preprocessing record), read once per translation unit. */
+void dla_macros_init(CXTranslationUnit tu, CXFile main_file);
+void dla_macros_free(void);
+/* Whether the input or one of its own headers defines the macro (the
+ * runtime sees only the build options' -D macros). */
+int dla_source_macro(const char *name);
+/* Whether a macro invocation's text begins at offset: its range. */
+int dla_expansion_at(unsigned offset, dla_range *inv);
+/* The text of a cursor spelled in a macro's argument (`as_uint(g[i])`):
+ * both ends written in the input, every invocation it overlaps inside
+ * it.  0 otherwise. */
+int dla_spelled_range(CXCursor c, dla_range *r);
+/* The operator before `rhs` in the file that spells it (a macro body's
+ * definition): 0 if that token is no punctuator. */
+int dla_spelled_operator(CXTranslationUnit tu, CXCursor rhs, char *op,
+                         size_t size);
 /* The operator of a binary (lhs child given) or unary operator node,
  * "" if unknown.  The result is a static buffer. */
 const char *dla_binop(const dla_tree *t, int node);

@@ -35,6 +35,8 @@ int gid_var(ctx *c, CXCursor var)
     for (int i = 0; i < t->n; i++)
         if (refers_to(c, i, var)) {
             int raw = t->nodes[i].parent;
+            while (raw >= 0 && t->nodes[raw].kind == CXCursor_ParenExpr)
+                raw = t->nodes[raw].parent; /* `(i)`, as macros write it */
             if (raw < 0 || t->nodes[raw].kind != CXCursor_UnexposedExpr)
                 return 0; /* assigned, incremented or its address taken */
         }

@@ -6,6 +6,7 @@
 #define DLA_H
 
 #include <clang-c/Index.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "annotations.h"
@@ -49,8 +50,10 @@ typedef enum dla_access_kind {
     DLA_ALIAS_DECL,  /* `T *q = &p[E]` becomes `size_t dla_i_q = E`     */
     DLA_ELEMENT,     /* scalar array element `grid[E]`                 */
     DLA_CALL_NAME,   /* the callee of a helper call: its copy's name   */
-    DLA_CALL_ARG     /* `&p[E]`, `p + E` or `p` passed to a helper:
+    DLA_CALL_ARG,    /* `&p[E]`, `p + E` or `p` passed to a helper:
                         `p, E, dla_M_p` (the copy's three parameters) */
+    DLA_BUMP         /* `p += C` at the top of the body: goes, and every
+                        access through p adds C (dla_arg.bump) */
 } dla_access_kind;
 
 /* One rewrite: the text of `whole` is replaced.  The record index is the
@@ -73,6 +76,9 @@ typedef struct dla_access {
     dla_range element; /* the element as text (a bounded loop variable),
                           when element_var */
     int element_var;
+    int in_macro;     /* DLA_ELEMENT: `whole` is a macro invocation that
+                         expands to the access; its index is read as
+                         `&(invocation) - p` */
     char *alias_name; /* DLA_ALIAS_DECL: the variable's name */
     int whole_part;   /* DLA_FIELD: the lvalue is a whole top-level field */
     int own;          /* the index is the work-item's own record i (its
@@ -117,6 +123,8 @@ typedef struct dla_arg {
     int scalar;       /* scalar array: elements per record = per_record */
     unsigned per_record, elem_size;
     char *record_type; /* spelling for whole-record copies, or NULL  */
+    char *lane_type;   /* a vector record (float4): its lanes' type,
+                          else NULL; its parts are the lanes         */
     unsigned record_size;
     unsigned nparts;
     dla_part *parts;   /* fields and gaps, sorted (struct records)   */
@@ -132,9 +140,14 @@ typedef struct dla_arg {
                            names what a tiled launch changes (local
                            sizes, groups, dimensions other than 0)    */
     int count_uses_size; /* the count names global_size(0)           */
+    char *count_note;  /* the user's count names a macro of the source,
+                          which the runtime cannot read: a warning    */
     char *neutral;     /* a user annotation asking for a conversion of
                           an argument that cannot be rewritten, without
                           its target: what replaces it in the output  */
+    char *bump;        /* `p += C;` moved p once, first thing: C as code
+                          (records of a struct, elements of an array),
+                          or NULL */
     unsigned naccesses;
     dla_access *accesses;
     unsigned nhelpers;
@@ -219,6 +232,8 @@ char *dla_emit(const dla_program *prog, size_t *len);
 /* util */
 char *dla_strdup(const char *s);
 char *dla_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *dla_vprintf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
 char *dla_substr(const dla_source *src, dla_range r);
 
 #endif

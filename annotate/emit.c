@@ -8,7 +8,6 @@
  *   DA:      byte o*M + i*z            (per-field arrays: `((T *)(p + o*M))[i]`)
  *   ASTA(T): byte q*T*S + o*w + t*z, q = i/T, t = i%T, w = T or, in the
  *            tail tile (q == M/T), R = M%T. */
-#define _GNU_SOURCE /* vasprintf */
 #include "dla.h"
 
 #include <stdarg.h>
@@ -54,9 +53,7 @@ static void putf(buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
+    char *s = dla_vprintf(fmt, ap);
     va_end(ap);
     if (!s) {
         b->failed = 1;
@@ -85,6 +82,7 @@ typedef struct emitter {
      * the record q points at, dla_x_q, is added to every index */
     const char *ptr;
     const char *index_base;
+    const dla_access *skip; /* rendering this access's own text */
 } emitter;
 
 static const char *base_ptr(const emitter *e, const dla_arg *a)
@@ -94,7 +92,8 @@ static const char *base_ptr(const emitter *e, const dla_arg *a)
 
 static void render(emitter *e, buf *b, dla_range r);
 
-static void index_text(emitter *e, buf *b, const dla_access *acc)
+static void index_text(emitter *e, buf *b, const dla_arg *a,
+                       const dla_access *acc)
 {
     int own = acc->index_name && strcmp(acc->index_name, "0") == 0;
     if (e->index_base && own) {
@@ -107,13 +106,20 @@ static void index_text(emitter *e, buf *b, const dla_access *acc)
         puts_(b, "))");
         return;
     }
+    /* p moved by `p += C`: an access through p reads record or element
+     * E + C of the buffer (an alias's index has C already) */
+    const char *bump = a->bump && (own || !acc->index_name) ? a->bump : NULL;
+    if (bump)
+        puts_(b, "(");
     if (acc->index_name) {
         putf(b, "(size_t)(%s)", acc->index_name);
-        return;
+    } else {
+        puts_(b, "(size_t)(");
+        render(e, b, acc->index);
+        puts_(b, ")");
     }
-    puts_(b, "(size_t)(");
-    render(e, b, acc->index);
-    puts_(b, ")");
+    if (bump)
+        putf(b, " + (size_t)%s)", bump);
 }
 
 /* Byte (struct) or element (scalar array) offset of part o (size z) of
@@ -153,12 +159,12 @@ static void field_access(emitter *e, buf *b, const edit *ed)
         /* the form the device compiler vectorises: a per-field array */
         putf(b, "((__global %s *)((__global char *)(%s) + %uu * dla_M_%s))[",
              acc->leaf_type, pname, acc->part_off, a->name);
-        index_text(e, b, acc);
+        index_text(e, b, a, acc);
         puts_(b, "]");
         return;
     }
     buf ix = {0};
-    index_text(e, &ix, acc);
+    index_text(e, &ix, a, acc);
     if (acc->kind == DLA_FIELD)
         putf(b, "(*(__global %s *)((__global char *)(%s) + ", acc->leaf_type,
              pname);
@@ -173,16 +179,49 @@ static void field_access(emitter *e, buf *b, const edit *ed)
     free(ix.s);
 }
 
+/* Record r, element k of an array moved by C: element k + C of record r
+ * is record r + floor((k + C) / K), element (k + C) mod K (DLA_FDIV,
+ * DLA_FMOD: constants when k is). */
+static void bump_split(buf *rec, buf *el, const dla_arg *a)
+{
+    char *x = dla_printf("((long)%s + %s)", el->s ? el->s : "0", a->bump);
+    char *r = rec->s;
+    *rec = (buf){0};
+    *el = (buf){0};
+    putf(rec, "(%s + (size_t)DLA_FDIV(%s, %uL))", r ? r : "0", x ? x : "0",
+         a->per_record);
+    putf(el, "(size_t)DLA_FMOD(%s, %uL)", x ? x : "0", a->per_record);
+    if (!x)
+        rec->failed = 1;
+    free(x);
+    free(r);
+}
+
 static void element_access(emitter *e, buf *b, const edit *ed)
 {
     const dla_kernel *k = ed->k;
     const dla_arg *a = ed->arg;
     const dla_access *acc = ed->acc;
-    buf rec = {0}, el = {0};
+    buf rec = {0}, el = {0}, ix = {0};
+    if (acc->in_macro) {
+        /* the index the invocation's expansion computes, from p itself */
+        const dla_access *outer = e->skip;
+        e->skip = acc;
+        puts_(&ix, "(&(");
+        render(e, &ix, acc->whole);
+        putf(&ix, ") - (%s))", a->name);
+        e->skip = outer;
+    }
     if (acc->element_const >= 0 || acc->element_var) {
-        puts_(&rec, "(size_t)(");
-        render(e, &rec, acc->record);
-        puts_(&rec, ")");
+        if (acc->in_macro)
+            putf(&rec, "(size_t)((%s - %ldL) / %uL)", ix.s ? ix.s : "0",
+                 acc->element_const, a->per_record);
+        else
+            puts_(&rec, "(size_t)(");
+        if (!acc->in_macro) {
+            render(e, &rec, acc->record);
+            puts_(&rec, ")");
+        }
         if (acc->element_var) {
             puts_(&el, "(size_t)(");
             render(e, &el, acc->element);
@@ -190,13 +229,22 @@ static void element_access(emitter *e, buf *b, const edit *ed)
         } else {
             putf(&el, "%ldu", acc->element_const);
         }
+        if (a->bump)
+            bump_split(&rec, &el, a);
     } else {
-        buf ix = {0};
-        index_text(e, &ix, acc);
+        if (acc->in_macro) {
+            char *rel = ix.s;
+            ix = (buf){0};
+            putf(&ix, "((size_t)%s%s%s%s)", rel ? rel : "0",
+                 a->bump ? " + (size_t)" : "", a->bump ? a->bump : "", "");
+            free(rel);
+        } else {
+            index_text(e, &ix, a, acc);
+        }
         putf(&rec, "(%s / %uu)", ix.s ? ix.s : "0", a->per_record);
         putf(&el, "(%s %% %uu)", ix.s ? ix.s : "0", a->per_record);
-        free(ix.s);
     }
+    free(ix.s);
     const char *r = rec.s ? rec.s : "0", *f = el.s ? el.s : "0";
     if (a->target == DLA_TARGET_DA)
         putf(b, "(%s)[%s * dla_M_%s + %s]", a->name, f, a->name, r);
@@ -246,27 +294,30 @@ static void replacement(emitter *e, buf *b, const edit *ed)
     case DLA_LOAD:
         putf(b, "dla_load_%s_%s((__global char *)(%s), ", k->name, a->name,
              base_ptr(e, a));
-        index_text(e, b, acc);
+        index_text(e, b, a, acc);
         putf(b, ", dla_M_%s)", a->name);
         break;
     case DLA_STORE:
         putf(b, "dla_store_%s_%s((__global char *)(%s), ", k->name, a->name,
              base_ptr(e, a));
-        index_text(e, b, acc);
+        index_text(e, b, a, acc);
         putf(b, ", dla_M_%s, (", a->name);
         render(e, b, acc->value);
         puts_(b, "))");
         break;
     case DLA_ALIAS_DECL:
         putf(b, "const size_t %s = ", acc->alias_name);
-        index_text(e, b, acc);
+        index_text(e, b, a, acc);
         break;
     case DLA_CALL_NAME:
         puts_(b, acc->callee);
         break;
+    case DLA_BUMP: /* its C is in every index of p */
+        puts_(b, "(void)0");
+        break;
     case DLA_CALL_ARG: /* the copy's pointer, record and count */
         putf(b, "%s, ", base_ptr(e, a));
-        index_text(e, b, acc);
+        index_text(e, b, a, acc);
         putf(b, ", dla_M_%s", a->name);
         break;
     }
@@ -293,6 +344,8 @@ static void render(emitter *e, buf *b, dla_range r)
             continue;
         if (!e->tiled && e->edits[i].call)
             continue; /* the flat variant keeps the calls */
+        if (e->skip && e->edits[i].acc == e->skip)
+            continue;
         put(b, e->src->text + at, whole.begin - at);
         replacement(e, b, &e->edits[i]);
         at = whole.end;
@@ -357,7 +410,7 @@ static void helper_copy(buf *b, const dla_source *src, const dla_kernel *k,
         edits[i + 2] = (edit){k, a, &h->accesses[i], NULL,
                               h->accesses[i].whole};
     qsort(edits, n, sizeof *edits, cmp_edit);
-    emitter e = {src, edits, n, 0, h->param_name, base};
+    emitter e = {src, edits, n, 0, h->param_name, base, NULL};
     render(&e, b, h->decl);
     puts_(b, "\n");
 out:
@@ -476,6 +529,20 @@ static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
          "#endif\n"
          "#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)\n"
          "#endif\n");
+    int bumped = 0;
+    for (unsigned i = 0; i < k->nargs; i++)
+        bumped |= k->args[i].transformed && k->args[i].scalar &&
+                  k->args[i].bump != NULL;
+    if (bumped)
+        puts_(b, "#ifndef DLA_FDIV\n"
+             "/* dl-annotate: an array moved by `p += C`: element k + C of "
+             "record r is\n"
+             " * record r + DLA_FDIV(k + C, K), element DLA_FMOD(k + C, K) "
+             "(floor division). */\n"
+             "#define DLA_FDIV(x, s) ((x) >= 0 ? (x) / (s) : -((-(x) + (s) - "
+             "1) / (s)))\n"
+             "#define DLA_FMOD(x, s) ((x) - DLA_FDIV(x, s) * (s))\n"
+             "#endif\n");
     if (checks_layout(k))
         puts_(b, "#ifndef DLA_LAYOUT_CHECK\n"
              "/* dl-annotate: the transformed branch checks that the record "
@@ -594,7 +661,7 @@ static int kernel_body(buf *b, const dla_source *src, const dla_kernel *k)
     for (unsigned i = 0; k->tiled && i < k->ncalls; i++)
         edits[n++] = (edit){k, NULL, NULL, &k->calls[i], k->calls[i].whole};
     qsort(edits, n, sizeof *edits, cmp_edit);
-    emitter e = {src, edits, n, 0, NULL, NULL};
+    emitter e = {src, edits, n, 0, NULL, NULL, NULL};
     dla_range inner = {k->body.begin + 1, k->body.end - 1};
     putf(b, "{\n#ifdef DL_ACTIVE_%s\n", k->name);
     layout_checks(b, k);

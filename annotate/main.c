@@ -304,7 +304,8 @@ static int annotate(const dla_options *optp)
     const char *parse_input = opt.parse_input ? opt.parse_input : opt.input;
     enum CXErrorCode ec = args ? clang_parseTranslationUnit2(
                                      index, parse_input, args, nargs, NULL, 0,
-                                     CXTranslationUnit_None, &tu)
+                                     CXTranslationUnit_DetailedPreprocessingRecord,
+                                     &tu)
                                : CXError_Failure;
     if (ec != CXError_Success || !tu) {
         fprintf(stderr, "%s:1:1: error: libclang could not parse the input "
@@ -323,6 +324,10 @@ static int annotate(const dla_options *optp)
     for (unsigned i = 0; i < prog.nkernels; i++)
         for (unsigned j = 0; j < prog.kernels[i].nargs; j++) {
             const dla_arg *a = &prog.kernels[i].args[j];
+            if (a->count_note)
+                fprintf(stderr, "%s:%u:1: warning: argument '%s' of kernel "
+                        "'%s': %s\n", opt.input, a->user->line, a->name,
+                        prog.kernels[i].name, a->count_note);
             if (a->neutral)
                 fprintf(stderr, "%s:%u:1: warning: argument '%s' of "
                         "kernel '%s' cannot be rewritten for the conversion "

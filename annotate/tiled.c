@@ -253,7 +253,7 @@ int dla_tiled(ctx *c)
             dla_access *acc = &a->accesses[j];
             acc->own = (acc->kind == DLA_FIELD ||
                         acc->kind == DLA_FIELD_ARRAY) &&
-                       index_is_own(c, acc);
+                       !a->bump && index_is_own(c, acc);
         }
     }
     /* Padding adds work-items: safe only when they do nothing and the

@@ -79,5 +79,7 @@ int bench_calibrate_main(int argc, char **argv);
 void bench_calibrate_usage(FILE *out);
 int bench_coalesce_main(int argc, char **argv);
 void bench_coalesce_usage(FILE *out);
+int bench_irregular_main(int argc, char **argv);
+void bench_irregular_usage(FILE *out);
 
 #endif

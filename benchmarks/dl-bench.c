@@ -36,6 +36,8 @@ static const command commands[] = {
      accept_main, bench_accept_usage},
     {"coalesce", "memory transactions of an index array on disk",
      bench_coalesce_main, bench_coalesce_usage},
+    {"irregular", "irregular references: transactions, reordering, times",
+     bench_irregular_main, bench_irregular_usage},
     {"devices", "list the OpenCL devices --device indexes",
      bench_devices_main, bench_devices_usage},
 };

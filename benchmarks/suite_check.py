@@ -14,9 +14,9 @@ import sys
 import tempfile
 
 CSVS = ['layout.csv', 'inplace.csv', 'aos_asta.csv', 'da_asta.csv',
-        'full.csv', 'apps.csv']
+        'full.csv', 'apps.csv', 'irregular.csv']
 SECTIONS = ['## 1.', '## 2.', '## 3.', '## 4.', '## 5.', '## 6.',
-            '## Targets']
+            '## 7.', '## Targets']
 PNG_MAGIC = b'\x89PNG\r\n\x1a\n'
 
 
@@ -73,7 +73,8 @@ def main():
             errors.append('report.md shows an unverified figure')
         pngs = re.findall(r'!\[[^]]*\]\(([^)]+\.png)\)', report)
         if expect_plots:
-            for want in ['layout.png', 'marshal.png', 'targets.png']:
+            for want in ['layout.png', 'marshal.png', 'targets.png',
+                         'irregular.png']:
                 if want not in pngs:
                     errors.append('report.md does not embed %s' % want)
         for png in pngs:

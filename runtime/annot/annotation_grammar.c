@@ -6,9 +6,9 @@
 #include "annotation_grammar.h"
 #include "clsource.h"
 #include "error.h"
+#include "textbuf.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,67 +401,47 @@ int dl_annot_layout_format(dl_annot_layout layout, char *buf, size_t size)
     return snprintf(buf, size, "asta(%zu)", layout.tile);
 }
 
-typedef struct out_buf {
-    char *buf;
-    size_t size;
-    size_t n;
-} out_buf;
-
-static void append(out_buf *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void append(out_buf *o, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t used = o->n < o->size ? o->n : o->size;
-    int k = vsnprintf(o->buf ? o->buf + used : NULL,
-                      o->buf ? o->size - used : 0, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        o->n += (size_t)k;
-}
-
 int dl_annot_format_launch(const dl_annot_kernel *k, char *buf, size_t size)
 {
-    out_buf o = {buf, size, 0};
+    dl_textbuf o = {buf, size, 0};
     if (buf && size)
         buf[0] = '\0';
     if (!k || !k->tiled)
         return 0;
-    append(&o, "//DL: v1 launch: tiled");
+    dl_textbuf_put(&o, "//DL: v1 launch: tiled");
     if (k->tiled_bound) {
         char bound[1024];
         dl_dims_format(k->tiled_bound, bound, sizeof bound);
-        append(&o, "(%s)", bound);
+        dl_textbuf_put(&o, "(%s)", bound);
     }
     return (int)o.n;
 }
 
 int dl_annot_format(const dl_annot_arg *arg, char *buf, size_t size)
 {
-    out_buf o = {buf, size, 0};
+    dl_textbuf o = {buf, size, 0};
     char layout[48];
     if (buf && size)
         buf[0] = '\0';
     if (!arg)
         return 0;
     dl_annot_layout_format(arg->from, layout, sizeof layout);
-    append(&o, "//DL: v1 %s: %s", layout, arg->name);
+    dl_textbuf_put(&o, "//DL: v1 %s: %s", layout, arg->name);
     for (uint32_t i = 0; i < arg->ndims; i++) {
         char dim[1024];
         dl_dims_format(arg->dims[i], dim, sizeof dim);
-        append(&o, "[%s]", dim);
+        dl_textbuf_put(&o, "[%s]", dim);
     }
     if (arg->explicit_record) {
-        append(&o, " record(size=%u;", arg->record_size);
+        dl_textbuf_put(&o, " record(size=%u;", arg->record_size);
         for (uint32_t i = 0; i < arg->nfields; i++)
-            append(&o, "%s %u:%u", i ? "," : "", arg->fields[i].offset,
+            dl_textbuf_put(&o, "%s %u:%u", i ? "," : "", arg->fields[i].offset,
                    arg->fields[i].size);
-        append(&o, ")");
+        dl_textbuf_put(&o, ")");
     }
     if (!dl_annot_same_layout(arg->from, arg->to)) {
         dl_annot_layout_format(arg->to, layout, sizeof layout);
-        append(&o, " -> %s", layout);
+        dl_textbuf_put(&o, " -> %s", layout);
     }
     return (int)o.n;
 }

@@ -131,16 +131,19 @@ static const dl_kernel_param *find_param(const dl_annot_kernel *k,
     return NULL;
 }
 
-/* dl_dims_lookup_fn: names in dimensions are integer arguments. */
+/* dl_dims_lookup_fn: names in dimensions are integer arguments, or
+ * else build-option macros (index -1). */
 static dl_status lookup_scalar(void *user, const char *name, int32_t *index,
                                dl_int_type *type)
 {
     const dl_annot_kernel *k = user;
     uint32_t i;
     const dl_kernel_param *p = find_param(k, name, &i);
-    DL_RETURN_ERROR_ON(!p, DL_INVALID_ARGUMENT,
-                       "'%s' in a dimension is not an argument of kernel "
-                       "'%s'", name, k->name);
+    if (!p) {
+        *index = -1;
+        *type = DL_INT_NONE;
+        return DL_SUCCESS;
+    }
     DL_RETURN_ERROR_ON(p->pointer || p->int_type == DL_INT_NONE,
                        DL_INVALID_ARGUMENT,
                        "'%s' in a dimension is not an integer argument (it "

@@ -2,9 +2,9 @@
  * nodes in postfix order, and a checked 64-bit evaluator (see dims.h). */
 #include "dims.h"
 #include "error.h"
+#include "textbuf.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,7 +385,7 @@ int dl_dims_is_const(const dl_dims_expr *e)
 {
     for (uint32_t i = 0; e && i < e->nnodes; i++)
         if (e->nodes[i].op >= DL_DIMS_GLOBAL_SIZE &&
-            e->nodes[i].op <= DL_DIMS_ARG)
+            e->nodes[i].op <= DL_DIMS_MACRO)
             return 0;
     return e != NULL;
 }
@@ -401,6 +401,11 @@ dl_status dl_dims_bind(dl_dims_expr *e, dl_dims_lookup_fn lookup, void *user)
         int32_t index = -1;
         dl_int_type type = DL_INT_NONE;
         DL_RETURN_IF_FAIL(lookup(user, n->name, &index, &type));
+        if (index < 0 && type == DL_INT_NONE) { /* a build-option macro */
+            n->op = DL_DIMS_MACRO;
+            n->defined = 0;
+            continue;
+        }
         DL_RETURN_ERROR_ON(index < 0 || !int_type_valid(type),
                            DL_INVALID_ARGUMENT,
                            "'%s' is not an integer kernel argument", n->name);
@@ -408,6 +413,96 @@ dl_status dl_dims_bind(dl_dims_expr *e, dl_dims_lookup_fn lookup, void *user)
         n->arg_type = type;
     }
     return DL_SUCCESS;
+}
+
+/* ------------------------------------------------ build-option macros */
+
+/* The next blank-separated word of the options at *at: its start and
+ * length, or 0 at the end. */
+static size_t next_word(const char **at, const char **word)
+{
+    const char *p = *at;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    *word = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    *at = p;
+    return (size_t)(p - *word);
+}
+
+/* The last definition of `name` in the options: 1 with its value text
+ * (`-DNAME` is "1"), 0 when undefined (or undefined again by -U). */
+static int find_define(const char *options, const char *name,
+                       const char **value, size_t *len)
+{
+    size_t n = strlen(name);
+    int found = 0;
+    const char *at = options, *w;
+    size_t wl;
+    while ((wl = next_word(&at, &w)) > 0) {
+        if (wl < 2 || w[0] != '-' || (w[1] != 'D' && w[1] != 'U'))
+            continue;
+        int define = w[1] == 'D';
+        const char *d = w + 2;
+        size_t dl = wl - 2;
+        if (dl == 0 && (dl = next_word(&at, &d)) == 0)
+            break; /* "-D" at the end */
+        if (dl < n || memcmp(d, name, n) != 0 ||
+            (dl > n && (!define || d[n] != '=')))
+            continue;
+        found = define;
+        *value = dl > n ? d + n + 1 : "1";
+        *len = dl > n ? dl - n - 1 : 1;
+    }
+    return found;
+}
+
+/* The value of one macro: an integer constant expression. */
+static dl_status macro_value(const char *name, const char *text, size_t len,
+                             int64_t *value)
+{
+    dl_dims_expr *v = NULL;
+    dl_status status = dl_dims_parse(text, len, &v);
+    if (status == DL_SUCCESS && !dl_dims_is_const(v))
+        status = DL_INVALID_ARGUMENT;
+    if (status == DL_SUCCESS)
+        status = dl_dims_eval(v, NULL, value);
+    dl_dims_free(v);
+    if (status != DL_SUCCESS)
+        return dl_fail(status, "the build options define '%s' as '%.*s', "
+                       "not an integer constant", name,
+                       (int)(len < QUOTE ? len : QUOTE), text);
+    return DL_SUCCESS;
+}
+
+/* One macro node from the options: defined or not, with a message. */
+static dl_status define_one(const dl_dims_expr *e, dl_dims_node *n,
+                            const char *options)
+{
+    const char *text;
+    size_t len;
+    n->defined = 0;
+    if (!find_define(options ? options : "", n->name, &text, &len))
+        return dl_fail(DL_INVALID_ARGUMENT, "'%.*s': '%s' is neither a "
+                       "kernel argument nor defined by the build options",
+                       QUOTE, e->text, n->name);
+    DL_RETURN_IF_FAIL(macro_value(n->name, text, len, &n->value));
+    n->defined = 1;
+    return DL_SUCCESS;
+}
+
+dl_status dl_dims_define(dl_dims_expr *e, const char *options)
+{
+    DL_RETURN_ERROR_ON(!e, DL_INVALID_ARGUMENT, "no expression");
+    int64_t first = -1;
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        if (e->nodes[i].op == DL_DIMS_MACRO &&
+            define_one(e, &e->nodes[i], options) != DL_SUCCESS && first < 0)
+            first = i;
+    /* the message names the first macro that is not defined */
+    return first < 0 ? DL_SUCCESS
+                     : define_one(e, &e->nodes[first], options);
 }
 
 /* Binding strength of an operator, for dl_dims_format. */
@@ -424,29 +519,9 @@ static int precedence(dl_dims_op op)
     }
 }
 
-typedef struct sink {
-    char *buf;
-    size_t size;
-    int n;
-} sink;
-
-static void put(sink *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void put(sink *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t used = (size_t)s->n < s->size ? (size_t)s->n : s->size;
-    int k = vsnprintf(s->buf ? s->buf + used : NULL,
-                      s->buf ? s->size - used : 0, fmt, ap);
-    va_end(ap);
-    if (k > 0)
-        s->n += k;
-}
-
 /* Recursion depth is bounded by DL_DIMS_MAX_NODES. */
 static void format_node(const dl_dims_expr *e, uint32_t i, int min_prec,
-                        sink *s)
+                        dl_textbuf *s)
 {
     static const char ops[] = {[DL_DIMS_ADD] = '+', [DL_DIMS_SUB] = '-',
                                [DL_DIMS_MUL] = '*', [DL_DIMS_DIV] = '/',
@@ -455,40 +530,41 @@ static void format_node(const dl_dims_expr *e, uint32_t i, int min_prec,
     int prec = precedence(n->op);
     int paren = prec < min_prec;
     if (paren)
-        put(s, "(");
+        dl_textbuf_put(s, "(");
     switch (n->op) {
-    case DL_DIMS_CONST: put(s, "%lld", (long long)n->value); break;
-    case DL_DIMS_ARG: put(s, "%s", n->name); break;
+    case DL_DIMS_CONST: dl_textbuf_put(s, "%lld", (long long)n->value); break;
+    case DL_DIMS_ARG:
+    case DL_DIMS_MACRO: dl_textbuf_put(s, "%s", n->name); break;
     case DL_DIMS_NEG:
-        put(s, "-");
+        dl_textbuf_put(s, "-");
         format_node(e, n->lhs, prec, s);
         break;
     case DL_DIMS_GLOBAL_SIZE:
     case DL_DIMS_LOCAL_SIZE:
     case DL_DIMS_NUM_GROUPS:
     case DL_DIMS_GLOBAL_OFFSET:
-        put(s, "%s(%lld)", builtin_names[n->op], (long long)n->value);
+        dl_textbuf_put(s, "%s(%lld)", builtin_names[n->op], (long long)n->value);
         break;
     default:
         /* Left-associative: an equal-precedence right operand needs
          * parentheses, a left one does not. */
         format_node(e, n->lhs, prec, s);
-        put(s, " %c ", ops[n->op]);
+        dl_textbuf_put(s, " %c ", ops[n->op]);
         format_node(e, n->rhs, prec + 1, s);
         break;
     }
     if (paren)
-        put(s, ")");
+        dl_textbuf_put(s, ")");
 }
 
 int dl_dims_format(const dl_dims_expr *e, char *buf, size_t size)
 {
-    sink s = {buf, size, 0};
+    dl_textbuf s = {buf, size, 0};
     if (buf && size)
         buf[0] = '\0';
     if (e && e->nnodes)
         format_node(e, e->nnodes - 1, 0, &s);
-    return s.n;
+    return (int)s.n;
 }
 
 /* -------------------------------------------------------------- evaluator */
@@ -592,6 +668,13 @@ dl_status dl_dims_eval(const dl_dims_expr *e, const dl_dims_env *env,
         switch (n->op) {
         case DL_DIMS_CONST: v[i] = n->value; break;
         case DL_DIMS_ARG: DL_RETURN_IF_FAIL(arg_value(e, n, env, &v[i])); break;
+        case DL_DIMS_MACRO:
+            DL_RETURN_ERROR_ON(!n->defined, DL_INVALID_ARGUMENT,
+                               "'%.*s': '%s' is neither a kernel argument "
+                               "nor defined by the build options", QUOTE,
+                               e->text, n->name);
+            v[i] = n->value;
+            break;
         case DL_DIMS_GLOBAL_SIZE:
         case DL_DIMS_LOCAL_SIZE:
         case DL_DIMS_NUM_GROUPS:

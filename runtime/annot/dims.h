@@ -8,8 +8,10 @@
  *   builtin = global_size | local_size | num_groups | global_offset
  *             (also spelled get_global_size, ...)
  *
- * Names are scalar integer kernel arguments; their values are those given
- * to clSetKernelArg.  Arithmetic is 64-bit signed with every overflow,
+ * A name is a scalar integer kernel argument, whose value is the one given
+ * to clSetKernelArg, or else a macro of the program's build options
+ * (`-D NX=120`), whose value dl_dims_define reads from the options of each
+ * build.  Arithmetic is 64-bit signed with every overflow,
  * division by zero and unknown value reported as an error, never a crash.
  * "/" and "%" truncate toward zero, as in C. */
 #ifndef DL_DIMS_H
@@ -47,6 +49,7 @@ typedef enum dl_dims_op {
     DL_DIMS_NUM_GROUPS,    /* value = d                             */
     DL_DIMS_GLOBAL_OFFSET, /* value = d                             */
     DL_DIMS_ARG,           /* name, arg_index, arg_type             */
+    DL_DIMS_MACRO,         /* name; value when defined              */
     DL_DIMS_NEG,           /* -lhs                                  */
     DL_DIMS_ADD,           /* lhs + rhs, and so on                  */
     DL_DIMS_SUB,
@@ -64,6 +67,7 @@ typedef struct dl_dims_node {
     const char *name;      /* DL_DIMS_ARG: NUL-terminated, in the expr */
     int32_t arg_index;     /* DL_DIMS_ARG: -1 until dl_dims_bind       */
     dl_int_type arg_type;  /* DL_DIMS_ARG: DL_INT_NONE until bound     */
+    int defined;           /* DL_DIMS_MACRO: the build defines it     */
 } dl_dims_node;
 
 typedef struct dl_dims_expr {
@@ -86,12 +90,21 @@ int dl_dims_format(const dl_dims_expr *expr, char *buf, size_t size);
 int dl_dims_is_const(const dl_dims_expr *expr);
 
 /* Resolves every name to a kernel argument.  lookup() returns DL_SUCCESS
- * with the argument's index and integer type, or an error (with its
- * message) for an unknown or unsuitable name. */
+ * with the argument's index and integer type, DL_SUCCESS with index -1
+ * for a name that is no argument (it becomes a DL_DIMS_MACRO), or an
+ * error (with its message) for an unsuitable argument. */
 typedef dl_status (*dl_dims_lookup_fn)(void *user, const char *name,
                                        int32_t *index, dl_int_type *type);
 dl_status dl_dims_bind(dl_dims_expr *expr, dl_dims_lookup_fn lookup,
                        void *user);
+
+/* Reads the build-option macros the expression names from `options` (as
+ * given to clBuildProgram: `-D NAME=VALUE`, `-DNAME=VALUE`, `-DNAME`,
+ * which is 1, `-U NAME`; the last one wins).  A value must be an integer
+ * constant expression of this grammar.  Returns DL_SUCCESS when every
+ * macro is defined, else DL_INVALID_ARGUMENT naming the first that is
+ * not (it stays undefined: evaluating the expression fails). */
+dl_status dl_dims_define(dl_dims_expr *expr, const char *options);
 
 /* A kernel argument value as clSetKernelArg received it. */
 typedef struct dl_dims_raw_arg {

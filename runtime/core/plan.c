@@ -86,6 +86,18 @@ static size_t staging_tile(const dl_plan *p)
     return t < count ? t : count;
 }
 
+/* The step the planner filled in at p->steps[p->nsteps], with its
+ * algorithm chosen: prepared (not in a dry run) and counted. */
+static dl_status keep_step(dl_plan *p, dl_step *s)
+{
+    if (!p->dry)
+        DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
+    p->nsteps++;
+    if (s->extra_bytes > p->extra_bytes)
+        p->extra_bytes = s->extra_bytes;
+    return DL_SUCCESS;
+}
+
 static dl_status add_step(dl_plan *p, dl_step_kind kind, size_t tile,
                           int inverse)
 {
@@ -100,12 +112,7 @@ static dl_status add_step(dl_plan *p, dl_step_kind kind, size_t tile,
                        "and %u-word records on this device",
                        kind == DL_STEP_TILES ? "AoS<->ASTA" : "DA<->ASTA",
                        tile, p->record->rec_words);
-    if (!p->dry)
-        DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
-    p->nsteps++;
-    if (s->extra_bytes > p->extra_bytes)
-        p->extra_bytes = s->extra_bytes;
-    return DL_SUCCESS;
+    return keep_step(p, s);
 }
 
 /* A step of the CPU routes (algo_staged*.c) with the given algorithm;
@@ -120,12 +127,7 @@ static dl_status add_staged(dl_plan *p, const dl_algo_ops *ops,
     DL_RETURN_ERROR_ON(!s->ops->fits(p->engine, &s->desc), DL_UNSUPPORTED,
                        "%s step with T=%zu does not fit this device",
                        ops->name, tile);
-    if (!p->dry)
-        DL_RETURN_IF_FAIL(s->ops->prepare(p->engine, s));
-    p->nsteps++;
-    if (s->extra_bytes > p->extra_bytes)
-        p->extra_bytes = s->extra_bytes;
-    return DL_SUCCESS;
+    return keep_step(p, s);
 }
 
 /* A DA <-> ASTA(tile) chunk step: automatic plans on CPUs take

@@ -72,17 +72,24 @@ static dl_status build_parts(dl_record *r)
     return DL_SUCCESS;
 }
 
+/* A record has 1 to DL_MAX_FIELDS fields. */
+static dl_status check_field_count(uint32_t nfields)
+{
+    DL_RETURN_ERROR_ON(nfields == 0, DL_INVALID_LAYOUT,
+                       "a record needs at least one field");
+    DL_RETURN_ERROR_ON(nfields > DL_MAX_FIELDS, DL_UNSUPPORTED,
+                       "%u fields exceed the limit of %u", nfields,
+                       DL_MAX_FIELDS);
+    return DL_SUCCESS;
+}
+
 dl_status dl_record_create(const dl_field *fields, uint32_t nfields,
                            uint32_t record_size, dl_record **out)
 {
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "record output is NULL");
     *out = NULL;
     DL_RETURN_ERROR_ON(!fields, DL_INVALID_ARGUMENT, "field list is NULL");
-    DL_RETURN_ERROR_ON(nfields == 0, DL_INVALID_LAYOUT,
-                       "a record needs at least one field");
-    DL_RETURN_ERROR_ON(nfields > DL_MAX_FIELDS, DL_UNSUPPORTED,
-                       "%u fields exceed the limit of %u", nfields,
-                       DL_MAX_FIELDS);
+    DL_RETURN_IF_FAIL(check_field_count(nfields));
     for (uint32_t i = 0; i < nfields; i++) {
         DL_RETURN_ERROR_ON(fields[i].size == 0, DL_INVALID_LAYOUT,
                            "field %u has size 0", i);
@@ -118,11 +125,7 @@ dl_status dl_record_create_uniform(uint32_t nfields, uint32_t field_size,
 {
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "record output is NULL");
     *out = NULL;
-    DL_RETURN_ERROR_ON(nfields == 0, DL_INVALID_LAYOUT,
-                       "a record needs at least one field");
-    DL_RETURN_ERROR_ON(nfields > DL_MAX_FIELDS, DL_UNSUPPORTED,
-                       "%u fields exceed the limit of %u", nfields,
-                       DL_MAX_FIELDS);
+    DL_RETURN_IF_FAIL(check_field_count(nfields));
     dl_field *f = malloc(nfields * sizeof *f);
     DL_RETURN_ERROR_ON(!f, DL_OUT_OF_MEMORY, "out of host memory");
     for (uint32_t i = 0; i < nfields; i++)

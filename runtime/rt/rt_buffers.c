@@ -163,8 +163,7 @@ rt_buffer *rt_buffer_get(cl_mem mem)
                                  sizeof parent, &parent, NULL) != CL_SUCCESS)
         return NULL; /* not a buffer: nothing to track */
     b = calloc(1, sizeof *b);
-    if (!b || rt_map_put(&dl_rt.buffers, mem, b) != DL_SUCCESS) {
-        free(b);
+    if (!b) {
         DL_LOG_ERROR("out of memory tracking a buffer");
         return NULL;
     }
@@ -178,10 +177,17 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     /* The host may read its own array at any synchronisation point
      * (clFinish, an event), which dlayout does not intercept: such a
      * buffer is never transformed (docs/intercepted.md). */
-    if (flags & CL_MEM_USE_HOST_PTR) {
+    if (flags & CL_MEM_USE_HOST_PTR)
         b->pinned = "it was created with CL_MEM_USE_HOST_PTR";
-        DL_LOG_INFO("a buffer stays in the program's layout: %s", b->pinned);
+    /* Published complete: the accesses' lock-free lookups read
+     * ever_converted as soon as the entry is in the table. */
+    if (rt_map_put(&dl_rt.buffers, mem, b) != DL_SUCCESS) {
+        free(b);
+        DL_LOG_ERROR("out of memory tracking a buffer");
+        return NULL;
     }
+    if (b->pinned)
+        DL_LOG_INFO("a buffer stays in the program's layout: %s", b->pinned);
     /* The state goes when the object does: its last release may come
      * from anywhere (clRetainMemObject is not hooked, sub-buffers keep
      * their parent, commands keep their buffers). */

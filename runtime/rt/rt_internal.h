@@ -170,7 +170,11 @@ typedef struct rt_program {
  * value v of 4 or 8 bytes if (v & guard_mask) == guard_key.  Any value
  * (0, 0) once the last value was inline and of 4 or 8 bytes; only the
  * buffer `tracked` (~0, tracked) on a tracked argument; none (0, 1) before
- * the first value and after other kinds of values. */
+ * the first value and after other kinds of values; none either (0, the
+ * buffer) once the buffer table dropped `tracked`.  The thread that sets
+ * the kernel's arguments owns the record; only `tracked` (locked) and
+ * guard_mask (atomic) change from other threads, when the buffer table
+ * drops `tracked` (rt_kernels_forget_buffer). */
 #define RT_GUARD_NONE 1u
 
 typedef struct rt_arg {
@@ -186,7 +190,7 @@ typedef struct rt_arg {
     int track; /* annotated in a transformed kernel: a buffer bound here
                   may be converted, so it is tracked from then on */
     /* The last buffer bound here that is in the buffer table; cleared
-     * when its entry is dropped (rt_kernels_forget_buffer). */
+     * when its entry is dropped (rt_kernels_forget_buffer).  Locked. */
     cl_mem tracked;
 } rt_arg;
 

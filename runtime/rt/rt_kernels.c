@@ -15,16 +15,31 @@ rt_kernel *rt_kernel_find(cl_kernel kernel)
     return rt_map_get(&dl_rt.kernels, kernel);
 }
 
-/* Which values clSetKernelArg's fast path may take next (rt_arg). */
+/* Which values clSetKernelArg's fast path may take next (rt_arg).  On a
+ * tracked argument, locked: rt_kernels_forget_buffer() changes `tracked`
+ * and guard_mask from any thread. */
 static void set_guard(rt_arg *a, cl_mem tracked)
 {
     int inline48 = a->value == a->inline_value && (a->size == 4 || a->size == 8);
-    a->tracked = tracked;
-    a->guard_mask = a->track ? ~(uint64_t)0 : 0;
+    if (a->track)
+        a->tracked = tracked;
+    __atomic_store_n(&a->guard_mask, a->track ? ~(uint64_t)0 : 0,
+                     __ATOMIC_RELAXED);
     a->guard_key = !inline48             ? RT_GUARD_NONE
                    : !a->track           ? 0
                    : tracked             ? (uint64_t)(uintptr_t)tracked
                                          : RT_GUARD_NONE;
+}
+
+/* Locked: the argument's buffer left the table, so a buffer that reuses
+ * its handle takes the slow path (and is tracked) again: a mask of 0
+ * against the key of that buffer (not 0) lets no value through.  Only
+ * these two fields: the others belong to the thread that sets the
+ * arguments. */
+static void untrack(rt_arg *a)
+{
+    a->tracked = NULL;
+    __atomic_store_n(&a->guard_mask, 0, __ATOMIC_RELAXED);
 }
 
 static rt_kernel no_kernel; /* kernel NULL: matches no handle */
@@ -77,7 +92,7 @@ void rt_kernels_forget_buffer(cl_mem mem)
         if ((k = rt_map_at(&dl_rt.kernels, i)))
             for (cl_uint j = 0; j < k->nargs; j++)
                 if (k->args[j].tracked == mem)
-                    set_guard(&k->args[j], NULL);
+                    untrack(&k->args[j]);
 }
 
 /* Registers a kernel that the application just created (unlocked). */
@@ -189,14 +204,14 @@ static void record_other(rt_arg *a, size_t size, const void *value)
 
 /* A buffer bound to an argument that may be converted is tracked from
  * now on, so that its later uses are known (the binding itself is
- * recorded at launches). */
-static cl_mem track_bound(cl_mem mem)
+ * recorded at launches).  Under the lock, which `tracked` needs. */
+static void track_bound(rt_arg *a, cl_mem mem)
 {
     rt_lock();
-    if (!rt_buffer_get(mem))
+    if (mem && mem != a->tracked && !rt_buffer_get(mem))
         mem = NULL;
+    set_guard(a, mem);
     rt_unlock();
-    return mem;
 }
 
 /* The general case: the real call, then a copy of the value (without
@@ -213,11 +228,13 @@ set_arg_slow(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
     a->heap = NULL;
     record_other(a, arg_size, arg_value);
     cl_mem mem = NULL;
-    if (a->track && arg_size == sizeof mem && arg_value)
+    if (!a->track) {
+        set_guard(a, NULL);
+        return CL_SUCCESS;
+    }
+    if (arg_size == sizeof mem && arg_value)
         memcpy(&mem, arg_value, sizeof mem);
-    if (mem && mem != a->tracked)
-        mem = track_bound(mem);
-    set_guard(a, mem);
+    track_bound(a, mem);
     return CL_SUCCESS;
 }
 
@@ -251,7 +268,10 @@ static inline cl_int set_arg(rt_kernel *k, cl_uint arg_index, size_t arg_size,
         v = *(const uint32_t *)arg_value;
     else
         goto slow;
-    if (__builtin_expect((v & a->guard_mask) != a->guard_key, 0))
+    if (__builtin_expect((v & __atomic_load_n(&a->guard_mask,
+                                              __ATOMIC_RELAXED)) !=
+                             a->guard_key,
+                         0))
         goto slow;
     memcpy(&a->prev_size, &a->size, 16); /* size and 8 value bytes */
     memcpy(a->inline_value, &v, sizeof v);

@@ -332,6 +332,28 @@ static int append(char **s, size_t *len, size_t *cap, const char *text)
     return 1;
 }
 
+/* Reads the build-option macros that the kernel's record counts and
+ * launch bound name from this build's options.  0, with a warning at the
+ * annotation, when one is not defined: the kernel runs as written. */
+static int define_macros(rt_program *p, const dl_annot_kernel *ak,
+                         const char *options)
+{
+    for (uint32_t a = 0; a < ak->nargs; a++)
+        if (ak->args[a].count &&
+            dl_dims_define(ak->args[a].count, options) != DL_SUCCESS) {
+            DL_LOG_WARN_AT(p->name, ak->args[a].line, "kernel '%s' runs as "
+                           "written: %s", ak->name, dl_last_error());
+            return 0;
+        }
+    if (ak->tiled_bound &&
+        dl_dims_define(ak->tiled_bound, options) != DL_SUCCESS) {
+        DL_LOG_WARN_AT(p->name, ak->tiled_line, "kernel '%s' runs as "
+                       "written: %s", ak->name, dl_last_error());
+        return 0;
+    }
+    return 1;
+}
+
 /* Decides which kernels this build transforms and writes the options.
  * Returns NULL (nothing to activate) or the activated options. */
 static char *plan_build(rt_program *p, const char *options,
@@ -355,7 +377,8 @@ static char *plan_build(rt_program *p, const char *options,
                 RT_ADD(dl_rt.stats.declined, 1);
             continue;
         }
-        if (dl_rt.controls.policy == DL_POLICY_NEVER) {
+        if (dl_rt.controls.policy == DL_POLICY_NEVER ||
+            !define_macros(p, ak, options)) {
             RT_ADD(dl_rt.stats.declined, 1);
             continue;
         }

@@ -24,12 +24,19 @@ converted, and a failed activated build, if the tuner asked for one,
 is reported the same way (the tuner may keep a short program plain
 without building it).
 
+With --declined TEXT the runtime must leave the rewritten kernel as
+written (a count names a build-option macro the program's build does not
+define): under dl-run with DL_POLICY=always the output is the original's,
+nothing is converted, and a dlayout warning names the annotation's line
+of kern.dl.cl and holds TEXT.
+
 Without --dl-run only the first two runs are compared.  `@KERNEL@` in the
 program's arguments stands for the kernel file.
 
 usage: run_e2e.py --annotate EXE [--dl-run EXE] --work DIR --kernel FILE
            [--prepend LINE]... [--append LINE]... [--arg A]... (--transform|--no-transform)
-           [--launch tiled|plain] [--fallback TEXT] -- PROGRAM [ARGS...]
+           [--launch tiled|plain] [--fallback TEXT] [--declined TEXT]
+           -- PROGRAM [ARGS...]
 """
 import argparse
 import os
@@ -75,6 +82,7 @@ def main():
     g.add_argument("--no-transform", action="store_true")
     ap.add_argument("--launch", choices=["tiled", "plain"])
     ap.add_argument("--fallback")
+    ap.add_argument("--declined")
     ap.add_argument("program", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
@@ -107,6 +115,8 @@ def main():
         return 0
     if a.fallback:
         return check_fallback(a, argv(dl_kern), dl_kern, original)
+    if a.declined:
+        return check_declined(a, argv(dl_kern), dl_kern, original)
     env = clean_env()
     env["DL_POLICY"] = "always"
     if a.launch:
@@ -174,6 +184,27 @@ def check_fallback(a, argv, dl_kern, original):
             return 1
         print("  %s: %s" % (label, "falls back, line %d named" % lines[0]
                             if built else "kept plain by the tuner"))
+    print("ok")
+    return 0
+
+
+def check_declined(a, argv, dl_kern, original):
+    env = clean_env()
+    env["DL_POLICY"] = "always"
+    under, err = run("under dl-run", [a.dl_run, "--stats"] + argv, env)
+    m = STATS.search(err)
+    if under != original or not m or int(m.group(1)) != 0:
+        print("FAIL: the output differs or a buffer was converted:\n" + err)
+        return 1
+    with open(dl_kern) as f:
+        lines = {i + 1 for i, line in enumerate(f) if line.startswith("//DL:")}
+    warned = re.findall(r'^dlayout: warning: program [0-9]+ "[^\n]*":(\d+): '
+                        r'(.*)$', err, re.M)
+    if not any(int(n) in lines and a.declined in text for n, text in warned):
+        print("FAIL: no warning at an annotation's line holds %r:\n%s" %
+              (a.declined, err))
+        return 1
+    print("  left as written: " + a.declined)
     print("ok")
     return 0
 

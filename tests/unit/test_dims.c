@@ -428,6 +428,96 @@ static void test_bind_and_raw_args(void **state)
     assert_int_equal(dl_dims_bind(NULL, lookup, NULL), DL_INVALID_ARGUMENT);
 }
 
+/* Like lookup, but a name in capitals is no argument: a build macro. */
+static dl_status lookup_or_macro(void *user, const char *name,
+                                 int32_t *index, dl_int_type *type)
+{
+    if (*name >= 'A' && *name <= 'Z') {
+        *index = -1;
+        *type = DL_INT_NONE;
+        return DL_SUCCESS;
+    }
+    return lookup(user, name, index, type);
+}
+
+/* A bound expression of build macros (and the argument n = 2), defined by
+ * `options`: its value, or -1 when dl_dims_define or the evaluation
+ * fails with a message that mentions `part`. */
+static int64_t with_options(const char *text, const char *options,
+                            const char *part)
+{
+    int32_t n = 2;
+    dl_dims_raw_arg args[2] = {{NULL, 0}, {&n, 4}};
+    dl_dims_env env = {.args = args, .nargs = 2};
+    dl_dims_expr *e = parse_ok(text);
+    assert_int_equal(dl_dims_bind(e, lookup_or_macro, NULL), DL_SUCCESS);
+    int64_t v = -1;
+    dl_status st = dl_dims_define(e, options);
+    if (st != DL_SUCCESS && !strstr(dl_last_error(), part))
+        fail_msg("'%s' with '%s': message '%s' lacks '%s'", text, options,
+                 dl_last_error(), part);
+    if (st == DL_SUCCESS)
+        assert_int_equal(dl_dims_eval(e, &env, &v), DL_SUCCESS);
+    else
+        assert_int_not_equal(dl_dims_eval(e, &env, &v), DL_SUCCESS);
+    dl_dims_free(e);
+    return st == DL_SUCCESS ? v : -1;
+}
+
+static void test_build_macros(void **state)
+{
+    (void)state;
+    /* Names that are no argument are macros, not constants; they print
+     * as written and fail to evaluate until a build defines them. */
+    dl_dims_expr *e = parse_ok("NX * NY * (NZ + 4)");
+    assert_int_equal(dl_dims_bind(e, lookup_or_macro, NULL), DL_SUCCESS);
+    assert_int_equal(e->nodes[0].op, DL_DIMS_MACRO);
+    assert_false(dl_dims_is_const(e));
+    char buf[64];
+    dl_dims_format(e, buf, sizeof buf);
+    assert_string_equal(buf, "NX * NY * (NZ + 4)");
+    int64_t v;
+    assert_int_equal(dl_dims_eval(e, NULL, &v), DL_INVALID_ARGUMENT);
+    assert_non_null(strstr(dl_last_error(), "'NX' is neither a kernel "
+                                            "argument nor defined"));
+    dl_dims_free(e);
+
+    const char *cells = "NX * NY * (NZ + 4)";
+    assert_int_equal(with_options(cells, "-DNX=4 -DNY=3 -DNZ=6", ""), 120);
+    /* -D NAME=V, -DNAME (1), values that are expressions, other options */
+    assert_int_equal(with_options(cells, "-cl-mad-enable -D NX=4 "
+                                         "-DNY=(2*3)	-DNZ", ""), 120);
+    /* the last definition wins; -U undefines */
+    assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -DNX=7",
+                                  ""), 35);
+    assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -UNZ", "NZ"),
+                     -1);
+    assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -U NZ -DNZ=2",
+                                  ""), 6);
+    /* a longer name or a prefix is another macro */
+    assert_int_equal(with_options(cells, "-DNXY=2 -DN=2 -DNY=1 -DNZ=1",
+                                  "'NX' is neither"), -1);
+    /* not an integer constant */
+    assert_int_equal(with_options(cells, "-DNX=1.0f -DNY=1 -DNZ=1",
+                                  "'NX' as '1.0f', not an integer"), -1);
+    assert_int_equal(with_options(cells, "-DNX=n -DNY=1 -DNZ=1",
+                                  "not an integer constant"), -1);
+    assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -D", "'NZ'"), -1);
+    assert_int_equal(with_options(cells, NULL, "'NX'"), -1);
+    /* with an argument */
+    assert_int_equal(with_options("n * NE + 1", "-DNE=20", ""), 41);
+    /* a rebuild with other options reads them again */
+    e = parse_ok("NE");
+    assert_int_equal(dl_dims_bind(e, lookup_or_macro, NULL), DL_SUCCESS);
+    assert_int_equal(dl_dims_define(e, "-DNE=3"), DL_SUCCESS);
+    assert_int_equal(dl_dims_eval(e, NULL, &v), DL_SUCCESS);
+    assert_int_equal(v, 3);
+    assert_int_equal(dl_dims_define(e, "-DOTHER=3"), DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_dims_eval(e, NULL, &v), DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_dims_define(NULL, ""), DL_INVALID_ARGUMENT);
+    dl_dims_free(e);
+}
+
 static dl_status by_callback(void *user, const dl_dims_node *arg,
                              int64_t *value)
 {
@@ -565,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_eval_count),
         cmocka_unit_test(test_bind_and_raw_args),
         cmocka_unit_test(test_callback_args),
+        cmocka_unit_test(test_build_macros),
         cmocka_unit_test(test_int_decode),
         cmocka_unit_test(test_format_small_buffer),
         cmocka_unit_test(test_fuzz),

@@ -1,6 +1,7 @@
 // dla-args: --layout asta --tile 32 -DQ=5
 // dla-build: -DQ=5
-// a scalar array indexed through a macro (divided by the stride)
+// a scalar array indexed through a macro: IDX(c, 0) splits into record c
+// and element 0, IDX(c, k) is divided by the stride
 #define IDX(cell, k) ((cell) * 5 + (k))
 
 //DL: AoS: f[m][5]

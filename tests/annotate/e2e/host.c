@@ -12,7 +12,12 @@
  * tiled kernel wants, global (TILE, N/TILE), which only the vectorisation
  * test uses (it looks at the compiled code, not at the result).
  *
- * usage: dla-e2e-host particles|grid|figure1|layout KERNEL.cl N [TILE] */
+ * `cells` (e2e/cells.cl, Parboil LBM's style) runs a lattice of 12 x 10 x N
+ * cells of 20 floats, with a margin of two planes at each end, four steps
+ * from one lattice to the other; its sizes are build options (-DNX=12 ...),
+ * which its annotations name.  It prints one digest of both lattices.
+ *
+ * usage: dla-e2e-host particles|grid|figure1|layout|cells KERNEL.cl N [TILE] */
 #include <CL/cl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,23 +62,92 @@ static char *read_file(const char *path, size_t *len)
     return s;
 }
 
+/* The `cells` case: an LBM-style kernel over two lattices of 20 floats a
+ * cell, built with the sizes as options. */
+#define CELLS_NX 12
+#define CELLS_NY 10
+
+static int run_cells(cl_context ctx, cl_command_queue q, cl_device_id dev,
+                     const char *src, size_t srclen, int nz)
+{
+    size_t ncells = (size_t)CELLS_NX * CELLS_NY * ((size_t)nz + 4);
+    size_t bytes = ncells * 20 * sizeof(float);
+    unsigned char *data = malloc(2 * bytes);
+    uint64_t seed = 11;
+    for (size_t c = 0; c < ncells; c++) {
+        for (int e = 0; e < 19; e++) {
+            float f = 1.0f + (float)(splitmix(&seed) % 1000) / 10000.0f;
+            memcpy(data + (c * 20 + (size_t)e) * 4, &f, 4);
+        }
+        uint32_t flags = (uint32_t)(splitmix(&seed) % 16) == 0 ? 1u : 0u;
+        flags |= (uint32_t)(splitmix(&seed) % 8 == 0) << 1;
+        flags |= 0xabc00u; /* bits no kernel tests, kept bit-exact */
+        memcpy(data + (c * 20 + 19) * 4, &flags, 4);
+    }
+    memcpy(data + bytes, data, bytes);
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, &srclen, &err);
+    CHECK(err);
+    char options[128];
+    snprintf(options, sizeof options, "-DNX=%d -DNY=%d -DNZ=%d -DOMEGA=1.7f",
+             CELLS_NX, CELLS_NY, nz);
+    if (clBuildProgram(prog, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1,
+                              log, NULL);
+        fprintf(stderr, "dla-e2e-host: build failed:\n%s\n", log);
+        return 1;
+    }
+    cl_kernel k = clCreateKernel(prog, "collide_stream", &err);
+    CHECK(err);
+    cl_mem grid[2];
+    for (int g = 0; g < 2; g++) {
+        grid[g] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                 bytes, data + (size_t)g * bytes, &err);
+        CHECK(err);
+    }
+    size_t global[3] = {CELLS_NX, CELLS_NY, (size_t)nz};
+    for (int step = 0; step < 4; step++) {
+        CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &grid[step % 2]));
+        CHECK(clSetKernelArg(k, 1, sizeof(cl_mem), &grid[1 - step % 2]));
+        CHECK(clEnqueueNDRangeKernel(q, k, 3, NULL, global, NULL, 0, NULL,
+                                     NULL));
+    }
+    for (int g = 0; g < 2; g++)
+        CHECK(clEnqueueReadBuffer(q, grid[g], CL_TRUE, 0, bytes,
+                                  data + (size_t)g * bytes, 0, NULL, NULL));
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < 2 * bytes; i++)
+        h = (h ^ data[i]) * 0x100000001b3ull;
+    printf("cells nx=%d ny=%d nz=%d fnv1a64=%016llx\n", CELLS_NX, CELLS_NY,
+           nz, (unsigned long long)h);
+    for (int g = 0; g < 2; g++)
+        clReleaseMemObject(grid[g]);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    free(data);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1|layout "
-                "KERNEL.cl N [TILE]\n");
+        fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1|layout|"
+                "cells KERNEL.cl N [TILE]\n");
         return 2;
     }
     int particles = strcmp(argv[1], "particles") == 0;
     int figure1 = strcmp(argv[1], "figure1") == 0;
     int layout = strcmp(argv[1], "layout") == 0;
+    int cells = strcmp(argv[1], "cells") == 0;
     int n = atoi(argv[3]);
     int tile = argc == 5 ? atoi(argv[4]) : 0;
     size_t record = particles ? 48 : figure1 || layout ? 8 * sizeof(float)
                                                        : 6 * sizeof(float);
     size_t bytes = (size_t)n * record;
     if (n <= 0 ||
-        (!particles && !figure1 && !layout && strcmp(argv[1], "grid") != 0) ||
+        (!particles && !figure1 && !layout && !cells &&
+         strcmp(argv[1], "grid") != 0) ||
         (argc == 5 && (!figure1 || tile <= 0 || n % tile))) {
         fprintf(stderr, "dla-e2e-host: bad arguments\n");
         return 2;
@@ -107,6 +181,14 @@ int main(int argc, char **argv)
     CHECK(err);
     cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
     CHECK(err);
+    if (cells) {
+        int status = run_cells(ctx, q, dev, src, srclen, n);
+        clReleaseCommandQueue(q);
+        clReleaseContext(ctx);
+        free(data);
+        free(src);
+        return status;
+    }
     const char *strings[] = {src};
     cl_program prog = clCreateProgramWithSource(ctx, 1, strings, &srclen,
                                                 &err);

@@ -1,6 +1,7 @@
 // dla-args: --layout asta --tile 32 -DQ=5
 // dla-build: -DQ=5
-// a scalar array indexed through a macro (divided by the stride)
+// a scalar array indexed through a macro: IDX(c, 0) splits into record c
+// and element 0, IDX(c, k) is divided by the stride
 #define IDX(cell, k) ((cell) * 5 + (k))
 
 
@@ -28,7 +29,7 @@
 #ifndef DL_TILE_collide_f
 #define DL_TILE_collide_f 32
 #endif
-//DL: v1 launch: tiled
+//DL: v1 launch: tiled(m)
 //DL: v1 aos: f[m][5] -> asta(32)
 __kernel void collide(__global float *f, int m)
 {
@@ -43,7 +44,7 @@ const size_t dla_M_f = (size_t)(long)(m);
     float rho = 0.0f;
     for (int k = 0; k < Q; k++)
         rho += (f)[DLA_ASTA_OFF(((size_t)(IDX(c, k)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, k)) % 5u), 1u)];
-    (f)[DLA_ASTA_OFF(((size_t)(IDX(c, 0)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, 0)) % 5u), 1u)] = rho;
+    (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_collide_f, dla_M_f, 5u, 0u, 1u)] = rho;
 
 #else
 #ifdef DL_GLOBAL_END_collide
@@ -57,7 +58,7 @@ const size_t dla_M_f = (size_t)(long)(m);
     float rho = 0.0f;
     for (int k = 0; k < Q; k++)
         rho += (f)[DLA_ASTA_OFF(((size_t)(IDX(c, k)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, k)) % 5u), 1u)];
-    (f)[DLA_ASTA_OFF(((size_t)(IDX(c, 0)) / 5u), DL_TILE_collide_f, dla_M_f, 5u, ((size_t)(IDX(c, 0)) % 5u), 1u)] = rho;
+    (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_collide_f, dla_M_f, 5u, 0u, 1u)] = rho;
 
 #endif
 #else

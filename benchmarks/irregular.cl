@@ -1,0 +1,156 @@
+/* irregular.cl - the kernels of `dl-bench irregular`: each workload's
+ * plain kernel, which reads A[P[e]], and its redirected variant, which
+ * reads A'[e] = A[P[e]] (built by runtime/irregular/gather.c) instead.
+ * A variant does the same arithmetic in the same order as its plain
+ * kernel, so that the outputs are bit-identical; contraction into fma is
+ * off so that the compiler cannot treat the two differently. */
+#pragma OPENCL FP_CONTRACT OFF
+
+/* y = A x, CSR: one row per work-item. */
+__kernel void spmv_csr(__global const int *restrict rowptr,
+                       __global const int *restrict col,
+                       __global const float *restrict val,
+                       __global const float *restrict x,
+                       __global float *restrict y, const uint rows)
+{
+    const uint row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float sum = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        sum += val[k] * x[col[k]];
+    y[row] = sum;
+}
+
+/* xp[k] = x[col[k]]. */
+__kernel void spmv_csr_redirect(__global const int *restrict rowptr,
+                                __global const float *restrict val,
+                                __global const float *restrict xp,
+                                __global float *restrict y, const uint rows)
+{
+    const uint row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float sum = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        sum += val[k] * xp[k];
+    y[row] = sum;
+}
+
+/* y = A x, column-major ELL: entry j of row r at j * rows + r. */
+__kernel void spmv_ell(__global const int *restrict col,
+                       __global const float *restrict val,
+                       __global const float *restrict x,
+                       __global float *restrict y, const uint rows,
+                       const uint width)
+{
+    const uint row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float sum = 0.0f;
+    for (uint j = 0; j < width; j++) {
+        const size_t e = (size_t)j * rows + row;
+        sum += val[e] * x[col[e]];
+    }
+    y[row] = sum;
+}
+
+/* xp[e] = x[col[e]]. */
+__kernel void spmv_ell_redirect(__global const float *restrict val,
+                                __global const float *restrict xp,
+                                __global float *restrict y, const uint rows,
+                                const uint width)
+{
+    const uint row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float sum = 0.0f;
+    for (uint j = 0; j < width; j++) {
+        const size_t e = (size_t)j * rows + row;
+        sum += val[e] * xp[e];
+    }
+    y[row] = sum;
+}
+
+/* The force of a Lennard-Jones-like pair term on particle i from pj. */
+inline float4 pair_force(float4 acc, float4 pi, float4 pj)
+{
+    const float dx = pj.x - pi.x, dy = pj.y - pi.y, dz = pj.z - pi.z;
+    const float r2 = dx * dx + dy * dy + dz * dz;
+    if (r2 > 0.0f) { /* a padded entry: the particle itself */
+        const float inv2 = 1.0f / r2;
+        const float inv6 = inv2 * inv2 * inv2;
+        const float s = inv6 * (inv6 - 0.5f) * inv2;
+        acc.x += s * dx;
+        acc.y += s * dy;
+        acc.z += s * dz;
+    }
+    return acc;
+}
+
+/* Neighbour j of particle i at nbr[j * n + i]. */
+__kernel void md_force(__global const float4 *restrict pos,
+                       __global const int *restrict nbr,
+                       __global float4 *restrict force, const uint n,
+                       const uint k)
+{
+    const uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    const float4 pi = pos[i];
+    float4 acc = (float4)(0.0f);
+    for (uint j = 0; j < k; j++)
+        acc = pair_force(acc, pi, pos[nbr[(size_t)j * n + i]]);
+    force[i] = acc;
+}
+
+/* posp[e] = pos[nbr[e]]. */
+__kernel void md_force_redirect(__global const float4 *restrict pos,
+                                __global const float4 *restrict posp,
+                                __global float4 *restrict force,
+                                const uint n, const uint k)
+{
+    const uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    const float4 pi = pos[i];
+    float4 acc = (float4)(0.0f);
+    for (uint j = 0; j < k; j++)
+        acc = pair_force(acc, pi, posp[(size_t)j * n + i]);
+    force[i] = acc;
+}
+
+/* out[i] = the dot product of two 32-byte records, in a fixed order. */
+inline float record_dot(float8 a, float8 b)
+{
+    float s = a.s0 * b.s0;
+    s += a.s1 * b.s1;
+    s += a.s2 * b.s2;
+    s += a.s3 * b.s3;
+    s += a.s4 * b.s4;
+    s += a.s5 * b.s5;
+    s += a.s6 * b.s6;
+    s += a.s7 * b.s7;
+    return s;
+}
+
+__kernel void records_pair(__global const float8 *restrict rec,
+                           __global const int *restrict p,
+                           __global const int *restrict q,
+                           __global float *restrict out, const uint n)
+{
+    const uint i = get_global_id(0);
+    if (i < n)
+        out[i] = record_dot(rec[p[i]], rec[q[i]]);
+}
+
+/* ap[i] = rec[p[i]], aq[i] = rec[q[i]]. */
+__kernel void records_pair_redirect(__global const float8 *restrict ap,
+                                    __global const float8 *restrict aq,
+                                    __global float *restrict out,
+                                    const uint n)
+{
+    const uint i = get_global_id(0);
+    if (i < n)
+        out[i] = record_dot(ap[i], aq[i]);
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""irregular_check.py DL_BENCH
+
+Test of `dl-bench irregular --quick --reps 1`: it must exit 0 and print
+one CSV row per workload, reference and geometry (two geometries per
+reference, every workload present), each verified (the redirected
+kernel's output byte-identical to the plain kernel's), with counts that
+add up.  No timing is checked."""
+import csv
+import io
+import subprocess
+import sys
+
+WORKLOADS = ['spmv-%s/%s' % (f, m) for m in
+             ('stencil', 'stencil-shuffled', 'rmat', 'uniform')
+             for f in ('csr', 'ell')] + ['md-force', 'records-pair']
+COLUMNS = ['workload', 'reference', 'class', 'W', 'S', 'accesses',
+           'tx_before', 'tx_after', 'fewer_pct', 'elem_bytes', 'a_bytes',
+           'extra_bytes', 'extra_frac', 'plain_ms', 'reorg_ms',
+           'redirect_ms', 'iterations', 'plain_n_ms', 'reordered_n_ms',
+           'speedup_1', 'speedup_n', 'verified']
+
+
+def row_errors(n, row):
+    errors = []
+    if row['verified'] != '1':
+        errors.append('row %d not verified: %s' % (n, row))
+    if row['class'] not in ('gpu', 'device'):
+        errors.append('row %d: class %r' % (n, row['class']))
+    if row['class'] == 'gpu' and (row['W'], row['S']) != ('32', '128'):
+        errors.append('row %d: GPU class is not W=32 S=128' % n)
+    accesses, after = int(row['accesses']), int(row['tx_after'])
+    if accesses <= 0 or int(row['tx_before']) < accesses or after < accesses:
+        errors.append('row %d: counts do not add up: %s' % (n, row))
+    if int(row['extra_bytes']) <= 0:
+        errors.append('row %d: no extra memory' % n)
+    return errors
+
+
+def csr_matches_ell(rows):
+    """The uniform matrix has rows of one length, so its CSR lanes read
+    what its ELL lanes read: the CSR count (lane by lane, irr_count.c)
+    must equal the analyser's affine ELL count before reordering."""
+    pick = {(r['workload'], r['class']): r for r in rows}
+    errors = []
+    for cls in ('gpu', 'device'):
+        csr = pick.get(('spmv-csr/uniform', cls))
+        ell = pick.get(('spmv-ell/uniform', cls))
+        if not csr or not ell:
+            continue
+        for key in ('accesses', 'tx_before'):
+            if csr[key] != ell[key]:
+                errors.append('uniform %s: CSR %s %s, ELL %s' % (
+                    cls, key, csr[key], ell[key]))
+    return errors
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd = [sys.argv[1], 'irregular', '--quick', '--reps', '1']
+    print(' '.join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    sys.stderr.write(p.stderr)
+    errors = [] if p.returncode == 0 else ['exit status %d' % p.returncode]
+    reader = csv.DictReader(io.StringIO(p.stdout))
+    rows = list(reader)
+    if reader.fieldnames != COLUMNS:
+        errors.append('columns %s' % reader.fieldnames)
+    else:
+        for n, row in enumerate(rows, 2):
+            errors += row_errors(n, row)
+        seen = [r['workload'] for r in rows]
+        errors += ['no rows of %s' % w for w in WORKLOADS if w not in seen]
+        errors += csr_matches_ell(rows)
+        if len(rows) % 2 or len(rows) < 2 * len(WORKLOADS):
+            errors.append('%d rows: not two per reference' % len(rows))
+    for e in errors:
+        print('FAIL: ' + e, file=sys.stderr)
+    print('irregular check: %d rows, %s' % (
+        len(rows), 'FAILED' if errors else 'all passed'))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,71 @@
+// dla-args: -DNE=4
+// dla-build: -DNE=4
+// a count that names a macro the source defines (Parboil's sizes live in
+// layout_config.h): the runtime reads only the build options' macros, so
+// dl-annotate rewrites the kernel and warns; NE, given with -D, is fine
+#define CELLS 64
+
+
+
+#ifndef DLA_ASTA_OFF
+/* dl-annotate: offset of part o (size z) of record i in ASTA(T) of M records
+ * of S units; the tail tile of M%T records has width M%T (docs/layouts.md). */
+#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + (o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + (i) % (T) * (z))
+#endif
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
+#ifndef DLA_ASTA_TILED
+/* dl-annotate: the same for the work-item's own record in the tiled range:
+ * tile get_global_id(1), lane get_global_id(0). */
+#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * (S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + get_global_id(0) * (z))
+#endif
+#ifndef DL_TILE_relax_f
+#define DL_TILE_relax_f 32
+#endif
+#ifndef DL_TILE_relax_g
+#define DL_TILE_relax_g 32
+#endif
+//DL: v1 launch: tiled
+//DL: v1 aos: f[CELLS][4] -> asta(auto)
+//DL: v1 aos: g[NE * 16][4] -> asta(auto)
+__kernel void relax(__global float *f, __global float *g)
+{
+#ifdef DL_ACTIVE_relax
+#if DL_TILE_relax_f > 1 && DL_TILE_relax_f <= 1024 && DL_TILE_relax_g == DL_TILE_relax_f
+/* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
+const size_t dla_M_f = (size_t)(long)(CELLS);
+const size_t dla_M_g = (size_t)((long)(NE) * 16L);
+
+    int c = (get_global_id(1) * (size_t)(DL_TILE_relax_f) + get_global_id(0));
+    (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 1u, 1u)] = (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 0u, 1u)] * 0.5f;
+    (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 2u, 1u)] = (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 3u, 1u)];
+
+#else
+#ifdef DL_GLOBAL_END_relax
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_relax);
+#endif
+const size_t dla_M_f = (size_t)(long)(CELLS);
+const size_t dla_M_g = (size_t)((long)(NE) * 16L);
+
+    int c = get_global_id(0);
+    (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 1u, 1u)] = (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 0u, 1u)] * 0.5f;
+    (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 2u, 1u)] = (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 3u, 1u)];
+
+#endif
+#else
+
+    int c = get_global_id(0);
+    f[4 * c + 1] = f[4 * c] * 0.5f;
+    g[4 * c + 2] = g[c * 4 + 3];
+
+#endif
+}
