@@ -101,14 +101,15 @@ int bench_remap_report(const char *label, dl_coalesce_geometry g,
         return 0;
     dl_coalesce_counts shown = {before.accesses, before.before, after.before};
     double sample = o->params.sample > 0 ? o->params.sample : 1.0;
-    printf("%s remap (%s): %llu -> %llu transactions (%.1f%% fewer), 0 "
+    double saved = dl_coalesce_saving_percent(&shown);
+    printf("%s remap (%s): %llu -> %llu transactions (%.1f%% %s), 0 "
            "extra bytes beyond P'; sample %.2f: %llu of %llu warp-accesses, "
            "%zu patterns; %zu parts of %zu elements, %zu moved; profile "
            "%.3f s, partition %.3f s, layout %.3f s\n", label,
            o->params.form == DL_REMAP_CLIQUE ? "clique" : "hypergraph",
            (unsigned long long)before.before,
            (unsigned long long)after.before,
-           dl_coalesce_saving_percent(&shown), sample,
+           saved < 0 ? -saved : saved, saved < 0 ? "more" : "fewer", sample,
            (unsigned long long)st.sampled, (unsigned long long)st.accesses,
            st.patterns, st.parts, st.per_segment, st.moved, st.profile_s,
            st.partition_s, st.layout_s);

@@ -1,28 +1,32 @@
-/* remap_inputs.h - index arrays for test_remap.c: the ELL column arrays
+/* remap_inputs.h - index arrays for test_remap.c from dl-bench
+ * irregular's matrices (benchmarks/irr_gen_*.c): the ELL column array
  * (column-major, col[j * rows + row], short rows padded with the row's
- * own column) of a 3D 7-point stencil and of an R-MAT power-law graph,
- * with A's element numbering shuffled and, optionally, the rows too. */
+ * own column) of a matrix renumbered at random in one of two ways. */
 #ifndef DL_REMAP_INPUTS_H
 #define DL_REMAP_INPUTS_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "irr_workload.h"
+
+typedef enum remap_shuffle {
+    /* A's elements (the columns) only; the rows, i.e. which work-item
+     * takes which row, keep their order: only A's layout is wrong. */
+    REMAP_SHUFFLE_A,
+    /* Rows and columns by the same permutation, as dl-bench irregular's
+     * shuffled matrices (irr_csr_shuffle). */
+    REMAP_SHUFFLE_ALL,
+} remap_shuffle;
 
 typedef struct remap_ell {
     size_t rows, width;
     int32_t *col; /* rows * width */
 } remap_ell;
 
-/* What is shuffled: A's numbering (the columns' values) always; with
- * shuffle_rows also which work-item takes which row. */
-int remap_ell_stencil(size_t n, int shuffle_rows, uint64_t seed,
-                      remap_ell *out);
-/* 2^scale vertices, 8 edges each, Graph500's a = 0.57, b = c = 0.19.
- * max_width > 0 keeps the first max_width entries of each row: the ELL
- * part of the HYB format that power-law matrices are stored in on GPUs
- * (the rest goes to a COO part, not generated); 0 keeps every entry. */
-int remap_ell_rmat(unsigned scale, size_t max_width, int shuffle_rows,
-                   uint64_t seed, remap_ell *out);
-void remap_ell_free(remap_ell *m);
+/* The ELL of m (freed) renumbered as `how` says with `seed`.  max_width
+ * > 0 keeps the first max_width entries of each row: the ELL part of the
+ * HYB format power-law matrices are kept in on GPUs (the rest would go to
+ * its COO part); 0 keeps every entry.  1 on success. */
+int remap_ell_of(irr_csr *m, size_t max_width, remap_shuffle how,
+                 uint64_t seed, remap_ell *out);
+void remap_ell_free(remap_ell *e);
 
 #endif
