@@ -28,8 +28,8 @@ static void metis_graph_free(metis_graph *m)
     free(m->vsize);
 }
 
-/* n uint32 (or size_t when wide) values into a new idx_t array; NULL
- * source: NULL. */
+/* n values into a new idx_t array (they are below 2^31: the graph's
+ * builder keeps them there); NULL source: NULL. */
 static int copy_u32(const uint32_t *from, size_t n, idx_t **to)
 {
     *to = NULL;

@@ -205,7 +205,8 @@ static dl_status add_pattern(profile_walk *w, size_t m)
     for (; w->slots[s]; s = (s + 1) & w->slot_mask) {
         size_t q = w->slots[s] - 1;
         if (w->hashes[q] == h && same_pattern(w->out, q, w->lane, m)) {
-            if (w->out->weight[q] < UINT32_MAX)
+            /* Below 2^31: METIS's idx_t may have 32 bits. */
+            if (w->out->weight[q] < INT32_MAX)
                 w->out->weight[q]++;
             return DL_SUCCESS;
         }
