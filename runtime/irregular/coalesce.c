@@ -1,0 +1,208 @@
+/* coalesce.c - counts the memory transactions of A[P[e] + c]: per warp
+ * (W consecutive work-items) and step, the distinct S-byte segments its
+ * active lanes touch, in A as it is (before) and in the duplication layout
+ * A'[e] = A[P[e] + c] (after).  Exact: every lane's bytes are mapped to
+ * segments and a segment set counts the distinct ones. */
+#include "coalesce.h"
+#include "error.h"
+#include "segset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The validated parameters of one count. */
+typedef struct count_job {
+    int64_t segment;     /* S */
+    int64_t elem;        /* element bytes */
+    int64_t field_off;   /* first byte read in the element */
+    int64_t field_bytes; /* bytes read (>= 1) */
+    long long offset;    /* c */
+    const void *index;
+    size_t index_count;
+    unsigned index_bytes;
+} count_job;
+
+/* Floor division: negative addresses fall in negative segments. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static long long load_index(const count_job *job, size_t e)
+{
+    if (job->index_bytes == 4)
+        return ((const int32_t *)job->index)[e];
+    return ((const int64_t *)job->index)[e];
+}
+
+/* The entry of P lane t reads at step j, or 0 when the lane is inactive. */
+static int lane_entry(const dl_coalesce_range *r, size_t count, size_t t,
+                      size_t j, size_t *e)
+{
+    size_t a, b;
+    if (__builtin_mul_overflow(t, r->t_stride, &a) ||
+        __builtin_mul_overflow(j, r->j_stride, &b) ||
+        __builtin_add_overflow(a, b, &a) ||
+        __builtin_add_overflow(a, r->base, &a) || a >= count)
+        return 0;
+    *e = a;
+    return 1;
+}
+
+/* Adds the segments of the field of element `element` to the set. */
+static int add_element(const count_job *job, dl_segset *set, int64_t element)
+{
+    int64_t first;
+    if (__builtin_mul_overflow(element, job->elem, &first) ||
+        __builtin_add_overflow(first, job->field_off, &first) ||
+        first > INT64_MAX - job->field_bytes)
+        return -1;
+    int64_t lo = floor_div(first, job->segment);
+    int64_t hi = floor_div(first + job->field_bytes - 1, job->segment);
+    for (int64_t s = lo; s <= hi; s++)
+        dl_segset_add(set, s);
+    return 0;
+}
+
+static dl_status address_overflow(long long element)
+{
+    return dl_fail(DL_INVALID_ARGUMENT,
+                   "coalescing: the address of element %lld does not fit "
+                   "64 bits", element);
+}
+
+/* Counts one warp-access of the lanes whose entries are in `lanes`. */
+static dl_status count_access(const count_job *job, dl_segset *set,
+                              const size_t *lanes, size_t n,
+                              dl_coalesce_counts *out)
+{
+    long long element = 0;
+    dl_segset_clear(set);
+    for (size_t i = 0; i < n; i++) {
+        long long p = load_index(job, lanes[i]);
+        if (__builtin_add_overflow(p, job->offset, &element) ||
+            add_element(job, set, element) != 0)
+            return address_overflow(p);
+    }
+    out->before += set->count;
+    dl_segset_clear(set);
+    for (size_t i = 0; i < n; i++)
+        if (lanes[i] > INT64_MAX || add_element(job, set, (int64_t)lanes[i]))
+            return address_overflow((long long)lanes[i]);
+    out->after += set->count;
+    out->accesses++;
+    return DL_SUCCESS;
+}
+
+/* Every step of the warp of work-items [t0, t0 + n). */
+static dl_status count_warp(const count_job *job, const dl_coalesce_range *r,
+                            size_t t0, size_t n, dl_segset *set,
+                            size_t *lanes, dl_coalesce_counts *out)
+{
+    for (size_t j = 0; j < r->steps; j++) {
+        size_t active = 0;
+        for (size_t i = 0; i < n; i++)
+            active += lane_entry(r, job->index_count, t0 + i, j,
+                                 &lanes[active]);
+        if (active)
+            DL_RETURN_IF_FAIL(count_access(job, set, lanes, active, out));
+    }
+    return DL_SUCCESS;
+}
+
+static dl_status check_params(const dl_coalesce_geometry *g,
+                              const dl_coalesce_ref *ref, const void *index,
+                              size_t index_count, unsigned index_bytes)
+{
+    DL_RETURN_ERROR_ON(g->simd_width == 0 || g->segment_bytes == 0,
+                       DL_INVALID_ARGUMENT,
+                       "coalescing: W and S must be at least 1 (W=%u S=%u)",
+                       g->simd_width, g->segment_bytes);
+    DL_RETURN_ERROR_ON(ref->elem_bytes == 0 || ref->elem_bytes > INT64_MAX,
+                       DL_INVALID_ARGUMENT,
+                       "coalescing: element size %zu", ref->elem_bytes);
+    size_t fb = ref->field_bytes ? ref->field_bytes : ref->elem_bytes;
+    DL_RETURN_ERROR_ON(ref->field_offset > ref->elem_bytes ||
+                           fb > ref->elem_bytes - ref->field_offset,
+                       DL_INVALID_ARGUMENT,
+                       "coalescing: field of %zu bytes at %zu outside the "
+                       "%zu-byte element", fb, ref->field_offset,
+                       ref->elem_bytes);
+    DL_RETURN_ERROR_ON(index_bytes != 4 && index_bytes != 8,
+                       DL_INVALID_ARGUMENT,
+                       "coalescing: index entries of %u bytes (4 or 8)",
+                       index_bytes);
+    DL_RETURN_ERROR_ON(!index && index_count, DL_INVALID_ARGUMENT,
+                       "coalescing: no index array");
+    return DL_SUCCESS;
+}
+
+static count_job make_job(const dl_coalesce_geometry *g,
+                          const dl_coalesce_ref *ref, const void *index,
+                          size_t index_count, unsigned index_bytes)
+{
+    count_job job = {
+        .segment = g->segment_bytes,
+        .elem = (int64_t)ref->elem_bytes,
+        .field_off = (int64_t)ref->field_offset,
+        .field_bytes = (int64_t)(ref->field_bytes ? ref->field_bytes
+                                                  : ref->elem_bytes),
+        .offset = ref->offset,
+        .index = index,
+        .index_count = index_count,
+        .index_bytes = index_bytes,
+    };
+    return job;
+}
+
+/* Strides are not negative, so once work-item t0 at step 0 lies past the
+ * end of P every later work-item does too. */
+static int past_the_end(const dl_coalesce_range *r, size_t count, size_t t0)
+{
+    size_t e;
+    return r->t_stride > 0 && !lane_entry(r, count, t0, 0, &e);
+}
+
+/* Distinct segments one warp-access can touch: W lanes, each spanning
+ * at most (field - 1) / S + 2 segments. */
+static int set_capacity(const count_job *job, unsigned w, size_t *cap)
+{
+    size_t per_lane = (size_t)((job->field_bytes - 1) / job->segment) + 2;
+    return __builtin_mul_overflow(per_lane, (size_t)w, cap) ? -1 : 0;
+}
+
+dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
+                            const dl_coalesce_ref *ref,
+                            const dl_coalesce_range *range,
+                            const void *index, size_t index_count,
+                            unsigned index_bytes, dl_coalesce_counts *out)
+{
+    DL_RETURN_ERROR_ON(!geometry || !ref || !range || !out,
+                       DL_INVALID_ARGUMENT, "coalescing: NULL argument");
+    DL_RETURN_IF_FAIL(
+        check_params(geometry, ref, index, index_count, index_bytes));
+    memset(out, 0, sizeof *out);
+    count_job job = make_job(geometry, ref, index, index_count, index_bytes);
+    size_t w = geometry->simd_width, cap;
+    dl_segset set;
+    size_t *lanes = malloc(w * sizeof *lanes);
+    if (!lanes || set_capacity(&job, geometry->simd_width, &cap) ||
+        dl_segset_init(&set, cap) != 0) {
+        free(lanes);
+        return dl_fail(DL_OUT_OF_MEMORY, "coalescing: no memory for a "
+                       "warp of %zu lanes", w);
+    }
+    dl_status st = DL_SUCCESS;
+    for (size_t t0 = 0; t0 < range->threads && st == DL_SUCCESS; t0 += w) {
+        if (past_the_end(range, index_count, t0))
+            break;
+        size_t n = range->threads - t0 < w ? range->threads - t0 : w;
+        st = count_warp(&job, range, t0, n, &set, lanes, out);
+        if (t0 > SIZE_MAX - w)
+            break;
+    }
+    dl_segset_free(&set);
+    free(lanes);
+    return st;
+}
