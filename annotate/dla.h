@@ -155,6 +155,16 @@ typedef struct dla_call {
     dla_range whole;
 } dla_call;
 
+/* An indirect reference of a kernel, A[P[E] + c] with E affine in the
+ * global id (indirect.c): its annotation (docs/annotations.md, "Indirect
+ * references"), or why it has none. */
+typedef struct dla_indirect {
+    char *array, *via;
+    char *annotation; /* canonical; NULL when declined              */
+    char *reason;     /* why declined                               */
+    int present;      /* the source already has this annotation    */
+} dla_indirect;
+
 typedef struct dla_kernel {
     char *name;
     unsigned line;
@@ -182,6 +192,8 @@ typedef struct dla_kernel {
     char *tiled_tile;       /* the tile's macro, DL_TILE_<k>_<arg>      */
     unsigned ncalls;
     dla_call *calls;
+    unsigned nindirect;
+    dla_indirect *indirect;
 } dla_kernel;
 
 typedef struct dla_program {

@@ -648,7 +648,8 @@ static int annotation_span(const dla_source *src, unsigned line,
 typedef struct change {
     dla_range r;
     const dla_kernel *k;
-    int what; /* 0 delete, 1 insert before kernel, 2 body, 3 text */
+    int what; /* 0 delete, 1 insert before kernel, 2 body, 3 text,
+                 4 indirect annotations (after 1 at the same place) */
     const char *text;
 } change;
 
@@ -660,16 +661,37 @@ static int cmp_change(const void *x, const void *y)
     return (a->what > b->what) - (a->what < b->what);
 }
 
+/* The indirect references' annotations the kernel does not have yet,
+ * one a line (written after its layout annotations), or NULL. */
+static char *indirect_lines(const dla_kernel *k, int *failed)
+{
+    buf b = {0};
+    for (unsigned i = 0; i < k->nindirect; i++)
+        if (k->indirect[i].annotation && !k->indirect[i].present)
+            putf(&b, "%s\n", k->indirect[i].annotation);
+    *failed |= b.failed;
+    return b.s;
+}
+
 char *dla_emit(const dla_program *prog, size_t *len)
 {
     size_t cap = 1, n = 0;
+    int failed = 0;
     for (unsigned i = 0; i < prog->nkernels; i++)
-        cap += 3 + 2 * prog->kernels[i].nargs;
+        cap += 4 + 2 * prog->kernels[i].nargs;
     change *ch = calloc(cap, sizeof *ch);
-    if (!ch)
+    char **lines = calloc(prog->nkernels + 1, sizeof *lines);
+    if (!ch || !lines) {
+        free(ch);
+        free(lines);
         return NULL;
+    }
     for (unsigned i = 0; i < prog->nkernels; i++) {
         const dla_kernel *k = &prog->kernels[i];
+        lines[i] = indirect_lines(k, &failed);
+        if (lines[i])
+            ch[n++] = (change){{k->line_start, k->line_start}, k, 4,
+                               lines[i]};
         for (unsigned j = 0; j < k->nargs; j++) {
             dla_range r;
             if (k->args[j].neutral && k->args[j].user &&
@@ -703,12 +725,16 @@ char *dla_emit(const dla_program *prog, size_t *len)
             before_kernel(&b, &prog->src, ch[i].k);
         else if (ch[i].what == 2 && kernel_body(&b, &prog->src, ch[i].k))
             b.failed = 1;
-        else if (ch[i].what == 3)
+        else if (ch[i].what == 3 || ch[i].what == 4)
             puts_(&b, ch[i].text);
         at = ch[i].r.end;
     }
     put(&b, prog->src.text + at, prog->src.len - at);
     free(ch);
+    for (unsigned i = 0; i < prog->nkernels; i++)
+        free(lines[i]);
+    free(lines);
+    b.failed |= failed;
     if (b.failed || !b.s) {
         free(b.s);
         if (!b.failed && prog->src.len == 0) {
