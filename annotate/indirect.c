@@ -231,7 +231,8 @@ static char *for_trips(ref *r, int f, int v)
     int init = dla_strip(t, t->nodes[v].last);
     if (dla_child(t, f, 3) < 0 || init < 0 ||
         !dla_const_int(t->nodes[init].cur, &start) || start != 0)
-        return no(r, dla_strdup("the loop does not count from 0"));
+        return no(r, dla_strdup("the loop around the index does not count "
+                                "from 0: not affine in the global id"));
     if (cond < 0 || t->nodes[cond].kind != CXCursor_BinaryOperator ||
         strcmp(dla_binop(t, cond), "<") ||
         !refers_to(r->c, dla_strip(t, t->nodes[cond].first), r->loop_var))
@@ -344,6 +345,9 @@ static char *canonical(ref *r, const char *text)
         dl_annot_format_indirect(&pk->indirect[0], buf, sizeof buf) <
             (int)sizeof buf)
         out = dla_strdup(buf);
+    else if (p->ndiags && strstr(p->diags[0].message, "untransformed: "))
+        no(r, dla_strdup(strstr(p->diags[0].message, "untransformed: ") +
+                         strlen("untransformed: ")));
     else
         no(r, dla_printf("the runtime rejects the annotation: %s",
                          p->ndiags ? p->diags[0].message : "no kernel"));
