@@ -77,5 +77,7 @@ void bench_accept_usage(FILE *out);
 void bench_devices_usage(FILE *out);
 int bench_calibrate_main(int argc, char **argv);
 void bench_calibrate_usage(FILE *out);
+int bench_coalesce_main(int argc, char **argv);
+void bench_coalesce_usage(FILE *out);
 
 #endif

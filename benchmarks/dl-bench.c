@@ -34,6 +34,8 @@ static const command commands[] = {
      bench_calibrate_main, bench_calibrate_usage},
     {"accept", "acceptance: whole programs plain vs dl-run, interleaved",
      accept_main, bench_accept_usage},
+    {"coalesce", "memory transactions of an index array on disk",
+     bench_coalesce_main, bench_coalesce_usage},
     {"devices", "list the OpenCL devices --device indexes",
      bench_devices_main, bench_devices_usage},
 };
