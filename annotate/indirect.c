@@ -285,12 +285,13 @@ static int written(const dla_tree *t, int node)
     }
 }
 
-/* P is only read, as P[...]: not written, not passed on, not stored. */
-static int via_read_only(ref *r)
+/* The argument is only read, as X[...]: not written, not passed on, not
+ * stored. */
+static int read_only(ctx *c, CXCursor param)
 {
-    dla_tree *t = &r->c->tree;
+    dla_tree *t = &c->tree;
     for (int i = 0; i < t->n; i++) {
-        if (!refers_to(r->c, i, r->via))
+        if (!refers_to(c, i, param))
             continue;
         int from, p = dla_up(t, i, &from);
         if (p < 0 || t->nodes[p].kind != CXCursor_ArraySubscriptExpr ||
@@ -475,6 +476,98 @@ static int present(const dla_kernel *k, const char *annot)
     return 0;
 }
 
+/* ------------------------------------------------- the redirected form */
+
+/* The element type of A without address space and qualifiers. */
+static char *element_type(CXCursor array)
+{
+    static const char *const drop[] = {"const", "volatile", "__global",
+                                       "global", "restrict", "__restrict",
+                                       "__constant", "constant"};
+    char *t = dla_type_spelling(
+        clang_getPointeeType(clang_getCursorType(array)));
+    char *out = t ? calloc(strlen(t) + 1, 1) : NULL;
+    for (char *w = t ? strtok(t, " ") : NULL; w && out; w = strtok(NULL, " ")) {
+        int keep = 1;
+        for (size_t i = 0; i < sizeof drop / sizeof *drop; i++)
+            keep &= strcmp(w, drop[i]) != 0;
+        if (keep)
+            strcat(strcat(out, *out ? " " : ""), w);
+    }
+    free(t);
+    return out;
+}
+
+/* The gather parameter of (A, P, offset): found, or added; -1 when out
+ * of memory. */
+static int gather_of(dla_kernel *k, ref *r, const char *key)
+{
+    unsigned same = 0;
+    for (unsigned i = 0; i < k->ngathers; i++) {
+        if (!strcmp(k->gathers[i].key, key))
+            return (int)i;
+        same += !strncmp(k->gathers[i].key, key, strcspn(key, "+-"));
+    }
+    dla_gather *grown = realloc(k->gathers,
+                                (k->ngathers + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    k->gathers = grown;
+    char *a = dla_spelling(r->array), *p = dla_spelling(r->via);
+    char *type = element_type(r->array);
+    dla_gather g = {dla_strdup(key), NULL, NULL};
+    if (a && p)
+        g.name = same ? dla_printf("dl_gather_%s_%s_%u", a, p, same + 1)
+                      : dla_printf("dl_gather_%s_%s", a, p);
+    if (g.name && type)
+        g.decl = dla_printf("__global const %s *%s", type, g.name);
+    free(a), free(p), free(type);
+    if (!g.key || !g.decl) {
+        free(g.key), free(g.name), free(g.decl);
+        return -1;
+    }
+    k->gathers[k->ngathers] = g;
+    return (int)k->ngathers++;
+}
+
+/* The occurrence at node of an annotated read, in the redirected form:
+ * 0, or -1 when out of memory. */
+static int redirect(ctx *c, ref *r, int e, int off, int minus)
+{
+    dla_kernel *k = c->k;
+    dla_range whole, index, offr = {0, 0};
+    if (!read_only(c, r->array)) {
+        char *a = dla_spelling(r->array);
+        if (!k->redirect_reason)
+            k->redirect_reason = dla_printf("'%s' is written in the kernel, "
+                                            "which a gathered copy would "
+                                            "not see", a ? a : "?");
+        free(a);
+        return k->redirect_reason ? 0 : -1;
+    }
+    if (!node_range(c, r->node, &whole) || !node_range(c, e, &index) ||
+        (off >= 0 && !node_range(c, off, &offr))) {
+        if (!k->redirect_reason)
+            k->redirect_reason = dla_strdup("a reference is spelled by a "
+                                            "macro");
+        return k->redirect_reason ? 0 : -1;
+    }
+    char *a = dla_spelling(r->array), *p = dla_spelling(r->via);
+    char *o = off >= 0 ? dla_substr(&c->prog->src, offr) : dla_strdup("");
+    char *key = a && p && o ? dla_printf("%s %s %c%s", a, p,
+                                         minus ? '-' : '+', o) : NULL;
+    int g = key ? gather_of(k, r, key) : -1;
+    free(a), free(p), free(o), free(key);
+    dla_redirect *grown = g >= 0 ? realloc(k->redirects,
+                                           (k->nredirects + 1) * sizeof *grown)
+                                 : NULL;
+    if (!grown)
+        return -1;
+    k->redirects = grown;
+    k->redirects[k->nredirects++] = (dla_redirect){whole, index, (unsigned)g};
+    return 0;
+}
+
 /* One reference at node: checked, annotated or declined, added. */
 static int one_reference(ctx *c, int node)
 {
@@ -487,7 +580,7 @@ static int one_reference(ctx *c, int node)
     if (written(&c->tree, node))
         no(&r, dla_strdup("the reference writes the array: written "
                           "references are declined for now"));
-    else if (!via_read_only(&r))
+    else if (!read_only(c, r.via))
         no(&r, dla_strdup("the index buffer is written, or used other than "
                           "as P[...], in the kernel"));
     else
@@ -499,6 +592,8 @@ static int one_reference(ctx *c, int node)
         r.why = NULL;
     }
     int k = c->k->nindirect;
+    if (annot && redirect(c, &r, e, off, minus))
+        return -1;
     if (add(c->k, &r, annot))
         return -1;
     if ((int)c->k->nindirect > k && annot)
@@ -506,11 +601,33 @@ static int one_reference(ctx *c, int node)
     return 0;
 }
 
-int dla_find_indirect(ctx *c)
+/* Whether the redirected form can be written: the kernel is not
+ * rewritten for its records, nor already, and its parameters end in the
+ * file.  Else the reason. */
+static const char *no_redirect(ctx *c, CXCursor fn)
+{
+    dla_kernel *k = c->k;
+    dla_range last;
+    for (unsigned i = 0; i < k->nargs; i++)
+        if (k->args[i].transformed)
+            return "the kernel's records are rewritten: not both yet";
+    if (k->already)
+        return "the kernel is already rewritten";
+    if (!k->nargs ||
+        !dla_cursor_range(clang_Cursor_getArgument(fn, k->nargs - 1), &last))
+        return "its parameters are spelled by a macro";
+    k->params_end = last.end;
+    return NULL;
+}
+
+int dla_find_indirect(ctx *c, CXCursor fn)
 {
     for (int i = 0; i < c->tree.n; i++)
         if (c->tree.nodes[i].kind == CXCursor_ArraySubscriptExpr &&
             one_reference(c, i))
             return -1;
-    return 0;
+    const char *why = c->k->nredirects ? no_redirect(c, fn) : NULL;
+    if (why && !c->k->redirect_reason)
+        c->k->redirect_reason = dla_strdup(why);
+    return why && !c->k->redirect_reason ? -1 : 0;
 }

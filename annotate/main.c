@@ -166,6 +166,17 @@ static void explain(const dla_program *p)
                         p->src.name, k->line, k->name, d->array, d->via,
                         d->reason);
         }
+        if (k->nredirects && k->redirect_reason)
+            fprintf(stderr, "%s:%u: kernel '%s': no redirected form: %s\n",
+                    p->src.name, k->line, k->name, k->redirect_reason);
+        else if (k->nredirects) {
+            fprintf(stderr, "%s:%u: kernel '%s': redirected form under "
+                    "DL_ACTIVE_%s, reading", p->src.name, k->line, k->name,
+                    k->name);
+            for (unsigned j = 0; j < k->ngathers; j++)
+                fprintf(stderr, "%s %s", j ? "," : "", k->gathers[j].name);
+            fputc('\n', stderr);
+        }
         if (k->tiled)
             fprintf(stderr, "%s:%u: kernel '%s': takes the tiled launch: %s\n",
                     p->src.name, k->line, k->name, k->tiled_annotation);

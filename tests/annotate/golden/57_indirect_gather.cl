@@ -15,11 +15,33 @@ struct atom { float x, y, z, w; };
 __kernel void gather(__global const float *x, __global const float *w,
                      __global const int *col, __global const uint *perm,
                      __global const struct atom *a, __global float *out,
-                     int n)
+                     int n
+#ifdef DL_ACTIVE_gather
+, __global const float *dl_gather_x_col
+, __global const float *dl_gather_x_perm
+, __global const float *dl_gather_w_col
+, __global const float *dl_gather_x_col_2
+, __global const float *dl_gather_x_col_3
+, __global const struct atom *dl_gather_a_perm
+, __global const struct atom *dl_gather_a_col
+#endif
+)
 {
+#ifdef DL_ACTIVE_gather
+
+    int i = get_global_id(0);
+    float s = dl_gather_x_col[i] + dl_gather_x_perm[i] + dl_gather_w_col[i];
+    s += dl_gather_x_col_2[i] - dl_gather_x_col_3[i] + dl_gather_x_col[i];
+    s += dl_gather_a_perm[i].y * dl_gather_a_perm[get_global_id(0)].y;
+    out[i] = s + dl_gather_a_col[2 * i + 1].w;
+
+#else
+
     int i = get_global_id(0);
     float s = x[col[i]] + x[perm[i]] + w[col[i]];
     s += x[col[i] + 1] - x[col[i] - n] + x[col[i]];
     s += a[perm[i]].y * a[perm[get_global_id(0)]].y;
     out[i] = s + a[col[2 * i + 1]].w;
+
+#endif
 }
