@@ -1,197 +1,15 @@
-/* rt_indirect.c - counts the memory transactions of annotated indirect
- * references A[P[e] + c] from the index buffer's contents at each launch
- * (DL_COALESCING).  At a launch: the reference's range (rt's kernel
- * arguments and the program's -D macros), then a non-blocking read of the
- * entries of P it uses, on the launch's queue, after the launch's event.
- * The read's completion callback counts (dl_coalesce_count) and adds to
- * the reference's totals; that callback takes only this file's mutex,
- * never dl_rt.lock.  The totals are printed at exit. */
+/* rt_indirect.c - DL_COALESCING at a launch: for each indirect reference
+ * A[P[e] + c] of the kernel, its range (the kernel's arguments and the
+ * program's -D macros), then a non-blocking read of the entries of P it
+ * uses, on the launch's queue, after the launch's event; no wait is added
+ * and nothing blocks.  rt_indirect_count.c counts what the reads bring. */
 #define _GNU_SOURCE /* strndup */
 #include "rt_indirect.h"
-#include "coalesce.h"
+#include "rt_indirect_count.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The totals of one reference of one kernel at one geometry. */
-typedef struct total {
-    char *kernel, *array, *via;
-    unsigned line;       /* of the annotation */
-    int ambiguous;       /* another reference of the kernel: A and P too */
-    dl_coalesce_geometry geometry;
-    dl_coalesce_counts counts;
-    uint64_t launches, skipped;
-    char *why;           /* the last reason a launch was not counted */
-    struct total *next;
-} total;
-
-/* One index read waiting for its completion.  Counted once, by its
- * callback or by the exit (`claimed`); freed by its callback. */
-typedef struct job {
-    total *into;
-    dl_coalesce_ref ref;
-    dl_coalesce_range range; /* base relative to `first` */
-    dl_int_type type;
-    void *host;              /* the entries first .. first + count - 1 */
-    size_t first, count;
-    cl_event read;           /* retained while the job is pending */
-    int claimed;             /* atomic */
-    struct job *prev, *next; /* the pending list */
-} job;
-
-/* totals_lock guards the totals; pending_lock the list of reads not yet
- * completed (taken before totals_lock where both are).  Neither is held
- * across an OpenCL call that can block. */
-static pthread_mutex_t totals_lock = PTHREAD_MUTEX_INITIALIZER;
-static total *totals, **totals_end = &totals;
-static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-static job *pending;
-
-/* ---------------------------------------------------------------- totals */
-
-static int same_ref(const total *t, const char *kernel, unsigned line,
-                    const dl_annot_indirect *r, dl_coalesce_geometry g)
-{
-    return t->line == line && !strcmp(t->kernel, kernel) &&
-           !strcmp(t->array, r->array_name) && !strcmp(t->via, r->via_name) &&
-           t->geometry.simd_width == g.simd_width &&
-           t->geometry.segment_bytes == g.segment_bytes;
-}
-
-/* Whether another reference of the kernel reads the same A through P. */
-static int ambiguous(const dl_annot_kernel *k, const dl_annot_indirect *r)
-{
-    for (uint32_t i = 0; i < k->nindirect; i++)
-        if (&k->indirect[i] != r &&
-            !strcmp(k->indirect[i].array_name, r->array_name) &&
-            !strcmp(k->indirect[i].via_name, r->via_name))
-            return 1;
-    return 0;
-}
-
-/* Under totals_lock: the totals of reference r, made on first use. */
-static total *find_total(const dl_annot_kernel *k, const dl_annot_indirect *r,
-                         dl_coalesce_geometry g)
-{
-    for (total *t = totals; t; t = t->next)
-        if (same_ref(t, k->name, r->line, r, g))
-            return t;
-    total *t = calloc(1, sizeof *t);
-    if (!t)
-        return NULL;
-    *t = (total){.kernel = strdup(k->name), .array = strdup(r->array_name),
-                 .via = strdup(r->via_name), .line = r->line,
-                 .ambiguous = ambiguous(k, r), .geometry = g};
-    if (!t->kernel || !t->array || !t->via) {
-        free(t->kernel);
-        free(t->array);
-        free(t->via);
-        free(t);
-        return NULL;
-    }
-    *totals_end = t; /* in the order of first use */
-    totals_end = &t->next;
-    return t;
-}
-
-/* A launch of the reference that is not counted, and why. */
-static void skip(total *t, const char *why)
-{
-    pthread_mutex_lock(&totals_lock);
-    t->skipped++;
-    if (!t->why || strcmp(t->why, why)) {
-        free(t->why);
-        t->why = strdup(why);
-    }
-    pthread_mutex_unlock(&totals_lock);
-}
-
-/* ----------------------------------------------------------- the counting */
-
-/* dl_coalesce_count reads 4- or 8-byte signed entries: other types are
- * widened to 8 bytes (a uint above INT_MAX stays positive). */
-static const void *signed_entries(const job *j, int64_t **wide,
-                                  unsigned *bytes)
-{
-    *wide = NULL;
-    *bytes = (unsigned)dl_int_type_size(j->type);
-    if (j->type == DL_INT_I32 || j->type == DL_INT_I64)
-        return j->host;
-    *wide = malloc(j->count * sizeof **wide);
-    if (!*wide)
-        return NULL;
-    for (size_t i = 0; i < j->count; i++)
-        dl_int_decode((const char *)j->host + i * *bytes, *bytes, j->type,
-                      &(*wide)[i]); /* a ulong above INT64_MAX reads 0 */
-    *bytes = 8;
-    return *wide;
-}
-
-/* Counts j's entries into its totals, once. */
-static void count_once(job *j)
-{
-    if (__atomic_exchange_n(&j->claimed, 1, __ATOMIC_ACQ_REL))
-        return;
-    int64_t *wide;
-    unsigned bytes;
-    const void *entries = signed_entries(j, &wide, &bytes);
-    dl_coalesce_counts c = {0};
-    dl_status st = entries ? dl_coalesce_count(&j->into->geometry, &j->ref,
-                                               &j->range, entries, j->count,
-                                               bytes, &c)
-                           : DL_OUT_OF_MEMORY;
-    free(wide);
-    if (st != DL_SUCCESS) {
-        skip(j->into, dl_last_error());
-        return;
-    }
-    pthread_mutex_lock(&totals_lock);
-    j->into->counts.accesses += c.accesses;
-    j->into->counts.before += c.before;
-    j->into->counts.after += c.after;
-    j->into->launches++;
-    pthread_mutex_unlock(&totals_lock);
-}
-
-static void pending_add(job *j)
-{
-    pthread_mutex_lock(&pending_lock);
-    j->next = pending;
-    if (pending)
-        pending->prev = j;
-    pending = j;
-    pthread_mutex_unlock(&pending_lock);
-}
-
-static void pending_remove(job *j)
-{
-    pthread_mutex_lock(&pending_lock);
-    if (j->prev)
-        j->prev->next = j->next;
-    else
-        pending = j->next;
-    if (j->next)
-        j->next->prev = j->prev;
-    pthread_mutex_unlock(&pending_lock);
-}
-
-/* The read's completion: an OpenCL callback, which must not take
- * dl_rt.lock (see rt_internal.h). */
-static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
-{
-    job *j = user;
-    pending_remove(j);
-    if (status == CL_COMPLETE)
-        count_once(j);
-    else if (!__atomic_exchange_n(&j->claimed, 1, __ATOMIC_ACQ_REL))
-        skip(j->into, "the read of the index buffer failed");
-    dl_cl.clReleaseEvent(ev);
-    free(j->host);
-    free(j);
-}
-
-/* ----------------------------------------------------------- at a launch */
 
 /* The value of macro `name` in the build options ("-D K=8", "-DK=8",
  * "-D K" is 1), as dimension expressions read integers. */
@@ -246,7 +64,7 @@ static int window(const dl_annot_indirect_range *r, size_t threads,
 }
 
 /* The job of reference r at launch c, or NULL with the reason in *why. */
-static job *make_job(const launch_call *c, const rt_kernel *k,
+static rt_job *make_job(const launch_call *c, const rt_kernel *k,
                      const dl_annot_indirect *r, size_t p_bytes,
                      const char **why)
 {
@@ -275,7 +93,7 @@ static job *make_job(const launch_call *c, const rt_kernel *k,
         *why = "the launch reads no entry of the index buffer";
         return NULL;
     }
-    job *j = calloc(1, sizeof *j);
+    rt_job *j = calloc(1, sizeof *j);
     if (j)
         j->host = malloc(count * isz);
     if (!j || !j->host) {
@@ -296,7 +114,7 @@ static job *make_job(const launch_call *c, const rt_kernel *k,
 
 /* Enqueues the read of j's entries of P after `launched`; its callback
  * then owns j.  Returns NULL, or why it could not. */
-static const char *enqueue_read(const launch_call *c, job *j, cl_mem p,
+static const char *enqueue_read(const launch_call *c, rt_job *j, cl_mem p,
                                 cl_event launched)
 {
     size_t isz = dl_int_type_size(j->type);
@@ -305,13 +123,11 @@ static const char *enqueue_read(const launch_call *c, job *j, cl_mem p,
         launched ? 1 : 0, launched ? &launched : NULL, &j->read);
     if (err != CL_SUCCESS)
         return "the index buffer cannot be read";
-    pending_add(j);
-    if (dl_cl.clSetEventCallback(j->read, CL_COMPLETE, on_read, j) ==
-        CL_SUCCESS)
+    if (rt_job_watch(j) == 0)
         return NULL;
     /* Left pending: the exit counts it once the read is done. */
-    DL_LOG_WARN("coalescing: no completion callback on the read of '%s'",
-                j->into->via);
+    DL_LOG_WARN("coalescing: no completion callback on a read of an index "
+                "buffer; it is counted at exit if it is done by then");
     return NULL;
 }
 
@@ -353,23 +169,21 @@ static void launched_ref(const launch_call *c, const rt_kernel *k,
     if (!dev || dl_coalesce_geometry_for_device(dev, r->field_size, &g) !=
                     DL_SUCCESS)
         g = dl_coalesce_geometry_gpu();
-    pthread_mutex_lock(&totals_lock);
-    total *t = find_total(k->annot, r, g);
-    pthread_mutex_unlock(&totals_lock);
+    rt_total *t = rt_total_of(k->annot, r, g);
     if (!t)
         return;
     cl_mem p = NULL;
     size_t bytes = 0;
     const char *why = uncountable(c);
     why = why ? why : index_buffer(k, r->via, &p, &bytes);
-    job *j = why ? NULL : make_job(c, k, r, bytes, &why);
+    rt_job *j = why ? NULL : make_job(c, k, r, bytes, &why);
     if (j) {
         j->into = t;
         why = enqueue_read(c, j, p, launched);
     }
     if (!why)
         return;
-    skip(t, why);
+    rt_total_skip(t, why);
     if (j) {
         free(j->host);
         free(j);
@@ -387,53 +201,3 @@ void rt_indirect_launched(const launch_call *c, const rt_kernel *k,
         launched_ref(c, k, &k->annot->indirect[i], dev, launched);
 }
 
-/* --------------------------------------------------------------- at exit */
-
-/* Counts the reads that completed but whose callbacks have not run. */
-static unsigned count_completed(void)
-{
-    unsigned waiting = 0;
-    pthread_mutex_lock(&pending_lock);
-    for (job *j = pending; j; j = j->next) {
-        cl_int status = CL_QUEUED;
-        if (dl_cl.clGetEventInfo(j->read, CL_EVENT_COMMAND_EXECUTION_STATUS,
-                                 sizeof status, &status, NULL) != CL_SUCCESS)
-            continue;
-        if (status == CL_COMPLETE)
-            count_once(j);
-        else
-            waiting += status > 0;
-    }
-    pthread_mutex_unlock(&pending_lock);
-    return waiting;
-}
-
-static void report_total(FILE *out, const total *t)
-{
-    char counts[256], at[32] = "";
-    if (t->ambiguous)
-        snprintf(at, sizeof at, " (line %u)", t->line);
-    dl_coalesce_format(&t->geometry, &t->counts, counts, sizeof counts);
-    if (t->launches)
-        fprintf(out, "coalescing: kernel %s arg %s via %s%s: %s", t->kernel,
-                t->array, t->via, at, counts);
-    else
-        fprintf(out, "coalescing: kernel %s arg %s via %s%s: not counted",
-                t->kernel, t->array, t->via, at);
-    if (t->skipped)
-        fprintf(out, "; %llu launch(es) not counted: %s",
-                (unsigned long long)t->skipped, t->why ? t->why : "?");
-    fputc('\n', out);
-}
-
-void rt_indirect_report(FILE *out)
-{
-    unsigned waiting = count_completed();
-    pthread_mutex_lock(&totals_lock);
-    for (const total *t = totals; t; t = t->next)
-        report_total(out, t);
-    pthread_mutex_unlock(&totals_lock);
-    if (waiting)
-        fprintf(out, "coalescing: %u index read(s) not finished at exit, "
-                "not counted\n", waiting);
-}
