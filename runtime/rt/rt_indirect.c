@@ -48,13 +48,13 @@ static dl_status macro_value(void *user, const char *name, int64_t *value)
 static int window(const dl_annot_indirect_range *r, size_t threads,
                   uint64_t entries, uint64_t *first, uint64_t *count)
 {
-    uint64_t last;
+    uint64_t last, loop;
     if (!threads || !r->steps || (uint64_t)r->base >= entries)
         return 0;
     if (__builtin_mul_overflow((uint64_t)(threads - 1), (uint64_t)r->t_stride,
                                &last) ||
-        __builtin_add_overflow(last, (r->steps - 1) * (uint64_t)r->j_stride,
-                               &last) ||
+        __builtin_mul_overflow(r->steps - 1, (uint64_t)r->j_stride, &loop) ||
+        __builtin_add_overflow(last, loop, &last) ||
         __builtin_add_overflow(last, (uint64_t)r->base, &last) ||
         last >= entries)
         last = entries - 1;
@@ -65,8 +65,8 @@ static int window(const dl_annot_indirect_range *r, size_t threads,
 
 /* The job of reference r at launch c, or NULL with the reason in *why. */
 static rt_job *make_job(const launch_call *c, const rt_kernel *k,
-                     const dl_annot_indirect *r, size_t p_bytes,
-                     const char **why)
+                        const dl_annot_indirect *r, size_t p_bytes,
+                        const char **why)
 {
     dl_dims_raw_arg raw[64];
     cl_uint n = k->nargs < 64 ? k->nargs : 64;
