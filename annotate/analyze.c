@@ -6,6 +6,7 @@
  * other use declines the argument, with a reason.  Declining is always
  * safe: the argument keeps its original layout. */
 #include "analyze.h"
+#include "srcmacros.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,52 @@ static int bump_use(ctx *c, dla_arg *a, int d)
     return a->bump ? 1 : decline(a, "out of memory");
 }
 
+/* The compiler arguments as build options, for dl_dims_define_src. */
+static char *options_of(const dla_options *opt)
+{
+    size_t n = 1;
+    for (int i = 0; i < opt->nclang; i++)
+        n += strlen(opt->clang_args[i]) + 1;
+    char *s = calloc(n, 1);
+    for (int i = 0; s && i < opt->nclang; i++) {
+        strcat(s, opt->clang_args[i]);
+        strcat(s, " ");
+    }
+    return s;
+}
+
+/* A note when the user's count names a macro of the source (or of its
+ * headers) that the runtime cannot evaluate from the program's source
+ * string by its rules (srcmacros.h), with the runtime's reason; NULL
+ * when it can, or when the count names no such macro. */
+static char *source_macro_note(const ctx *c, dl_dims_expr *count)
+{
+    const char *name = NULL;
+    for (uint32_t i = 0; !name && i < count->nnodes; i++)
+        if (count->nodes[i].op == DL_DIMS_MACRO &&
+            dla_source_macro(count->nodes[i].name))
+            name = count->nodes[i].name;
+    if (!name)
+        return NULL;
+    const dla_source *in = &c->prog->src;
+    dl_srcmacros *src = NULL;
+    char *options = options_of(c->opt);
+    dl_status st = options ? dl_srcmacros_scan(in->text, in->len, in->name,
+                                                &src)
+                           : DL_OUT_OF_MEMORY;
+    if (st == DL_SUCCESS)
+        st = dl_dims_define_src(count, options, src);
+    char *note = st == DL_SUCCESS
+        ? NULL
+        : dla_printf("its count names '%s', a macro of the source that the "
+                     "runtime cannot evaluate from the program's source "
+                     "string and build options (%s): the kernel runs as "
+                     "written", name, dl_last_error());
+    dl_srcmacros_free(src);
+    free(options);
+    return note;
+}
+
 static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
 {
     dla_kernel *k = c->k;
@@ -275,16 +322,8 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
             return;
         }
         a->count = dla_strdup(buf);
-        for (uint32_t i = 0; a->user->count && !a->count_note &&
-                             i < a->user->count->nnodes; i++) {
-            const dl_dims_node *n = &a->user->count->nodes[i];
-            if (n->op == DL_DIMS_MACRO && dla_source_macro(n->name))
-                a->count_note = dla_printf(
-                    "its count names '%s', a macro of the source: the runtime "
-                    "reads only the macros of the build options (-D %s=...), "
-                    "so unless the program's build defines it the kernel "
-                    "runs as written", n->name, n->name);
-        }
+        if (a->user->count)
+            a->count_note = source_macro_note(c, a->user->count);
     } else {
         a->count = infer_count(c, a);
         if (!a->count)

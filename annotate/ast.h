@@ -46,7 +46,8 @@ void dla_set_main_file(CXFile file);
 void dla_macros_init(CXTranslationUnit tu, CXFile main_file);
 void dla_macros_free(void);
 /* Whether the input or one of its own headers defines the macro (the
- * runtime sees only the build options' -D macros). */
+ * runtime reads the build options and the #defines of the input only,
+ * by srcmacros.h's rules: analyze.c's source_macro_note). */
 int dla_source_macro(const char *name);
 /* Whether a macro invocation's text begins at offset: its range. */
 int dla_expansion_at(unsigned offset, dla_range *inv);

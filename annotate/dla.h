@@ -140,7 +140,7 @@ typedef struct dla_arg {
                            names what a tiled launch changes (local
                            sizes, groups, dimensions other than 0)    */
     int count_uses_size; /* the count names global_size(0)           */
-    char *count_note;  /* the user's count names a macro of the source,
+    char *count_note;  /* the user's count names a macro of the source
                           which the runtime cannot read: a warning    */
     char *neutral;     /* a user annotation asking for a conversion of
                           an argument that cannot be rewritten, without

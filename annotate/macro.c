@@ -7,7 +7,7 @@
  * where the argument is written; the list of the input's macro
  * invocations (the detailed preprocessing record) tells the two apart.
  * The record also says which macros the source itself defines: a count
- * that names one is not the build options' (dla_source_macro).
+ * that names one may be one the runtime cannot read (dla_source_macro).
  * The operator of a binary node spelled in a macro body is read from the
  * tokens of the file that spells it (the definition). */
 #include "analyze.h"

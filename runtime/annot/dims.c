@@ -2,6 +2,7 @@
  * nodes in postfix order, and a checked 64-bit evaluator (see dims.h). */
 #include "dims.h"
 #include "error.h"
+#include "srcmacros.h"
 #include "textbuf.h"
 
 #include <ctype.h>
@@ -81,6 +82,8 @@ typedef struct parser {
     uint32_t nnodes;
     char *names; /* NUL-separated argument names */
     size_t names_len;
+    int bitwise;          /* a macro value: << >> & | ^ ~ allowed */
+    int unsigned_literal; /* a literal has a u/U suffix           */
 } parser;
 
 static const struct {
@@ -194,7 +197,8 @@ static dl_status parse_number(parser *p, uint32_t *root)
         return syntax_error(p, "octal numbers are not supported (leading 0)");
     }
     while (p->pos < p->len && p->s[p->pos] && strchr("uUlL", p->s[p->pos]))
-        p->pos++;
+        p->unsigned_literal |= toupper((unsigned char)p->s[p->pos++]) == 'U' &&
+                               p->bitwise; /* a count's code is long */
     if (p->pos < p->len && is_ident_char(p->s[p->pos]))
         return syntax_error(p, "expected an operator after the number");
     return emit(p, (dl_dims_node){.op = DL_DIMS_CONST, .value = (int64_t)v},
@@ -258,13 +262,15 @@ static dl_status enter(parser *p)
 static dl_status parse_unary(parser *p, uint32_t *root)
 {
     char c = peek(p);
-    if (c == '-') {
+    if (c == '-' || (c == '~' && p->bitwise)) {
         p->pos++;
         DL_RETURN_IF_FAIL(enter(p));
         uint32_t operand;
         DL_RETURN_IF_FAIL(parse_unary(p, &operand));
         p->depth--;
-        return emit(p, (dl_dims_node){.op = DL_DIMS_NEG, .lhs = operand},
+        return emit(p, (dl_dims_node){.op = c == '-' ? DL_DIMS_NEG
+                                                     : DL_DIMS_NOT,
+                                      .lhs = operand},
                     root);
     }
     if (c == '(') {
@@ -312,10 +318,55 @@ static dl_status parse_term(parser *p, uint32_t *root)
     return parse_level(p, "*/%", map, parse_unary, root);
 }
 
-static dl_status parse_expr(parser *p, uint32_t *root)
+static dl_status parse_additive(parser *p, uint32_t *root)
 {
     static const dl_dims_op map[] = {DL_DIMS_ADD, DL_DIMS_SUB};
     return parse_level(p, "+-", map, parse_term, root);
+}
+
+/* additive { ("<<" | ">>") additive } */
+static dl_status parse_shift(parser *p, uint32_t *root)
+{
+    uint32_t lhs, rhs;
+    DL_RETURN_IF_FAIL(parse_additive(p, &lhs));
+    for (;;) {
+        char c = peek(p);
+        if ((c != '<' && c != '>') || p->pos + 1 >= p->len ||
+            p->s[p->pos + 1] != c)
+            break;
+        p->pos += 2;
+        DL_RETURN_IF_FAIL(parse_additive(p, &rhs));
+        DL_RETURN_IF_FAIL(emit(
+            p, (dl_dims_node){.op = c == '<' ? DL_DIMS_SHL : DL_DIMS_SHR,
+                              .lhs = lhs, .rhs = rhs},
+            &lhs));
+    }
+    *root = lhs;
+    return DL_SUCCESS;
+}
+
+static dl_status parse_and(parser *p, uint32_t *root)
+{
+    static const dl_dims_op map[] = {DL_DIMS_AND};
+    return parse_level(p, "&", map, parse_shift, root);
+}
+
+static dl_status parse_xor(parser *p, uint32_t *root)
+{
+    static const dl_dims_op map[] = {DL_DIMS_XOR};
+    return parse_level(p, "^", map, parse_and, root);
+}
+
+static dl_status parse_or(parser *p, uint32_t *root)
+{
+    static const dl_dims_op map[] = {DL_DIMS_OR};
+    return parse_level(p, "|", map, parse_xor, root);
+}
+
+/* C's precedence: | below ^ below & below shifts below + and -. */
+static dl_status parse_expr(parser *p, uint32_t *root)
+{
+    return p->bitwise ? parse_or(p, root) : parse_additive(p, root);
 }
 
 void dl_dims_free(dl_dims_expr *e)
@@ -338,6 +389,7 @@ static dl_status finish(parser *p, dl_dims_expr **out)
     e->names = p->names;
     p->names = NULL;
     e->nnodes = p->nnodes;
+    e->unsigned_literal = p->unsigned_literal;
     if (!e->text || !e->nodes) {
         dl_dims_free(e);
         return dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
@@ -352,7 +404,8 @@ static dl_status finish(parser *p, dl_dims_expr **out)
     return DL_SUCCESS;
 }
 
-dl_status dl_dims_parse(const char *text, size_t len, dl_dims_expr **out)
+static dl_status parse_text(const char *text, size_t len, int bitwise,
+                            dl_dims_expr **out)
 {
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "expression output is NULL");
     *out = NULL;
@@ -362,6 +415,7 @@ dl_status dl_dims_parse(const char *text, size_t len, dl_dims_expr **out)
     DL_RETURN_ERROR_ON(!p, DL_OUT_OF_MEMORY, "out of host memory");
     p->s = text;
     p->len = len;
+    p->bitwise = bitwise;
     uint32_t root;
     dl_status status;
     if (peek(p) == '\0' && p->pos >= p->len)
@@ -377,6 +431,11 @@ dl_status dl_dims_parse(const char *text, size_t len, dl_dims_expr **out)
     free(p->names);
     free(p);
     return status;
+}
+
+dl_status dl_dims_parse(const char *text, size_t len, dl_dims_expr **out)
+{
+    return parse_text(text, len, 0, out);
 }
 
 /* ------------------------------------------------------------- inspection */
@@ -415,7 +474,7 @@ dl_status dl_dims_bind(dl_dims_expr *e, dl_dims_lookup_fn lookup, void *user)
     return DL_SUCCESS;
 }
 
-/* ------------------------------------------------ build-option macros */
+/* ------------------------------------- macros of the options and source */
 
 /* The next blank-separated word of the options at *at: its start and
  * length, or 0 at the end. */
@@ -458,51 +517,168 @@ static int find_define(const char *options, const char *name,
     return found;
 }
 
-/* The value of one macro: an integer constant expression. */
-static dl_status macro_value(const char *name, const char *text, size_t len,
-                             int64_t *value)
+/* Where the value of a macro comes from. */
+typedef struct macro_text {
+    const char *text;
+    size_t len;
+    const dl_srcmacro *def; /* the source's definition, NULL: the options' */
+} macro_text;
+
+/* A macro neither the options nor the source define.  `top`: a name of
+ * the annotation, which could also have been a kernel argument. */
+static dl_status not_defined(const char *name, const dl_srcmacros *src,
+                             int top)
+{
+    const char *arg = top ? "a kernel argument nor " : "";
+    if (!src)
+        return dl_fail(DL_INVALID_ARGUMENT, "'%s' is neither %sdefined by "
+                       "the build options", name, arg);
+    if (src->include_line)
+        return dl_fail(DL_INVALID_ARGUMENT, "'%s' is neither %sdefined by "
+                       "the build options nor by a #define of the "
+                       "program's source (%s:%u includes %.*s, whose "
+                       "macros dlayout does not read: it sees only the "
+                       "source string)", name, arg, src->label,
+                       src->include_line, QUOTE, src->include);
+    return dl_fail(DL_INVALID_ARGUMENT, "'%s' is neither %sdefined by the "
+                   "build options nor by a #define of the program's source",
+                   name, arg);
+}
+
+/* Which definition of `name` counts: the options', else the source's. */
+static dl_status find_macro(const char *name, const char *options,
+                            const dl_srcmacros *src, int top, macro_text *t)
+{
+    const dl_srcmacro *def;
+    DL_RETURN_IF_FAIL(dl_srcmacros_find(src, name, &def));
+    int in_options = find_define(options ? options : "", name, &t->text,
+                                 &t->len);
+    DL_RETURN_ERROR_ON(in_options && def && !def->guarded,
+                       DL_INVALID_ARGUMENT,
+                       "'%s' is defined both by the build options and at "
+                       "%s:%u, whose value the compiler takes", name,
+                       src->label, def->line);
+    t->def = in_options ? NULL : def;
+    if (t->def) {
+        t->text = def->value;
+        t->len = strlen(def->value);
+    }
+    return in_options || def ? DL_SUCCESS : not_defined(name, src, top);
+}
+
+static int has_builtin(const dl_dims_expr *e)
+{
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        if (e->nodes[i].op >= DL_DIMS_GLOBAL_SIZE &&
+            e->nodes[i].op <= DL_DIMS_GLOBAL_OFFSET)
+            return 1;
+    return 0;
+}
+
+static dl_status resolve(const char *name, const char *options,
+                         const dl_srcmacros *src, unsigned depth,
+                         int64_t *value, int *is_unsigned);
+
+/* The names of a macro's value are macros too: resolved one level
+ * deeper.  *is_unsigned collects unsigned literals at any level. */
+static dl_status resolve_names(dl_dims_expr *v, const char *options,
+                               const dl_srcmacros *src, unsigned depth,
+                               int *is_unsigned)
+{
+    for (uint32_t i = 0; i < v->nnodes; i++) {
+        dl_dims_node *n = &v->nodes[i];
+        if (n->op != DL_DIMS_ARG)
+            continue;
+        int u = 0;
+        DL_RETURN_IF_FAIL(
+            resolve(n->name, options, src, depth + 1, &n->value, &u));
+        n->op = DL_DIMS_MACRO;
+        n->defined = 1;
+        n->unsigned_value = u;
+        *is_unsigned |= u;
+    }
+    return DL_SUCCESS;
+}
+
+/* The value of one macro: an integer constant expression, whose names
+ * are other macros. */
+static dl_status macro_value(const char *name, const macro_text *t,
+                             const char *options, const dl_srcmacros *src,
+                             unsigned depth, int64_t *value,
+                             int *is_unsigned)
 {
     dl_dims_expr *v = NULL;
-    dl_status status = dl_dims_parse(text, len, &v);
-    if (status == DL_SUCCESS && !dl_dims_is_const(v))
-        status = DL_INVALID_ARGUMENT;
+    dl_status status = parse_text(t->text, t->len, 1, &v);
+    int named = 0; /* the failure is one of a name in the value */
+    if (status == DL_SUCCESS) {
+        *is_unsigned = v->unsigned_literal;
+        status = resolve_names(v, options, src, depth, is_unsigned);
+        named = status != DL_SUCCESS;
+    }
+    if (status == DL_SUCCESS && has_builtin(v))
+        status = dl_fail(DL_INVALID_ARGUMENT, "a work-item function");
     if (status == DL_SUCCESS)
         status = dl_dims_eval(v, NULL, value);
     dl_dims_free(v);
-    if (status != DL_SUCCESS)
-        return dl_fail(status, "the build options define '%s' as '%.*s', "
-                       "not an integer constant", name,
-                       (int)(len < QUOTE ? len : QUOTE), text);
-    return DL_SUCCESS;
+    /* a name's failure says where it is; only the annotation's own
+     * macro adds its value, so that the cause stays short */
+    if (status == DL_SUCCESS || (named && depth > 0))
+        return status;
+    int len = (int)(t->len < QUOTE ? t->len : QUOTE);
+    if (t->def)
+        return dl_fail_wrap(status, "'%s' is '%.*s' at %s:%u%s", name, len,
+                            t->text, src->label, t->def->line,
+                            named ? "" : ", not an integer constant");
+    return dl_fail_wrap(status, "the build options define '%s' as '%.*s'%s",
+                        name, len, t->text,
+                        named ? "" : ", not an integer constant");
 }
 
-/* One macro node from the options: defined or not, with a message. */
-static dl_status define_one(const dl_dims_expr *e, dl_dims_node *n,
-                            const char *options)
+static dl_status resolve(const char *name, const char *options,
+                         const dl_srcmacros *src, unsigned depth,
+                         int64_t *value, int *is_unsigned)
 {
-    const char *text;
-    size_t len;
+    DL_RETURN_ERROR_ON(depth > DL_DIMS_MACRO_DEPTH, DL_INVALID_ARGUMENT,
+                       "'%s': macros nested more than %d deep (does one "
+                       "name itself?)", name, DL_DIMS_MACRO_DEPTH);
+    macro_text t;
+    DL_RETURN_IF_FAIL(find_macro(name, options, src, depth == 0, &t));
+    return macro_value(name, &t, options, src, depth, value, is_unsigned);
+}
+
+/* One macro node from the options or the source: defined or not, with a
+ * message. */
+static dl_status define_one(const dl_dims_expr *e, dl_dims_node *n,
+                            const char *options, const dl_srcmacros *src)
+{
     n->defined = 0;
-    if (!find_define(options ? options : "", n->name, &text, &len))
-        return dl_fail(DL_INVALID_ARGUMENT, "'%.*s': '%s' is neither a "
-                       "kernel argument nor defined by the build options",
-                       QUOTE, e->text, n->name);
-    DL_RETURN_IF_FAIL(macro_value(n->name, text, len, &n->value));
+    int u = 0;
+    dl_status status = resolve(n->name, options, src, 0, &n->value, &u);
+    if (status != DL_SUCCESS)
+        return dl_fail_wrap(status, "'%.*s'", QUOTE, e->text);
     n->defined = 1;
+    n->unsigned_value = u;
     return DL_SUCCESS;
 }
 
-dl_status dl_dims_define(dl_dims_expr *e, const char *options)
+dl_status dl_dims_define_src(dl_dims_expr *e, const char *options,
+                             const dl_srcmacros *src)
 {
     DL_RETURN_ERROR_ON(!e, DL_INVALID_ARGUMENT, "no expression");
     int64_t first = -1;
     for (uint32_t i = 0; i < e->nnodes; i++)
         if (e->nodes[i].op == DL_DIMS_MACRO &&
-            define_one(e, &e->nodes[i], options) != DL_SUCCESS && first < 0)
+            define_one(e, &e->nodes[i], options, src) != DL_SUCCESS &&
+            first < 0)
             first = i;
     /* the message names the first macro that is not defined */
     return first < 0 ? DL_SUCCESS
-                     : define_one(e, &e->nodes[first], options);
+                     : define_one(e, &e->nodes[first], options, src);
+}
+
+dl_status dl_dims_define(dl_dims_expr *e, const char *options)
+{
+    return dl_dims_define_src(e, options, NULL);
 }
 
 /* Binding strength of an operator, for dl_dims_format. */
@@ -636,6 +812,20 @@ static dl_status apply(const dl_dims_expr *e, dl_dims_op op, int64_t a,
     case DL_DIMS_ADD: overflow = __builtin_add_overflow(a, b, out); break;
     case DL_DIMS_SUB: overflow = __builtin_sub_overflow(a, b, out); break;
     case DL_DIMS_MUL: overflow = __builtin_mul_overflow(a, b, out); break;
+    case DL_DIMS_NOT: *out = ~a; break;
+    case DL_DIMS_AND: *out = a & b; break;
+    case DL_DIMS_XOR: *out = a ^ b; break;
+    case DL_DIMS_OR: *out = a | b; break;
+    case DL_DIMS_SHL:
+    case DL_DIMS_SHR:
+        DL_RETURN_ERROR_ON(b < 0 || b > 62 || (op == DL_DIMS_SHL && a < 0),
+                           DL_INVALID_ARGUMENT, "'%.*s': a shift of %lld "
+                           "by %lld", QUOTE, e->text, (long long)a,
+                           (long long)b);
+        overflow = op == DL_DIMS_SHL && a > (INT64_MAX >> b);
+        if (!overflow)
+            *out = op == DL_DIMS_SHL ? a << b : a >> b;
+        break;
     case DL_DIMS_DIV:
     case DL_DIMS_MOD:
         DL_RETURN_ERROR_ON(b == 0, DL_INVALID_ARGUMENT,
@@ -663,6 +853,10 @@ dl_status dl_dims_eval(const dl_dims_expr *e, const dl_dims_env *env,
     if (!env)
         env = &empty;
     int64_t v[DL_DIMS_MAX_NODES];
+    int is_unsigned = e->unsigned_literal;
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        is_unsigned |= e->nodes[i].op == DL_DIMS_MACRO &&
+                       e->nodes[i].unsigned_value;
     for (uint32_t i = 0; i < e->nnodes; i++) {
         const dl_dims_node *n = &e->nodes[i];
         switch (n->op) {
@@ -682,12 +876,18 @@ dl_status dl_dims_eval(const dl_dims_expr *e, const dl_dims_env *env,
             DL_RETURN_IF_FAIL(builtin_value(e, n, env, &v[i]));
             break;
         case DL_DIMS_NEG:
+        case DL_DIMS_NOT:
             DL_RETURN_IF_FAIL(apply(e, n->op, v[n->lhs], 0, &v[i]));
             break;
         default:
             DL_RETURN_IF_FAIL(apply(e, n->op, v[n->lhs], v[n->rhs], &v[i]));
             break;
         }
+        /* C would compute in an unsigned type and wrap around */
+        DL_RETURN_ERROR_ON(is_unsigned && v[i] < 0, DL_INVALID_ARGUMENT,
+                           "'%.*s': a negative value with an unsigned "
+                           "(u) literal, which C would wrap around", QUOTE,
+                           e->text);
     }
     *value = v[e->nnodes - 1];
     return DL_SUCCESS;

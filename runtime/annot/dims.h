@@ -10,8 +10,8 @@
  *
  * A name is a scalar integer kernel argument, whose value is the one given
  * to clSetKernelArg, or else a macro of the program's build options
- * (`-D NX=120`), whose value dl_dims_define reads from the options of each
- * build.  Arithmetic is 64-bit signed with every overflow,
+ * (`-D NX=120`) or of its source (`#define NX 120`), whose value
+ * dl_dims_define_src reads at each build.  Arithmetic is 64-bit signed with every overflow,
  * division by zero and unknown value reported as an error, never a crash.
  * "/" and "%" truncate toward zero, as in C. */
 #ifndef DL_DIMS_H
@@ -55,7 +55,14 @@ typedef enum dl_dims_op {
     DL_DIMS_SUB,
     DL_DIMS_MUL,
     DL_DIMS_DIV,
-    DL_DIMS_MOD
+    DL_DIMS_MOD,
+    /* Only in macro values (dl_dims_define), as C spells them: */
+    DL_DIMS_NOT,           /* ~lhs                                  */
+    DL_DIMS_SHL,           /* lhs << rhs                            */
+    DL_DIMS_SHR,
+    DL_DIMS_AND,
+    DL_DIMS_XOR,
+    DL_DIMS_OR
 } dl_dims_op;
 
 /* Nodes are stored in postfix order: operands come before their operator,
@@ -68,6 +75,7 @@ typedef struct dl_dims_node {
     int32_t arg_index;     /* DL_DIMS_ARG: -1 until dl_dims_bind       */
     dl_int_type arg_type;  /* DL_DIMS_ARG: DL_INT_NONE until bound     */
     int defined;           /* DL_DIMS_MACRO: the build defines it     */
+    int unsigned_value;    /* DL_DIMS_MACRO: its value has a u literal */
 } dl_dims_node;
 
 typedef struct dl_dims_expr {
@@ -75,6 +83,10 @@ typedef struct dl_dims_expr {
     uint32_t nnodes;
     dl_dims_node *nodes;
     char *names; /* storage of the DL_DIMS_ARG names */
+    /* A literal of a macro value has a u/U suffix: C may compute in
+     * unsigned types, so a negative intermediate value (which would wrap
+     * there) is an error. */
+    int unsigned_literal;
 } dl_dims_expr;
 
 /* Parses text[0..len) (it need not be NUL-terminated).  Errors:
@@ -105,6 +117,18 @@ dl_status dl_dims_bind(dl_dims_expr *expr, dl_dims_lookup_fn lookup,
  * macro is defined, else DL_INVALID_ARGUMENT naming the first that is
  * not (it stays undefined: evaluating the expression fails). */
 dl_status dl_dims_define(dl_dims_expr *expr, const char *options);
+
+/* dl_dims_define that also reads the program's source: a macro the
+ * options do not define is taken from the source's `#define NAME VALUE`
+ * (srcmacros.h says which definitions are usable).  A value may also use
+ * << >> & | ^ ~ and name other macros, resolved the same way, at most
+ * DL_DIMS_MACRO_DEPTH deep.  Options override only a default the source
+ * writes under `#ifndef NAME`; a macro that both define otherwise is an
+ * error (the compiler would take the source's).  src may be NULL. */
+#define DL_DIMS_MACRO_DEPTH 16
+struct dl_srcmacros;
+dl_status dl_dims_define_src(dl_dims_expr *expr, const char *options,
+                             const struct dl_srcmacros *src);
 
 /* A kernel argument value as clSetKernelArg received it. */
 typedef struct dl_dims_raw_arg {

@@ -9,6 +9,7 @@
 #include "hash.h"
 #include "clock.h"
 #include "tuner_calib.h"
+#include "srcmacros.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -348,21 +349,24 @@ static int append(char **s, size_t *len, size_t *cap, const char *text)
     return 1;
 }
 
-/* Reads the build-option macros that the kernel's record counts and
- * launch bound name from this build's options.  0, with a warning at the
- * annotation, when one is not defined: the kernel runs as written. */
+/* Reads the macros that the kernel's record counts and launch bound name
+ * from this build's options or the program's own #defines (`src`, NULL
+ * when the scan ran out of memory).  0, with a warning at the
+ * annotation, when one has no value dlayout can be sure of: the kernel
+ * runs as written. */
 static int define_macros(rt_program *p, const dl_annot_kernel *ak,
-                         const char *options)
+                         const char *options, const dl_srcmacros *src)
 {
     for (uint32_t a = 0; a < ak->nargs; a++)
         if (ak->args[a].count &&
-            dl_dims_define(ak->args[a].count, options) != DL_SUCCESS) {
+            dl_dims_define_src(ak->args[a].count, options, src) !=
+                DL_SUCCESS) {
             DL_LOG_WARN_AT(p->name, ak->args[a].line, "kernel '%s' runs as "
                            "written: %s", ak->name, dl_last_error());
             return 0;
         }
     if (ak->tiled_bound &&
-        dl_dims_define(ak->tiled_bound, options) != DL_SUCCESS) {
+        dl_dims_define_src(ak->tiled_bound, options, src) != DL_SUCCESS) {
         DL_LOG_WARN_AT(p->name, ak->tiled_line, "kernel '%s' runs as "
                        "written: %s", ak->name, dl_last_error());
         return 0;
@@ -372,8 +376,9 @@ static int define_macros(rt_program *p, const dl_annot_kernel *ak,
 
 /* Decides which kernels this build transforms and writes the options.
  * Returns NULL (nothing to activate) or the activated options. */
-static char *plan_build(rt_program *p, const char *options,
-                        const dl_calibration *calib)
+static char *plan_kernels(rt_program *p, const char *options,
+                          const dl_calibration *calib,
+                          const dl_srcmacros *src)
 {
     const dl_annot_program *ap = p->annot;
     p->active = calloc(ap->nkernels, sizeof *p->active);
@@ -394,7 +399,7 @@ static char *plan_build(rt_program *p, const char *options,
             continue;
         }
         if (dl_rt.controls.policy == DL_POLICY_NEVER ||
-            !define_macros(p, ak, options)) {
+            !define_macros(p, ak, options, src)) {
             RT_ADD(dl_rt.stats.declined, 1);
             continue;
         }
@@ -430,6 +435,20 @@ static char *plan_build(rt_program *p, const char *options,
         free(opt);
         return NULL;
     }
+    return opt;
+}
+
+/* plan_kernels with the source's #defines, which counts may name. */
+static char *plan_build(rt_program *p, const char *options,
+                        const dl_calibration *calib)
+{
+    dl_srcmacros *src = NULL;
+    if (dl_srcmacros_scan(p->source, p->source_len, p->name, &src) !=
+        DL_SUCCESS)
+        DL_LOG_WARN("%s: %s; the source's #defines are not read",
+                    p->name, dl_last_error());
+    char *opt = plan_kernels(p, options, calib, src);
+    dl_srcmacros_free(src);
     return opt;
 }
 

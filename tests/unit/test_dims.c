@@ -500,8 +500,12 @@ static void test_build_macros(void **state)
     /* not an integer constant */
     assert_int_equal(with_options(cells, "-DNX=1.0f -DNY=1 -DNZ=1",
                                   "'NX' as '1.0f', not an integer"), -1);
+    /* a name in a value is another macro (the compiler expands it) */
     assert_int_equal(with_options(cells, "-DNX=n -DNY=1 -DNZ=1",
-                                  "not an integer constant"), -1);
+                                  "define 'NX' as 'n': 'n' is neither "
+                                  "defined by the build options"), -1);
+    assert_int_equal(with_options(cells, "-DNX=NY*2 -DNY=3 -DNZ=1", ""),
+                     90);
     assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -D", "'NZ'"), -1);
     assert_int_equal(with_options(cells, NULL, "'NX'"), -1);
     /* with an argument */

@@ -1,9 +1,16 @@
 // dla-args: -DNE=4
 // dla-build: -DNE=4
-// a count that names a macro the source defines (Parboil's sizes live in
-// layout_config.h): the runtime reads only the build options' macros, so
-// dl-annotate rewrites the kernel and warns; NE, given with -D, is fine
+// counts that name macros the source defines (Parboil's sizes, when its
+// layout_config.h is pasted in): the runtime reads the source's #define
+// lines, so CELLS is fine, as is NE, given with -D; ROWS, defined in both
+// branches of an #ifdef, is not: dl-annotate rewrites the kernel and warns
 #define CELLS 64
+#ifdef BIG
+#define ROWS 128
+#else
+#define ROWS 64
+#endif
+
 
 
 
@@ -34,20 +41,26 @@
 #ifndef DL_TILE_relax_g
 #define DL_TILE_relax_g 32
 #endif
+#ifndef DL_TILE_relax_h
+#define DL_TILE_relax_h 32
+#endif
 //DL: v1 launch: tiled
 //DL: v1 aos: f[CELLS][4] -> asta(auto)
 //DL: v1 aos: g[NE * 16][4] -> asta(auto)
-__kernel void relax(__global float *f, __global float *g)
+//DL: v1 aos: h[ROWS][4] -> asta(auto)
+__kernel void relax(__global float *f, __global float *g, __global float *h)
 {
 #ifdef DL_ACTIVE_relax
-#if DL_TILE_relax_f > 1 && DL_TILE_relax_f <= 1024 && DL_TILE_relax_g == DL_TILE_relax_f
+#if DL_TILE_relax_f > 1 && DL_TILE_relax_f <= 1024 && DL_TILE_relax_g == DL_TILE_relax_f && DL_TILE_relax_h == DL_TILE_relax_f
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_f = (size_t)(long)(CELLS);
 const size_t dla_M_g = (size_t)((long)(NE) * 16L);
+const size_t dla_M_h = (size_t)(long)(ROWS);
 
     int c = (get_global_id(1) * (size_t)(DL_TILE_relax_f) + get_global_id(0));
     (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 1u, 1u)] = (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 0u, 1u)] * 0.5f;
     (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 2u, 1u)] = (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 3u, 1u)];
+    (h)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_h, dla_M_h, 4u, 0u, 1u)] = (h)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_h, dla_M_h, 4u, 1u, 1u)];
 
 #else
 #ifdef DL_GLOBAL_END_relax
@@ -55,10 +68,12 @@ DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_relax);
 #endif
 const size_t dla_M_f = (size_t)(long)(CELLS);
 const size_t dla_M_g = (size_t)((long)(NE) * 16L);
+const size_t dla_M_h = (size_t)(long)(ROWS);
 
     int c = get_global_id(0);
     (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 1u, 1u)] = (f)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_f, dla_M_f, 4u, 0u, 1u)] * 0.5f;
     (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 2u, 1u)] = (g)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_g, dla_M_g, 4u, 3u, 1u)];
+    (h)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_h, dla_M_h, 4u, 0u, 1u)] = (h)[DLA_ASTA_OFF((size_t)(c), DL_TILE_relax_h, dla_M_h, 4u, 1u, 1u)];
 
 #endif
 #else
@@ -66,6 +81,7 @@ const size_t dla_M_g = (size_t)((long)(NE) * 16L);
     int c = get_global_id(0);
     f[4 * c + 1] = f[4 * c] * 0.5f;
     g[4 * c + 2] = g[c * 4 + 3];
+    h[4 * c] = h[4 * c + 1];
 
 #endif
 }

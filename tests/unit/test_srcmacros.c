@@ -1,0 +1,244 @@
+/* test_srcmacros.c - counts that name the sizes a kernel #defines in its
+ * own source (runtime/annot/srcmacros.h, dl_dims_define_src): the scan of
+ * the #define lines, macros of macros, suffixes and C's operators, and
+ * the definitions it declines rather than guess. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dims.h"
+#include "error.h"
+#include "srcmacros.h"
+
+/* Every name of a count is a macro here (no kernel arguments). */
+static dl_status all_macros(void *user, const char *name, int32_t *index,
+                            dl_int_type *type)
+{
+    (void)user;
+    (void)name;
+    *index = -1;
+    *type = DL_INT_NONE;
+    return DL_SUCCESS;
+}
+
+/* The value of `count` in a program of `source` built with `options`,
+ * or -1 when dl_dims_define_src fails; then its message must hold
+ * `part`. */
+static int64_t count_of(const char *source, const char *options,
+                        const char *count, const char *part)
+{
+    dl_srcmacros *src = NULL;
+    assert_int_equal(dl_srcmacros_scan(source, strlen(source), "k.cl", &src),
+                     DL_SUCCESS);
+    dl_dims_expr *e = NULL;
+    assert_int_equal(dl_dims_parse(count, strlen(count), &e), DL_SUCCESS);
+    assert_int_equal(dl_dims_bind(e, all_macros, NULL), DL_SUCCESS);
+    int64_t v = -1;
+    dl_status st = dl_dims_define_src(e, options, src);
+    if (st == DL_SUCCESS)
+        assert_int_equal(dl_dims_eval(e, NULL, &v), DL_SUCCESS);
+    else if (!strstr(dl_last_error(), part))
+        fail_msg("'%s': message '%s' lacks '%s'", count, dl_last_error(),
+                 part);
+    else
+        assert_int_not_equal(dl_dims_eval(e, NULL, &v), DL_SUCCESS);
+    dl_dims_free(e);
+    dl_srcmacros_free(src);
+    return st == DL_SUCCESS ? v : -1;
+}
+
+/* Parboil LBM's style: sizes defined from sizes. */
+static const char lbm[] =
+    "/* sizes */\n"
+    "#define SIZE_X (120)\n"
+    "#define SIZE_Y (120)\n"
+    "#define SIZE_Z (150)\n"
+    "#define PADDING_X (8)\n"
+    "#  define PADDED_X (SIZE_X + PADDING_X) /* a comment */\n"
+    "#define PADDED_Y SIZE_Y // another\n"
+    "#define PADDED_Z \\\n"
+    "        (SIZE_Z + 4)\n"
+    "#define TOTAL_PADDED_CELLS (PADDED_X*PADDED_Y*PADDED_Z)\n"
+    "#define N_CELL_ENTRIES 20\n"
+    "#define OMEGA 1.95f\n"
+    "__kernel void k(__global float *g) { g[0] = OMEGA; }\n";
+
+static void test_nested_macros(void **state)
+{
+    (void)state;
+    assert_int_equal(count_of(lbm, "", "TOTAL_PADDED_CELLS", ""),
+                     128 * 120 * 154);
+    assert_int_equal(count_of(lbm, NULL, "PADDED_X * 2 + N_CELL_ENTRIES",
+                              ""), 276);
+    /* not an integer */
+    assert_int_equal(count_of(lbm, "", "OMEGA",
+                              "'OMEGA' is '1.95f' at k.cl:12, not an "
+                              "integer constant"), -1);
+    /* not defined at all; the message says what was read */
+    assert_int_equal(count_of(lbm, "", "SIZE_W",
+                              "'SIZE_W' is neither a kernel argument nor "
+                              "defined by the build options nor by a "
+                              "#define of the program's source"), -1);
+}
+
+static void test_suffixes_and_operators(void **state)
+{
+    (void)state;
+    const char *s = "#define A 16u\n"
+                    "#define B 0x10UL\n"
+                    "#define C ((A << 2) | 1)\n"
+                    "#define D (~0x0fL & 0xff)\n"
+                    "#define E (C ^ 3)\n"
+                    "#define F (1024 >> 3 % 4)\n"
+                    "#define G (2 * (3 + (4 - 1)))\n"
+                    "#define H (4u - 5)\n"
+                    "#define I (1L << 70)\n";
+    assert_int_equal(count_of(s, "", "A * B", ""), 256);
+    assert_int_equal(count_of(s, "", "C", ""), 65);
+    assert_int_equal(count_of(s, "", "D", ""), 0xf0);
+    assert_int_equal(count_of(s, "", "E", ""), 66);
+    assert_int_equal(count_of(s, "", "F", ""), 128); /* % binds tighter */
+    assert_int_equal(count_of(s, "", "G", ""), 12);
+    /* C computes 4u - 5 in unsigned int: a wrap-around, not -1 */
+    assert_int_equal(count_of(s, "", "H", "which C would wrap around"), -1);
+    assert_int_equal(count_of(s, "", "I", "a shift of 1 by 70"), -1);
+    /* the annotation's own grammar does not grow: no << in a count */
+    dl_dims_expr *e = (dl_dims_expr *)1;
+    assert_int_not_equal(dl_dims_parse("A << 2", 6, &e), DL_SUCCESS);
+}
+
+static void test_duplicate_declined(void **state)
+{
+    (void)state;
+    const char *twice = "#define N 64\n"
+                        "__kernel void a(__global float *g) {}\n"
+                        "#define N 128\n";
+    assert_int_equal(count_of(twice, "", "N",
+                              "'N' is defined more than once (k.cl:1 and "
+                              "line 3)"), -1);
+    const char *undef = "#define N 64\n#undef N\n";
+    assert_int_equal(count_of(undef, "", "N", "'N' is #undef'd at k.cl:2"),
+                     -1);
+    /* through another macro */
+    const char *inner = "#define M (N * 2)\n#define N 1\n#define N 2\n";
+    assert_int_equal(count_of(inner, "", "M", "'M' is '(N * 2)' at k.cl:1: "
+                                              "'N' is defined more than "
+                                              "once"), -1);
+    /* a name that names itself */
+    assert_int_equal(count_of("#define L (L + 1)\n", "", "L",
+                              "nested more than 16 deep"), -1);
+    assert_int_equal(count_of("#define F(x) (x * 2)\n", "", "F",
+                              "'F' is a function-like macro (k.cl:1)"), -1);
+}
+
+static void test_conditional_declined(void **state)
+{
+    (void)state;
+    const char *ifdef = "#ifdef BIG\n"
+                        "#define N 256\n"
+                        "#else\n"
+                        "#define M 64\n"
+                        "#endif\n"
+                        "#if 1\n"
+                        "#define P 8\n"
+                        "#endif\n"
+                        "#define Q 4\n";
+    assert_int_equal(count_of(ifdef, "", "N",
+                              "'N' is defined at k.cl:2 inside the "
+                              "conditional block of line 1"), -1);
+    assert_int_equal(count_of(ifdef, "-DBIG", "M", "block of line 1"), -1);
+    assert_int_equal(count_of(ifdef, "", "P", "block of line 6"), -1);
+    /* after #endif the definitions count again */
+    assert_int_equal(count_of(ifdef, "", "Q", ""), 4);
+    /* `#ifndef N` around N's own default: the one form resolved */
+    const char *guard = "#ifndef N\n#define N 64\n#endif\n"
+                        "#ifndef N\n#define R 3\n#endif\n";
+    assert_int_equal(count_of(guard, "", "N", ""), 64);
+    assert_int_equal(count_of(guard, "", "R", "block of line 4"), -1);
+    /* a #define in a comment or a string is none; a '#' after code on
+     * its line is no directive */
+    const char *quoted = "/*\n#define N 1\n*/\n"
+                         "const char *s = \"\\\n#define N 2\";\n"
+                         "int x; #define N 3\n"
+                         "#define N 4\n";
+    assert_int_equal(count_of(quoted, "", "N", ""), 4);
+}
+
+static void test_options_override(void **state)
+{
+    (void)state;
+    const char *guard = "#ifndef NX\n#define NX 64\n#endif\n"
+                        "#define SIZE (NX * NY)\n#define NY 2\n";
+    /* the build options override a default under #ifndef */
+    assert_int_equal(count_of(guard, "-DNX=10", "SIZE", ""), 20);
+    assert_int_equal(count_of(guard, "", "SIZE", ""), 128);
+    /* an option's value may name the source's macros */
+    assert_int_equal(count_of(guard, "-DNX=NY*3", "SIZE", ""), 12);
+    /* the options define a macro the source defines unconditionally: the
+     * compiler takes the source's, with a warning; declined */
+    assert_int_equal(count_of(guard, "-DNY=5", "SIZE",
+                              "'NY' is defined both by the build options "
+                              "and at k.cl:5"), -1);
+    /* not in the source but in the options */
+    assert_int_equal(count_of(guard, "-DNZ=7", "NZ + 1", ""), 8);
+}
+
+static void test_include_named(void **state)
+{
+    (void)state;
+    const char *s = "#include \"layout_config.h\"\n#define A 1\n";
+    assert_int_equal(count_of(s, "", "PADDED_X",
+                              "k.cl:1 includes \"layout_config.h\", whose "
+                              "macros dlayout does not read"), -1);
+}
+
+/* Garbage and cut-off sources scan safely. */
+static void test_scan_garbage(void **state)
+{
+    (void)state;
+    const char *cuts[] = {"#define", "#define N (1", "/* #define N 1",
+                          "#if\n#define N 1\n#endif\n#endif\n#endif",
+                          "\"#define N 1", "#define N 1 \\"};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        dl_srcmacros *m = NULL;
+        assert_int_equal(dl_srcmacros_scan(cuts[i], strlen(cuts[i]), NULL,
+                                           &m), DL_SUCCESS);
+        const dl_srcmacro *d;
+        (void)dl_srcmacros_find(m, "N", &d);
+        dl_srcmacros_free(m);
+    }
+    uint64_t x = 99;
+    char buf[4096];
+    for (int round = 0; round < 200; round++) {
+        for (size_t i = 0; i < sizeof buf; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            buf[i] = "#define N()\\\n/*\"' 1<"[(x >> 33) % 19];
+        }
+        dl_srcmacros *m = NULL;
+        assert_int_equal(dl_srcmacros_scan(buf, sizeof buf, "r", &m),
+                         DL_SUCCESS);
+        const dl_srcmacro *d;
+        (void)dl_srcmacros_find(m, "N", &d);
+        dl_srcmacros_free(m);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nested_macros),
+        cmocka_unit_test(test_suffixes_and_operators),
+        cmocka_unit_test(test_duplicate_declined),
+        cmocka_unit_test(test_conditional_declined),
+        cmocka_unit_test(test_options_override),
+        cmocka_unit_test(test_include_named),
+        cmocka_unit_test(test_scan_garbage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
