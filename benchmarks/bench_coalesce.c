@@ -1,9 +1,11 @@
 /* bench_coalesce.c - `dl-bench coalesce FILE`: the memory transactions of
  * A[P[e] + c] for an index array P on disk, before and after the
  * duplication layout, at the W and S of a GPU-class and a CPU-class device
- * (runtime/irregular/, docs/irregular.md). */
+ * (runtime/irregular/, docs/irregular.md); with --remap also after
+ * graph-partitioned remapping (bench_remap.c). */
 #include "bench.h"
 #include "bench_index.h"
+#include "bench_remap.h"
 
 #include "dlayout_irregular.h"
 
@@ -31,6 +33,11 @@ void bench_coalesce_usage(FILE *out)
           "  --simd-bytes B       the CPU preset's SIMD register (32)\n"
           "  --simd-width W --segment-bytes S   override the preset's\n"
           "  --platform P --device N   the geometry of this OpenCL device\n"
+          "  --remap clique|hypergraph  also the transactions after\n"
+          "                       graph-partitioned remapping with METIS\n"
+          "  --sample F           share of warp-accesses it profiles (1)\n"
+          "  --min-pattern N      leave out patterns of fewer elements (0)\n"
+          "  --a-count N          elements of A (one past the largest read)\n"
           "  --version\n", out);
 }
 
@@ -44,12 +51,15 @@ typedef struct coalesce_opts {
     dl_coalesce_range range;
     size_t simd_width, segment_bytes, simd_bytes; /* 0: the preset's */
     device_choice device;
+    bench_remap_opts remap;
+    size_t min_pattern;
 } coalesce_opts;
 
 enum {
     OPT_INDEX_BYTES = 0x100, OPT_TEXT, OPT_ELEM, OPT_FIELD, OPT_OFFSET,
     OPT_THREADS, OPT_STEPS, OPT_T_STRIDE, OPT_J_STRIDE, OPT_BASE,
-    OPT_CLASS, OPT_SIMD_BYTES, OPT_SIMD_WIDTH, OPT_SEGMENT
+    OPT_CLASS, OPT_SIMD_BYTES, OPT_SIMD_WIDTH, OPT_SEGMENT, OPT_REMAP,
+    OPT_SAMPLE, OPT_MIN_PATTERN, OPT_A_COUNT
 };
 
 static const struct option options[] = {
@@ -67,6 +77,10 @@ static const struct option options[] = {
     {"simd-bytes", required_argument, NULL, OPT_SIMD_BYTES},
     {"simd-width", required_argument, NULL, OPT_SIMD_WIDTH},
     {"segment-bytes", required_argument, NULL, OPT_SEGMENT},
+    {"remap", required_argument, NULL, OPT_REMAP},
+    {"sample", required_argument, NULL, OPT_SAMPLE},
+    {"min-pattern", required_argument, NULL, OPT_MIN_PATTERN},
+    {"a-count", required_argument, NULL, OPT_A_COUNT},
     {"help", no_argument, NULL, 'h'},
     BENCH_COMMON_OPTIONS,
     {NULL, 0, NULL, 0},
@@ -85,6 +99,8 @@ static size_t *size_target(coalesce_opts *o, int code)
     case OPT_SIMD_BYTES: return &o->simd_bytes;
     case OPT_SIMD_WIDTH: return &o->simd_width;
     case OPT_SEGMENT: return &o->segment_bytes;
+    case OPT_MIN_PATTERN: return &o->min_pattern;
+    case OPT_A_COUNT: return &o->remap.a_count;
     default: return NULL;
     }
 }
@@ -129,6 +145,8 @@ static int parse_other(coalesce_opts *o, int code, const char *value)
         return o->index_bytes != 0;
     case OPT_TEXT: o->text = 1; return 1;
     case OPT_FIELD: return parse_field(value, &o->ref);
+    case OPT_REMAP: return bench_remap_form(value, &o->remap);
+    case OPT_SAMPLE: return bench_remap_sample(value, &o->remap);
     case OPT_OFFSET: return parse_offset(value, &o->ref.offset);
     case OPT_CLASS:
         o->classes = strcmp(value, "gpu") == 0   ? CLASS_GPU
@@ -228,7 +246,8 @@ static int report(const char *label, dl_coalesce_geometry g,
     printf("%s: %s; %llu warp-accesses, %llu -> %llu transactions\n", label,
            line, (unsigned long long)c.accesses,
            (unsigned long long)c.before, (unsigned long long)c.after);
-    return 1;
+    return !o->remap.on ||
+           bench_remap_report(label, g, &o->ref, &o->range, p, &o->remap);
 }
 
 /* The line of the device --platform/--device name. */
@@ -269,9 +288,10 @@ static int report_all(const coalesce_opts *o, const bench_index *p)
 static int check_ranges(const coalesce_opts *o)
 {
     if (o->simd_width > 1u << 20 || o->segment_bytes > 1u << 30 ||
-        o->simd_bytes > 1u << 20 || o->simd_bytes == 0) {
-        fprintf(stderr, "dl-bench coalesce: --simd-width, --segment-bytes "
-                        "or --simd-bytes out of range\n");
+        o->simd_bytes > 1u << 20 || o->simd_bytes == 0 ||
+        o->min_pattern > 1u << 20) {
+        fprintf(stderr, "dl-bench coalesce: --simd-width, --segment-bytes, "
+                        "--simd-bytes or --min-pattern out of range\n");
         return 0;
     }
     return 1;
@@ -283,12 +303,14 @@ int bench_coalesce_main(int argc, char **argv)
         .index_bytes = 4, .classes = CLASS_GPU | CLASS_CPU,
         .ref = {4, 0, 0, 0}, .range = {0, 1, 0, 1, 0}, .simd_bytes = 32,
         .device = {DEVICE_PICK_ALL_PLATFORMS, 0},
+        .remap = {.params = {DL_REMAP_CLIQUE, 1.0, 0, 1}},
     };
     int code = parse(argc, argv, &o);
     if (code >= 0)
         return code;
     if (!check_ranges(&o))
         return BENCH_EXIT_USAGE;
+    o.remap.params.min_pattern = (unsigned)o.min_pattern;
     bench_index p;
     if (!bench_index_load(o.path, o.index_bytes, o.text, &p))
         return BENCH_EXIT_FAIL;

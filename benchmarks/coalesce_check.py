@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""coalesce_check.py DL_BENCH
+"""coalesce_check.py DL_BENCH [--no-metis]
 
 Smoke test of `dl-bench coalesce`: writes index arrays (raw int32, raw
 int64, text) into a temporary folder and checks the counted transactions
 against the ones worked out by hand (docs/irregular.md), the presets'
-lines, an OpenCL device's line, and the exit codes of bad input."""
+lines, an OpenCL device's line, the exit codes of bad input, and
+`--remap` (graph-partitioned remapping with METIS) on a case whose best
+layout is obvious; with --no-metis (a build without METIS), that
+--remap fails with exit 1 and says why."""
 import os
 import struct
 import subprocess
@@ -16,6 +19,10 @@ import tempfile
 NAMES = dict(a=0, c=1, e=2, g=3, b=4, d=5, f=6, h=7)
 FIGURE4 = [NAMES[x] for x in 'aabbccddeeaabbccddefghaa']
 W4S16 = ['--simd-width', '4', '--segment-bytes', '16']
+# Eight warp-accesses of 4 lanes, each reading a column of a 4x4 array of
+# floats (4 segments); remapped, each column is a segment: 32 -> 8.
+COLUMNS = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+           12, 8, 4, 0, 13, 1, 9, 5, 6, 14, 2, 10, 11, 15, 7, 3]
 
 
 def run(bench, args):
@@ -35,7 +42,9 @@ def expect(errors, bench, args, code, *parts):
 
 def write_files(d):
     paths = {k: os.path.join(d, 'p.' + k) for k in ('i32', 'i64', 'txt',
-                                                    'ell', 'odd')}
+                                                    'ell', 'odd', 'cols')}
+    with open(paths['cols'], 'wb') as f:
+        f.write(struct.pack('<%di' % len(COLUMNS), *COLUMNS))
     with open(paths['i32'], 'wb') as f:
         f.write(struct.pack('<%di' % len(FIGURE4), *FIGURE4))
     with open(paths['i64'], 'wb') as f:
@@ -51,8 +60,32 @@ def write_files(d):
     return paths
 
 
-def check(bench, p):
+def check_remap(errors, bench, p, metis):
+    args = [p['cols'], '--device-class', 'gpu'] + W4S16
+    if not metis:
+        r = subprocess.run([bench, 'coalesce'] + args + ['--remap', 'clique'],
+                           capture_output=True, text=True)
+        if r.returncode != 1 or 'METIS' not in r.stderr:
+            errors.append('--remap without METIS: exit %d, %r' %
+                          (r.returncode, r.stderr))
+        return
+    for form in ('clique', 'hypergraph'):
+        expect(errors, bench, args + ['--remap', form], 0,
+               'gpu remap (%s): 32 -> 8 transactions (75.0%% fewer), 0 '
+               'extra bytes beyond P\'; sample 1.00: 8 of 8 warp-accesses, '
+               '4 patterns; 4 parts of 4 elements, 0 moved' % form)
+    expect(errors, bench, args + ['--remap', 'clique', '--sample', '0.5'],
+           0, 'sample 0.50: ')
+    expect(errors, bench, args + ['--remap', 'clique', '--min-pattern',
+                                  '5'], 0, '0 of 8 warp-accesses')
+    for bad in (['--remap', 'tree'], ['--remap', 'clique', '--sample', '0'],
+                ['--remap', 'clique', '--sample', '2']):
+        expect(errors, bench, args + bad, 2)
+
+
+def check(bench, p, metis):
     errors = []
+    check_remap(errors, bench, p, metis)
     fig4 = '1.8 -> 1.0 transactions per warp-access (45.5% fewer); ' \
            '6 warp-accesses, 11 -> 6 transactions'
     expect(errors, bench, [p['i32']] + W4S16 + ['--device-class', 'gpu'],
@@ -80,10 +113,11 @@ def check(bench, p):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3) or sys.argv[2:] not in ([],
+                                                          ['--no-metis']):
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as d:
-        errors = check(sys.argv[1], write_files(d))
+        errors = check(sys.argv[1], write_files(d), len(sys.argv) == 2)
     for e in errors:
         print('FAIL:', e)
     sys.exit(1 if errors else 0)

@@ -6,6 +6,7 @@
 #include "coalesce.h"
 #include "error.h"
 #include "segset.h"
+#include "warps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,27 +28,6 @@ static int64_t floor_div(int64_t a, int64_t b)
 {
     int64_t q = a / b;
     return (a % b != 0 && a < 0) ? q - 1 : q;
-}
-
-static long long load_index(const count_job *job, size_t e)
-{
-    if (job->index_bytes == 4)
-        return ((const int32_t *)job->index)[e];
-    return ((const int64_t *)job->index)[e];
-}
-
-/* The entry of P lane t reads at step j, or 0 when the lane is inactive. */
-static int lane_entry(const dl_coalesce_range *r, size_t count, size_t t,
-                      size_t j, size_t *e)
-{
-    size_t a, b;
-    if (__builtin_mul_overflow(t, r->t_stride, &a) ||
-        __builtin_mul_overflow(j, r->j_stride, &b) ||
-        __builtin_add_overflow(a, b, &a) ||
-        __builtin_add_overflow(a, r->base, &a) || a >= count)
-        return 0;
-    *e = a;
-    return 1;
 }
 
 /* Adds the segments of the field of element `element` to the set. */
@@ -72,15 +52,25 @@ static dl_status address_overflow(long long element)
                    "64 bits", element);
 }
 
-/* Counts one warp-access of the lanes whose entries are in `lanes`. */
-static dl_status count_access(const count_job *job, dl_segset *set,
-                              const size_t *lanes, size_t n,
-                              dl_coalesce_counts *out)
+/* What the walk of one count carries from access to access. */
+typedef struct count_walk {
+    const count_job *job;
+    dl_segset set;
+    dl_coalesce_counts *out;
+} count_walk;
+
+/* Counts one warp-access of the lanes whose entries are in `lanes`
+ * (a dl_warp_visit). */
+static dl_status count_access(void *ctx, const size_t *lanes, size_t n)
 {
+    count_walk *walk = ctx;
+    const count_job *job = walk->job;
+    dl_segset *set = &walk->set;
+    dl_coalesce_counts *out = walk->out;
     long long element = 0;
     dl_segset_clear(set);
     for (size_t i = 0; i < n; i++) {
-        long long p = load_index(job, lanes[i]);
+        long long p = dl_index_at(job->index, job->index_bytes, lanes[i]);
         if (__builtin_add_overflow(p, job->offset, &element) ||
             add_element(job, set, element) != 0)
             return address_overflow(p);
@@ -92,22 +82,6 @@ static dl_status count_access(const count_job *job, dl_segset *set,
             return address_overflow((long long)lanes[i]);
     out->after += set->count;
     out->accesses++;
-    return DL_SUCCESS;
-}
-
-/* Every step of the warp of work-items [t0, t0 + n). */
-static dl_status count_warp(const count_job *job, const dl_coalesce_range *r,
-                            size_t t0, size_t n, dl_segset *set,
-                            size_t *lanes, dl_coalesce_counts *out)
-{
-    for (size_t j = 0; j < r->steps; j++) {
-        size_t active = 0;
-        for (size_t i = 0; i < n; i++)
-            active += lane_entry(r, job->index_count, t0 + i, j,
-                                 &lanes[active]);
-        if (active)
-            DL_RETURN_IF_FAIL(count_access(job, set, lanes, active, out));
-    }
     return DL_SUCCESS;
 }
 
@@ -156,14 +130,6 @@ static count_job make_job(const dl_coalesce_geometry *g,
     return job;
 }
 
-/* Strides are not negative, so once work-item t0 at step 0 lies past the
- * end of P every later work-item does too. */
-static int past_the_end(const dl_coalesce_range *r, size_t count, size_t t0)
-{
-    size_t e;
-    return r->t_stride > 0 && !lane_entry(r, count, t0, 0, &e);
-}
-
 /* Distinct segments one warp-access can touch: W lanes, each spanning
  * at most (field - 1) / S + 2 segments. */
 static int set_capacity(const count_job *job, unsigned w, size_t *cap)
@@ -184,25 +150,14 @@ dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
         check_params(geometry, ref, index, index_count, index_bytes));
     memset(out, 0, sizeof *out);
     count_job job = make_job(geometry, ref, index, index_count, index_bytes);
-    size_t w = geometry->simd_width, cap;
-    dl_segset set;
-    size_t *lanes = malloc(w * sizeof *lanes);
-    if (!lanes || set_capacity(&job, geometry->simd_width, &cap) ||
-        dl_segset_init(&set, cap) != 0) {
-        free(lanes);
+    count_walk walk = {.job = &job, .out = out};
+    size_t cap;
+    if (set_capacity(&job, geometry->simd_width, &cap) ||
+        dl_segset_init(&walk.set, cap) != 0)
         return dl_fail(DL_OUT_OF_MEMORY, "coalescing: no memory for a "
-                       "warp of %zu lanes", w);
-    }
-    dl_status st = DL_SUCCESS;
-    for (size_t t0 = 0; t0 < range->threads && st == DL_SUCCESS; t0 += w) {
-        if (past_the_end(range, index_count, t0))
-            break;
-        size_t n = range->threads - t0 < w ? range->threads - t0 : w;
-        st = count_warp(&job, range, t0, n, &set, lanes, out);
-        if (t0 > SIZE_MAX - w)
-            break;
-    }
-    dl_segset_free(&set);
-    free(lanes);
+                       "warp of %u lanes", geometry->simd_width);
+    dl_status st = dl_warp_walk(range, index_count, geometry->simd_width,
+                                count_access, &walk);
+    dl_segset_free(&walk.set);
     return st;
 }
