@@ -114,7 +114,7 @@ static int run_workload(irr_device *d, irr_workload *w, const irr_opts *o)
 }
 
 static const char *const matrices[] = {"stencil", "stencil-shuffled", "rmat",
-                                       "uniform"};
+                                       "uniform", "stencil-xshuffled"};
 #define NMATRICES (sizeof matrices / sizeof *matrices)
 
 static int make_matrix(size_t which, const irr_sizes *z, uint64_t seed,
@@ -125,6 +125,9 @@ static int make_matrix(size_t which, const irr_sizes *z, uint64_t seed,
     case 1:
         return irr_gen_stencil(z->stencil_n, m) && irr_csr_shuffle(m, seed);
     case 2: return irr_gen_rmat(z->rmat_scale, seed, m);
+    case 4:
+        return irr_gen_stencil(z->stencil_n, m) &&
+               irr_csr_shuffle_columns(m, seed);
     default:
         return irr_gen_uniform(z->uniform_rows, z->uniform_per_row, seed, m);
     }

@@ -77,6 +77,15 @@ int irr_csr_shuffle(irr_csr *m, uint64_t seed)
     return 1;
 }
 
+int irr_csr_shuffle_columns(irr_csr *m, uint64_t seed)
+{
+    int32_t *perm = random_permutation(m->rows, seed);
+    for (size_t k = 0; perm && k < m->nnz; k++)
+        m->col[k] = perm[m->col[k]];
+    free(perm);
+    return perm != NULL;
+}
+
 static float *random_vector(size_t n, uint64_t seed)
 {
     float *x = malloc((n ? n : 1) * sizeof *x);

@@ -100,6 +100,8 @@ int irr_csr_alloc(irr_csr *m, size_t rows, size_t nnz);
 void irr_csr_free(irr_csr *m);
 /* Renumbers rows and columns by a random permutation of the seed. */
 int irr_csr_shuffle(irr_csr *m, uint64_t seed);
+/* Renumbers the columns only (x's elements), rows left in their order. */
+int irr_csr_shuffle_columns(irr_csr *m, uint64_t seed);
 /* The SpMV workloads of m: 0 CSR, 1 ELL (column-major, short rows padded
  * with the row's own column and 0).  Takes m's arrays (into the CSR
  * workload); 0 when out of memory. */
