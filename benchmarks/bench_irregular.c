@@ -7,7 +7,7 @@
  * redirected kernel, timed and verified.  One CSV row per workload,
  * reference and geometry (benchmarks/README.md, docs/irregular.md). */
 #include "bench.h"
-#include "irr_report.h"
+#include "irr_loop.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +194,7 @@ int bench_irregular_main(int argc, char **argv)
         irr_report_header();
         run_spmv(&d, &o, &z, &failed, &unverified);
         run_others(&d, &o, &z, &failed, &unverified);
+        irr_run_loops(&d, &z, o.iterations, o.seed, &failed, &unverified);
     }
     irr_device_close(&d);
     bench_cl_close(&cl);

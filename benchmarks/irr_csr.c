@@ -47,7 +47,7 @@ static int32_t *random_permutation(size_t n, uint64_t seed)
 }
 
 /* Row r of m becomes row perm[r] of out, column c column perm[c]. */
-static void permute_into(const irr_csr *m, const int32_t *perm, irr_csr *out)
+void irr_csr_permute(const irr_csr *m, const int32_t *perm, irr_csr *out)
 {
     for (size_t r = 0; r < m->rows; r++)
         out->rowptr[perm[r] + 1] = m->rowptr[r + 1] - m->rowptr[r];
@@ -70,7 +70,7 @@ int irr_csr_shuffle(irr_csr *m, uint64_t seed)
         free(perm);
         return 0;
     }
-    permute_into(m, perm, &out);
+    irr_csr_permute(m, perm, &out);
     free(perm);
     irr_csr_free(m);
     *m = out;

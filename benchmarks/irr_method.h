@@ -58,6 +58,10 @@ void irr_variant_derive(const irr_workload *w, const char *kernel,
                         irr_variant *v);
 int irr_variant_upload(irr_variant *v, void *host, size_t bytes);
 void *irr_alloc_n(size_t n, size_t size);
+/* The lanes of a CSR reference (r->rowptr over `rows` work-items) as an
+ * ELL-ordered index, -1 past a row's end, with its affine range. */
+int32_t *irr_csr_lanes(const irr_ref *r, const int32_t *p, size_t rows,
+                       dl_coalesce_range *range, size_t *count);
 /* Sharing (column-major ELL SpMV) and padding (records, via p). */
 int irr_plan_sharing(const irr_workload *w, const irr_method_env *env,
                      irr_variant *v);

@@ -141,7 +141,7 @@ static int plan_job_swap(const irr_workload *w, irr_variant *v)
 
 /* The lanes of a CSR reference in ELL order (entry j*rows + t; -1, outside
  * A, where row t is shorter): the affine range remap.h profiles. */
-static int32_t *csr_lanes(const irr_ref *r, const int32_t *p, size_t rows,
+int32_t *irr_csr_lanes(const irr_ref *r, const int32_t *p, size_t rows,
                           dl_coalesce_range *range, size_t *count)
 {
     size_t width = 0;
@@ -167,7 +167,7 @@ static int plan_perm(const irr_workload *w, const irr_method_env *env,
     size_t n = w->bufs[r->p].bytes / sizeof *p;
     dl_coalesce_geometry g = dl_coalesce_geometry_gpu();
     dl_coalesce_range range = r->range;
-    int32_t *lanes = r->rowptr ? csr_lanes(r, p, w->threads, &range, &n)
+    int32_t *lanes = r->rowptr ? irr_csr_lanes(r, p, w->threads, &range, &n)
                                : NULL;
     if (r->rowptr && !lanes)
         return 0;

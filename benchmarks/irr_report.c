@@ -14,26 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One method's row of one reference. */
-typedef struct irr_mrow {
-    dl_irregular_method m;
-    dl_coalesce_counts c[2]; /* gpu, device */
-    dl_coalesce_geometry g[2];
-    size_t data, index;
-    double plan, reorg, kernel; /* seconds */
-    int verified;
-} irr_mrow;
-
-typedef struct irr_refrows {
-    const irr_workload *w;
-    const irr_ref *r;
-    double plain;
-    size_t iterations;
-    irr_mrow row[DL_METHOD_COUNT];
-    int n;
-    dl_irregular_method selected;
-} irr_refrows;
-
 void irr_report_header(void)
 {
     puts("workload,reference,method,class,W,S,accesses,tx,tx_none,fewer_pct,"
@@ -60,7 +40,7 @@ static void print_row(const irr_refrows *x, const irr_mrow *m, int k)
            m->m == x->selected);
 }
 
-static int geometries(irr_device *d, const irr_ref *r, irr_mrow *m)
+int irr_report_geometries(irr_device *d, const irr_ref *r, irr_mrow *m)
 {
     m->g[0] = m->g[1] = dl_coalesce_geometry_gpu();
     return dl_coalesce_geometry_for_device(d->cl->device, r->ref.elem_bytes,
@@ -77,7 +57,7 @@ static int base_rows(irr_device *d, irr_refrows *x, const irr_times *t)
                       .kernel = t->redirect, .verified = t->verified,
                       .data = x->w->bufs[x->r->a_prime].bytes};
     x->n = 2;
-    if (!geometries(d, x->r, none))
+    if (!irr_report_geometries(d, x->r, none))
         return 0;
     for (int k = 0; k < 2; k++) {
         dl_coalesce_counts c;
@@ -104,7 +84,7 @@ static int method_row(irr_device *d, irr_refrows *x, dl_irregular_method m,
                 dl_irregular_method_name(m), v.why);
         rc = 0;
     }
-    if (rc > 0 && (!irr_run(d, &v.w, &t) || !geometries(d, x->r, row)))
+    if (rc > 0 && (!irr_run(d, &v.w, &t) || !irr_report_geometries(d, x->r, row)))
         rc = -1;
     for (int k = 0; rc > 0 && k < 2; k++)
         if (!irr_variant_count(&v, x->w, &row->g[k], &row->c[k]))
@@ -132,6 +112,7 @@ static void select_method(irr_device *d, irr_refrows *x)
 {
     dl_selector_input in = {.budget_bytes = dl_gather_budget_bytes(
                                 d->cl->device, 0.25),
+                            .a_written = x->a_written,
                             .others_disturbed = 1,
                             .reuse = (unsigned)x->iterations};
     for (int i = 0; i < x->n; i++) {
@@ -159,11 +140,18 @@ static int report_ref(irr_device *d, irr_refrows *x, const irr_times *t,
     for (size_t i = 0; x->r == &x->w->refs[0] && i < 4 && rc > 0; i++)
         if (method_row(d, x, others[i], env) < 0)
             rc = -1;
+    int printed = irr_report_rows(d, x);
+    return rc < printed ? rc : printed;
+}
+
+int irr_report_rows(irr_device *d, irr_refrows *x)
+{
+    int rc = 1;
     select_method(d, x);
     for (int i = 0; i < x->n; i++) {
         for (int k = 0; k < 2; k++)
             print_row(x, &x->row[i], k);
-        rc = rc > 0 && !x->row[i].verified ? 0 : rc;
+        rc = !x->row[i].verified ? 0 : rc;
     }
     fflush(stdout);
     return rc;

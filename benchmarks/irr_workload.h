@@ -100,6 +100,9 @@ int irr_csr_alloc(irr_csr *m, size_t rows, size_t nnz);
 void irr_csr_free(irr_csr *m);
 /* Renumbers rows and columns by a random permutation of the seed. */
 int irr_csr_shuffle(irr_csr *m, uint64_t seed);
+/* Row r of m becomes row perm[r] of out (allocated like m), column c
+ * column perm[c]; each row's entries keep their order. */
+void irr_csr_permute(const irr_csr *m, const int32_t *perm, irr_csr *out);
 /* Renumbers the columns only (x's elements), rows left in their order. */
 int irr_csr_shuffle_columns(irr_csr *m, uint64_t seed);
 /* The SpMV workloads of m: 0 CSR, 1 ELL (column-major, short rows padded

@@ -281,3 +281,39 @@ __kernel void records_pair_swap(__global const int *restrict job,
     const uint i = (uint)job[t];
     out[i] = record_dot(rec[p[i]], rec[q[i]]);
 }
+
+/* ---- the graph-kernel loops (irr_loop.c): x' = add + mul * (A x), the
+ * vector written every iteration.  PageRank: A[v][u] = 1/outdeg(u), add =
+ * (1-d)/n, mul = d; the symmetric SpMV: add = 0, mul a fixed scale. ---- */
+__kernel void spmv_csr_iter(__global const int *restrict rowptr,
+                            __global const int *restrict col,
+                            __global const float *restrict val,
+                            __global const float *restrict x,
+                            __global float *restrict y, const uint rows,
+                            const float mul, const float add)
+{
+    const uint row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float sum = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        sum += val[k] * x[col[k]];
+    y[row] = add + mul * sum;
+}
+
+/* xp[k] = x[col[k]], gathered again every iteration (x is written). */
+__kernel void spmv_csr_iter_redirect(__global const int *restrict rowptr,
+                                     __global const float *restrict val,
+                                     __global const float *restrict xp,
+                                     __global float *restrict y,
+                                     const uint rows, const float mul,
+                                     const float add)
+{
+    const uint row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float sum = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        sum += val[k] * xp[k];
+    y[row] = add + mul * sum;
+}
