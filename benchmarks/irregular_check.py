@@ -16,6 +16,9 @@ WORKLOADS = ['spmv-%s/%s' % (f, m) for m in
              ('stencil', 'stencil-shuffled', 'rmat', 'uniform',
               'stencil-xshuffled')
              for f in ('csr', 'ell')] + ['md-force', 'records-pair']
+# The graph-kernel loops: none, duplication and (with METIS) remap.
+LOOPS = ['pagerank/rmat', 'pagerank/rmat-shuffled',
+         'sym-spmv/stencil-shuffled']
 COLUMNS = ['workload', 'reference', 'method', 'class', 'W', 'S',
            'accesses', 'tx', 'tx_none', 'fewer_pct', 'elem_bytes', 'a_bytes',
            'extra_bytes', 'index_bytes', 'extra_frac', 'plain_ms', 'plan_ms',
@@ -27,6 +30,8 @@ ALWAYS = ['none', 'duplication', 'job swap']
 
 
 def expected_methods(workload):
+    if workload in LOOPS:
+        return ['none', 'duplication']
     extra = (['sharing'] if workload.startswith('spmv-ell/') else
              ['padding'] if workload == 'records-pair' else [])
     return ALWAYS + extra
@@ -62,11 +67,10 @@ def method_errors(rows):
         missing = set(expected_methods(w)) - methods
         if missing:
             errors.append('%s: no rows of %s' % (w, sorted(missing)))
-    remap = [w for w in seen if w.startswith('spmv-') and
-             'remap' in seen[w]]
-    if remap and len(remap) != len([w for w in seen
-                                    if w.startswith('spmv-')]):
-        errors.append('remap on some SpMVs only: %s' % remap)
+    graphs = [w for w in seen if w.startswith('spmv-') or w in LOOPS]
+    remap = [w for w in graphs if 'remap' in seen[w]]
+    if remap and len(remap) != len(graphs):
+        errors.append('remap on some SpMVs and loops only: %s' % remap)
     errors += ['%s: %d rows selected, not 2' % (k, n)
                for k, n in selected.items() if n != 2]
     return errors
@@ -108,7 +112,8 @@ def main():
         for n, row in enumerate(rows, 2):
             errors += row_errors(n, row)
         seen = [r['workload'] for r in rows]
-        errors += ['no rows of %s' % w for w in WORKLOADS if w not in seen]
+        errors += ['no rows of %s' % w for w in WORKLOADS + LOOPS
+                   if w not in seen]
         errors += csr_matches_ell(rows)
         errors += method_errors(rows)
         if len(rows) % 2 or len(rows) < 2 * len(WORKLOADS):
