@@ -7,8 +7,7 @@
  * redirected kernel, timed and verified.  One CSV row per workload,
  * reference and geometry (benchmarks/README.md, docs/irregular.md). */
 #include "bench.h"
-#include "irr_count.h"
-#include "irr_run.h"
+#include "irr_loop.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +18,12 @@ void bench_irregular_usage(FILE *out)
           "Runs SpMV (CSR and ELL) on a 3D 7-point stencil in natural and\n"
           "shuffled order, an R-MAT graph and a uniform random matrix, a\n"
           "neighbour-list force kernel and a gather over records through\n"
-          "two index arrays, plain and with their data reordered on the\n"
-          "device (A'[e] = A[P[e]]) and read through A' (redirected).\n"
-          "Prints one CSV row per workload, reference and geometry (GPU\n"
+          "two index arrays, plain, with their data reordered on the\n"
+          "device (A'[e] = A[P[e]]) and with the layouts of padding,\n"
+          "sharing, job swap and remap (METIS) planned on the host; then\n"
+          "PageRank and an iterated symmetric SpMV, none, duplication and\n"
+          "remap.  The selector's choice is marked per reference.\n"
+          "Prints one CSV row per workload, reference, method and geometry (GPU\n"
           "class W=32 S=128, and the device's): transactions before and\n"
           "after, the extra memory of A', the medians of the plain kernel,\n"
           "the reorganisation and the redirected kernel, the speedup over\n"
@@ -107,86 +109,15 @@ static irr_sizes sizes_for(int quick)
     return (irr_sizes){48, 13, 131072, 8, 65536, 32, 65536, 262144};
 }
 
-/* Everything one row prints. */
-typedef struct irr_row {
-    const irr_workload *w;
-    const irr_ref *r;
-    const char *cls;
-    dl_coalesce_geometry g;
-    dl_coalesce_counts c;
-    const irr_times *t;
-    size_t iterations;
-} irr_row;
-
-static void print_header(void)
+/* Runs and reports w (irr_report.c), then frees it: 1 verified, 0 not,
+ * -1 failed. */
+static int run_workload(irr_device *d, irr_workload *w, const irr_opts *o)
 {
-    puts("workload,reference,class,W,S,accesses,tx_before,tx_after,"
-         "fewer_pct,elem_bytes,a_bytes,extra_bytes,extra_frac,plain_ms,"
-         "reorg_ms,redirect_ms,iterations,plain_n_ms,reordered_n_ms,"
-         "speedup_1,speedup_n,verified");
-}
-
-static void print_row(const irr_row *x)
-{
-    const irr_times *t = x->t;
-    double n = (double)x->iterations;
-    double a_bytes = (double)x->w->bufs[x->r->a].bytes;
-    double extra = (double)x->w->bufs[x->r->a_prime].bytes;
-    double fewer = x->c.before ? 100.0 * (1.0 - (double)x->c.after /
-                                                    (double)x->c.before)
-                               : 0.0;
-    printf("%s,%s,%s,%u,%u,%llu,%llu,%llu,%.1f,%zu,%.0f,%.0f,%.3f,%.4f,"
-           "%.4f,%.4f,%zu,%.4f,%.4f,%.3f,%.3f,%d\n",
-           x->w->name, x->r->label, x->cls, x->g.simd_width,
-           x->g.segment_bytes, (unsigned long long)x->c.accesses,
-           (unsigned long long)x->c.before, (unsigned long long)x->c.after,
-           fewer, x->r->ref.elem_bytes, a_bytes, extra,
-           a_bytes > 0 ? extra / a_bytes : 0.0, 1e3 * t->plain,
-           1e3 * t->reorg, 1e3 * t->redirect, x->iterations,
-           1e3 * n * t->plain, 1e3 * (t->reorg + n * t->redirect),
-           t->plain / (t->reorg + t->redirect),
-           n * t->plain / (t->reorg + n * t->redirect), t->verified);
-}
-
-/* The rows of reference r at both geometries; 0 on failure. */
-static int report_ref(irr_device *d, const irr_workload *w,
-                      const irr_ref *r, const irr_times *t, size_t n)
-{
-    irr_row x = {.w = w, .r = r, .t = t, .iterations = n};
-    for (int k = 0; k < 2; k++) {
-        x.cls = k ? "device" : "gpu";
-        x.g = dl_coalesce_geometry_gpu();
-        if ((k && dl_coalesce_geometry_for_device(d->cl->device,
-                                                  r->ref.elem_bytes,
-                                                  &x.g) != DL_SUCCESS) ||
-            !irr_count(w, r, &x.g, &x.c)) {
-            fprintf(stderr, "dl-bench irregular: %s: %s\n", w->name,
-                    dl_last_error());
-            return 0;
-        }
-        print_row(&x);
-    }
-    fflush(stdout);
-    return 1;
-}
-
-/* Runs and reports w, then frees it: 1 verified, 0 not, -1 failed. */
-static int run_workload(irr_device *d, irr_workload *w, size_t n)
-{
-    irr_times t;
-    int rc = irr_run(d, w, &t) ? t.verified : -1;
-    for (int i = 0; rc >= 0 && i < w->nrefs; i++)
-        if (!report_ref(d, w, &w->refs[i], &t, n))
-            rc = -1;
-    if (rc == 0)
-        fprintf(stderr, "dl-bench irregular: %s: the redirected output "
-                        "differs from the plain one\n", w->name);
-    irr_workload_free(w);
-    return rc;
+    return irr_report_workload(d, w, o->iterations, o->seed);
 }
 
 static const char *const matrices[] = {"stencil", "stencil-shuffled", "rmat",
-                                       "uniform"};
+                                       "uniform", "stencil-xshuffled"};
 #define NMATRICES (sizeof matrices / sizeof *matrices)
 
 static int make_matrix(size_t which, const irr_sizes *z, uint64_t seed,
@@ -197,6 +128,9 @@ static int make_matrix(size_t which, const irr_sizes *z, uint64_t seed,
     case 1:
         return irr_gen_stencil(z->stencil_n, m) && irr_csr_shuffle(m, seed);
     case 2: return irr_gen_rmat(z->rmat_scale, seed, m);
+    case 4:
+        return irr_gen_stencil(z->stencil_n, m) &&
+               irr_csr_shuffle_columns(m, seed);
     default:
         return irr_gen_uniform(z->uniform_rows, z->uniform_per_row, seed, m);
     }
@@ -227,7 +161,7 @@ static void run_spmv(irr_device *d, const irr_opts *o, const irr_sizes *z,
         }
         irr_csr_free(&m);
         for (int k = 0; k < 2; k++)
-            tally(run_workload(d, &w[k], o->iterations), failed, unverified);
+            tally(run_workload(d, &w[k], o), failed, unverified);
     }
 }
 
@@ -236,11 +170,11 @@ static void run_others(irr_device *d, const irr_opts *o, const irr_sizes *z,
 {
     irr_workload w;
     if (irr_gen_md(z->particles, z->neighbours, o->seed * 16 + 8, &w))
-        tally(run_workload(d, &w, o->iterations), failed, unverified);
+        tally(run_workload(d, &w, o), failed, unverified);
     else
         *failed = 1;
     if (irr_gen_records(z->records, z->lookups, o->seed * 16 + 9, &w))
-        tally(run_workload(d, &w, o->iterations), failed, unverified);
+        tally(run_workload(d, &w, o), failed, unverified);
     else
         *failed = 1;
 }
@@ -260,9 +194,10 @@ int bench_irregular_main(int argc, char **argv)
     irr_sizes z = sizes_for(o.quick);
     if (!failed) {
         fprintf(stderr, "dl-bench irregular: %s\n", cl.name);
-        print_header();
+        irr_report_header();
         run_spmv(&d, &o, &z, &failed, &unverified);
         run_others(&d, &o, &z, &failed, &unverified);
+        irr_run_loops(&d, &z, o.iterations, o.seed, &failed, &unverified);
     }
     irr_device_close(&d);
     bench_cl_close(&cl);

@@ -90,13 +90,20 @@ static int count_csr(const dl_coalesce_geometry *g, const irr_ref *r,
     return ok;
 }
 
+int irr_count_index(const dl_coalesce_geometry *g, const irr_ref *r,
+                    const int32_t *index, size_t count, size_t threads,
+                    dl_coalesce_counts *out)
+{
+    if (r->rowptr)
+        return count_csr(g, r, index, threads, out);
+    return dl_coalesce_count(g, &r->ref, &r->range, index, count, 4, out) ==
+           DL_SUCCESS;
+}
+
 int irr_count(const irr_workload *wl, const irr_ref *r,
               const dl_coalesce_geometry *g, dl_coalesce_counts *out)
 {
     const irr_buf *p = &wl->bufs[r->p];
-    if (r->rowptr)
-        return count_csr(g, r, p->host, wl->threads, out);
-    return dl_coalesce_count(g, &r->ref, &r->range, p->host,
-                             p->bytes / sizeof(int32_t), 4, out) ==
-           DL_SUCCESS;
+    return irr_count_index(g, r, p->host, p->bytes / sizeof(int32_t),
+                           wl->threads, out);
 }

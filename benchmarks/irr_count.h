@@ -9,4 +9,10 @@
 int irr_count(const irr_workload *w, const irr_ref *r,
               const dl_coalesce_geometry *g, dl_coalesce_counts *out);
 
+/* The same for another index array read like r's P (r's range, or its
+ * rowptr lane by lane over `threads` rows). */
+int irr_count_index(const dl_coalesce_geometry *g, const irr_ref *r,
+                    const int32_t *index, size_t count, size_t threads,
+                    dl_coalesce_counts *out);
+
 #endif

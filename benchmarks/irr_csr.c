@@ -47,7 +47,7 @@ static int32_t *random_permutation(size_t n, uint64_t seed)
 }
 
 /* Row r of m becomes row perm[r] of out, column c column perm[c]. */
-static void permute_into(const irr_csr *m, const int32_t *perm, irr_csr *out)
+void irr_csr_permute(const irr_csr *m, const int32_t *perm, irr_csr *out)
 {
     for (size_t r = 0; r < m->rows; r++)
         out->rowptr[perm[r] + 1] = m->rowptr[r + 1] - m->rowptr[r];
@@ -70,11 +70,20 @@ int irr_csr_shuffle(irr_csr *m, uint64_t seed)
         free(perm);
         return 0;
     }
-    permute_into(m, perm, &out);
+    irr_csr_permute(m, perm, &out);
     free(perm);
     irr_csr_free(m);
     *m = out;
     return 1;
+}
+
+int irr_csr_shuffle_columns(irr_csr *m, uint64_t seed)
+{
+    int32_t *perm = random_permutation(m->rows, seed);
+    for (size_t k = 0; perm && k < m->nnz; k++)
+        m->col[k] = perm[m->col[k]];
+    free(perm);
+    return perm != NULL;
 }
 
 static float *random_vector(size_t n, uint64_t seed)

@@ -18,7 +18,12 @@ const char *bench_kernel_source(const char *name);
 
 int irr_device_open(irr_device *d, bench_cl *cl, size_t reps)
 {
-    *d = (irr_device){.cl = cl, .reps = reps};
+    cl_ulong local = 0;
+    clGetDeviceInfo(cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
+                    &local, NULL);
+    *d = (irr_device){.cl = cl, .reps = reps,
+                      .group = LOCAL < cl->max_wg ? LOCAL : cl->max_wg,
+                      .local_bytes = (size_t)local};
     const char *src = bench_kernel_source("irregular.cl");
     cl_int err;
     d->program = clCreateProgramWithSource(cl->context, 1, &src, NULL, &err);
@@ -87,7 +92,9 @@ static cl_kernel make_kernel(irr_state *s, const char *name,
         cl_uint v = a->value;
         err = a->buf >= 0 ? clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem),
                                            &s->mem[a->buf])
-                          : clSetKernelArg(k, (cl_uint)i, sizeof v, &v);
+              : a->buf == IRR_LOCAL_ARG
+                  ? clSetKernelArg(k, (cl_uint)i, a->value, NULL)
+                  : clSetKernelArg(k, (cl_uint)i, sizeof v, &v);
     }
     if (!bench_cl_ok(err, "clSetKernelArg")) {
         clReleaseKernel(k);
@@ -117,11 +124,40 @@ static int enqueue_kernel(void *ctx, cl_command_queue q, cl_uint nwait,
                        "clEnqueueNDRangeKernel");
 }
 
-/* A'[e] = A[P[e]] for every reference, in queue order. */
+/* A method's reorganisation: its host-built layout uploaded, in order. */
+static int enqueue_uploads(irr_state *s, cl_command_queue q, cl_uint nwait,
+                           const cl_event *wait, cl_event *last)
+{
+    const irr_workload *w = s->w;
+    cl_event prev = NULL;
+    int ok = 1;
+    for (int i = 0; ok && i < w->nupload; i++) {
+        const irr_buf *b = &w->bufs[w->upload[i]];
+        cl_event ev = NULL;
+        ok = bench_cl_ok(clEnqueueWriteBuffer(
+                             q, s->mem[w->upload[i]], CL_FALSE, 0, b->bytes,
+                             b->host, prev ? 1 : nwait, prev ? &prev : wait,
+                             &ev),
+                         "clEnqueueWriteBuffer");
+        if (prev)
+            clReleaseEvent(prev);
+        prev = ev;
+    }
+    if (ok && last)
+        *last = prev;
+    else if (prev)
+        clReleaseEvent(prev);
+    return ok;
+}
+
+/* A'[e] = A[P[e]] for every reference, in queue order (or a method's
+ * uploads). */
 static int enqueue_gathers(void *ctx, cl_command_queue q, cl_uint nwait,
                            const cl_event *wait, cl_event *last)
 {
     irr_state *s = ctx;
+    if (s->w->nupload)
+        return enqueue_uploads(s, q, nwait, wait, last);
     for (int i = 0; i < s->w->nrefs; i++) {
         const irr_ref *r = &s->w->refs[i];
         int final = i + 1 == s->w->nrefs;
@@ -180,7 +216,9 @@ static int measure(irr_state *s, unsigned char *want, unsigned char *got,
 {
     cl_event ev = NULL;
     s->launching = s->plain;
-    int ok = run_once(s, want) && time_median(s, enqueue_kernel, &out->plain);
+    int ok = run_once(s, want) &&
+             (s->w->plain_untimed ||
+              time_median(s, enqueue_kernel, &out->plain));
     ok = ok && enqueue_gathers(s, s->dev->cl->queue, 0, NULL, &ev);
     if (ev)
         clReleaseEvent(ev);
@@ -199,7 +237,7 @@ int irr_run(irr_device *d, const irr_workload *w, irr_times *out)
     size_t bytes = w->bufs[w->out].bytes;
     unsigned char *want = malloc(bytes ? bytes : 1);
     unsigned char *got = malloc(bytes ? bytes : 1);
-    s.local = LOCAL < d->cl->max_wg ? LOCAL : d->cl->max_wg;
+    s.local = d->group;
     s.global = (w->threads + s.local - 1) / s.local * s.local;
     *out = (irr_times){0, 0, 0, 0};
     int ok = want && got && create_buffers(&s) &&

@@ -12,6 +12,8 @@ typedef struct irr_device {
     size_t reps;
     cl_program program; /* irregular.cl */
     dl_engine *engine;  /* builds and caches the gather kernels */
+    size_t group;       /* work-items per group of every launch */
+    size_t local_bytes; /* CL_DEVICE_LOCAL_MEM_SIZE */
 } irr_device;
 
 /* Medians over the repetitions, in seconds (event profiling). */

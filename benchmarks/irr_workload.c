@@ -23,7 +23,7 @@ void irr_redirect_arg(irr_workload *w, int buf, unsigned value)
 
 void irr_workload_free(irr_workload *w)
 {
-    for (int i = 0; i < w->nbufs; i++)
+    for (int i = w->nshared; i < w->nbufs; i++)
         free(w->bufs[i].host);
     w->nbufs = 0;
 }

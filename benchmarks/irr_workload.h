@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { IRR_MAX_BUFS = 8, IRR_MAX_ARGS = 8, IRR_MAX_REFS = 2 };
+enum { IRR_MAX_BUFS = 12, IRR_MAX_ARGS = 12, IRR_MAX_REFS = 2 };
+
+/* An argument that is __local memory of `value` bytes. */
+#define IRR_LOCAL_ARG (-2)
 
 /* One buffer: host contents uploaded before every run, or (host NULL) a
  * device-only buffer of `bytes`: an output or an A' the gather fills. */
@@ -20,7 +23,8 @@ typedef struct irr_buf {
     size_t bytes;
 } irr_buf;
 
-/* One kernel argument: buffer slot `buf`, or (buf < 0) a uint `value`. */
+/* One kernel argument: buffer slot `buf`, (buf = -1) a uint `value`, or
+ * (IRR_LOCAL_ARG) `value` bytes of __local memory. */
 typedef struct irr_arg {
     int buf;
     unsigned value;
@@ -49,6 +53,13 @@ typedef struct irr_workload {
     irr_buf bufs[IRR_MAX_BUFS];
     irr_arg plain_args[IRR_MAX_ARGS], redirect_args[IRR_MAX_ARGS];
     irr_ref refs[IRR_MAX_REFS];
+    /* A method's variant (irr_method.h): bufs [0, nshared) are borrowed
+     * from the workload it derives from (not freed here); the
+     * reorganisation writes the host data of the slots in `upload`
+     * instead of gathering; the plain kernel is run for its output but
+     * not timed when plain_timed is 0. */
+    int nshared, nupload, plain_untimed;
+    int upload[IRR_MAX_BUFS];
 } irr_workload;
 
 /* The problem sizes of one run (--quick: tiny ones). */
@@ -89,6 +100,11 @@ int irr_csr_alloc(irr_csr *m, size_t rows, size_t nnz);
 void irr_csr_free(irr_csr *m);
 /* Renumbers rows and columns by a random permutation of the seed. */
 int irr_csr_shuffle(irr_csr *m, uint64_t seed);
+/* Row r of m becomes row perm[r] of out (allocated like m), column c
+ * column perm[c]; each row's entries keep their order. */
+void irr_csr_permute(const irr_csr *m, const int32_t *perm, irr_csr *out);
+/* Renumbers the columns only (x's elements), rows left in their order. */
+int irr_csr_shuffle_columns(irr_csr *m, uint64_t seed);
 /* The SpMV workloads of m: 0 CSR, 1 ELL (column-major, short rows padded
  * with the row's own column and 0).  Takes m's arrays (into the CSR
  * workload); 0 when out of memory. */

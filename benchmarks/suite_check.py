@@ -74,7 +74,7 @@ def main():
         pngs = re.findall(r'!\[[^]]*\]\(([^)]+\.png)\)', report)
         if expect_plots:
             for want in ['layout.png', 'marshal.png', 'targets.png',
-                         'irregular.png']:
+                         'irregular.png', 'irregular_methods.png']:
                 if want not in pngs:
                     errors.append('report.md does not embed %s' % want)
         for png in pngs:

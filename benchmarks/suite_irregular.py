@@ -12,6 +12,20 @@ import sys
 TARGET_WORKLOAD, TARGET_FEWER = 'spmv-ell/stencil-shuffled', 75.0
 
 
+METHODS = ['none', 'duplication', 'padding', 'sharing', 'job swap', 'remap']
+
+
+def duplication_rows(rows):
+    """The duplication rows, with the transactions before (`tx_before`:
+    the `none` row's) and after (`tx_after`), in CSV order (gpu, device)."""
+    out = []
+    for x in rows:
+        if x['method'] == 'duplication':
+            out.append(dict(x, tx_before=x['tx_none'], tx_after=x['tx'],
+                            redirect_ms=x['kernel_ms']))
+    return out
+
+
 def per_access(row, key):
     accesses = float(row['accesses'])
     return float(row[key]) / accesses if accesses else float('nan')
@@ -54,9 +68,16 @@ class IrregularPart:
             s.target('shuffled-stencil SpMV, fewer transactions (W=32 '
                      'S=128)', '>= 75%', None, 'not measured')
             return
-        self.table(rows)
-        self.target(rows)
-        self.plot(rows)
+        dup = duplication_rows(rows)
+        self.table(dup)
+        self.target(dup)
+        self.plot(dup)
+        self.s.write('\nEvery method on each workload (W=32 S=128; '
+                     'index: the index and job maps a method adds; '
+                     'selected: the selector\'s choice with the measured '
+                     'figures and the reuse of N launches):\n\n')
+        self.methods_table(rows)
+        self.methods_plot(rows)
 
     def table(self, rows):
         n = rows[0]['iterations']
@@ -76,6 +97,42 @@ class IrregularPart:
                     gpu['reorg_ms'], gpu['redirect_ms'], gpu['speedup_1'],
                     gpu['speedup_n'],
                     'yes' if gpu['verified'] == '1' else 'NO'))
+
+    def methods_table(self, rows):
+        n = rows[0]['iterations']
+        self.s.write('| workload | reference | method | tx/access | fewer | '
+                     'extra B | index B | reorg. ms | kernel ms | x1 | x%s | '
+                     'verified | selected |\n'
+                     '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+                     % n)
+        for x in rows:
+            if x['class'] != 'gpu':
+                continue
+            self.s.write('| %s | %s | %s | %.1f | %s%% | %s | %s | %s | %s | '
+                         '%s | %s | %s | %s |\n' % (
+                             x['workload'], x['reference'], x['method'],
+                             per_access(x, 'tx'), x['fewer_pct'],
+                             x['extra_bytes'], x['index_bytes'],
+                             x['reorg_ms'], x['kernel_ms'], x['speedup_1'],
+                             x['speedup_n'],
+                             'yes' if x['verified'] == '1' else 'NO',
+                             'yes' if x['selected'] == '1' else ''))
+
+    def methods_plot(self, rows):
+        gpu = [x for x in rows if x['class'] == 'gpu']
+        with open(os.path.join(self.s.out, 'irregular_methods.dat'),
+                  'w') as f:
+            f.write('# index label tx_per_access speedup_n method '
+                    '(GPU class W=32 S=128)\n')
+            for i, x in enumerate(gpu):
+                f.write('%d "%s %s" %.4g %s %d\n' % (
+                    i, x['workload'], x['method'], per_access(x, 'tx'),
+                    x['speedup_n'], METHODS.index(x['method'])))
+        self.s.embed('irregular_methods.gp', 'irregular_methods.png',
+                     'Every method: transactions per warp-access (W=32 '
+                     'S=128) and the net speedup over N launches', {
+                         'nrows': len(gpu), 'iters': int(gpu[0]['iterations']),
+                         'info': self.s.info(self.s.reps, 'medians')})
 
     def target(self, rows):
         hit = [x for x in rows if x['workload'] == TARGET_WORKLOAD and
