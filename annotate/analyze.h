@@ -77,4 +77,9 @@ char *guard_compare(ctx *c, int cond, CXCursor gid, int negate);
  * bound.  0, or -1 when out of memory. */
 int dla_tiled(ctx *c);
 
+/* indirect.c: the kernel's indirect references A[P[E] + c], each with
+ * its annotation or the reason it has none, and the redirected form of
+ * the annotated ones (or why not).  0, or -1 when out of memory. */
+int dla_find_indirect(ctx *c, CXCursor fn);
+
 #endif

@@ -168,6 +168,31 @@ typedef struct dla_call {
     dla_range whole;
 } dla_call;
 
+/* An indirect reference of a kernel, A[P[E] + c] with E affine in the
+ * global id (indirect.c): its annotation (docs/annotations.md, "Indirect
+ * references"), or why it has none. */
+typedef struct dla_indirect {
+    char *array, *via;
+    char *annotation; /* canonical; NULL when declined              */
+    char *reason;     /* why declined                               */
+    int present;      /* the source already has this annotation    */
+} dla_indirect;
+
+/* One annotated read A[P[E] + c] in the redirected form: the text of
+ * `whole` becomes dl_gather_...[E], E the text of `index`. */
+typedef struct dla_redirect {
+    dla_range whole, index;
+    unsigned gather; /* into dla_kernel.gathers */
+} dla_redirect;
+
+/* A reordered array A'[e] = A[P[e] + c], an extra kernel parameter of
+ * the redirected form that the runtime sets. */
+typedef struct dla_gather {
+    char *key;  /* "A P c": one parameter per array, buffer and offset */
+    char *name; /* dl_gather_<A>_<P>, then _2, _3, ... for other c     */
+    char *decl; /* "__global const T *name"                            */
+} dla_gather;
+
 typedef struct dla_kernel {
     char *name;
     unsigned line;
@@ -195,6 +220,16 @@ typedef struct dla_kernel {
     char *tiled_tile;       /* the tile's macro, DL_TILE_<k>_<arg>      */
     unsigned ncalls;
     dla_call *calls;
+    unsigned nindirect;
+    dla_indirect *indirect;
+    /* The redirected form of its annotated reads, under DL_ACTIVE_<k>
+     * with the gather arrays appended to the parameters after
+     * params_end; written when nredirects and not redirect_reason. */
+    unsigned nredirects, ngathers;
+    dla_redirect *redirects;
+    dla_gather *gathers;
+    unsigned params_end;
+    char *redirect_reason;
 } dla_kernel;
 
 typedef struct dla_program {

@@ -715,7 +715,9 @@ static int annotation_span(const dla_source *src, unsigned line,
 typedef struct change {
     dla_range r;
     const dla_kernel *k;
-    int what; /* 0 delete, 1 insert before kernel, 2 body, 3 text */
+    int what; /* 0 delete, 1 insert before kernel, 2 body, 3 text,
+                 4 indirect annotations (after 1 at the same place),
+                 5 gather parameters, 6 the redirected body */
     const char *text;
 } change;
 
@@ -727,16 +729,96 @@ static int cmp_change(const void *x, const void *y)
     return (a->what > b->what) - (a->what < b->what);
 }
 
+/* Whether the kernel gets the redirected form of its indirect reads. */
+static int redirected(const dla_kernel *k)
+{
+    return k->nredirects && !k->redirect_reason && !transformed_args(k);
+}
+
+static int cmp_redirect(const void *x, const void *y)
+{
+    const dla_redirect *a = x, *b = y;
+    return (a->whole.begin > b->whole.begin) -
+           (a->whole.begin < b->whole.begin);
+}
+
+/* The gather arrays, after the last parameter, under DL_ACTIVE_<k>. */
+static char *gather_params(const dla_kernel *k, int *failed)
+{
+    buf b = {0};
+    putf(&b, "\n#ifdef DL_ACTIVE_%s\n", k->name);
+    for (unsigned i = 0; i < k->ngathers; i++)
+        putf(&b, "%s, %s", i ? "\n" : "", k->gathers[i].decl);
+    puts_(&b, "\n#endif\n");
+    *failed |= b.failed;
+    return b.s;
+}
+
+/* The body with each annotated read A[P[E] + c] reading its gather
+ * array G[E] under DL_ACTIVE_<k>; the #else branch is the original. */
+static int redirected_body(buf *b, const dla_source *src, const dla_kernel *k)
+{
+    dla_redirect *r = malloc(k->nredirects * sizeof *r);
+    if (!r)
+        return -1;
+    memcpy(r, k->redirects, k->nredirects * sizeof *r);
+    qsort(r, k->nredirects, sizeof *r, cmp_redirect);
+    dla_range inner = {k->body.begin + 1, k->body.end - 1};
+    unsigned at = inner.begin;
+    putf(b, "{\n#ifdef DL_ACTIVE_%s\n", k->name);
+    for (unsigned i = 0; i < k->nredirects; i++) {
+        put(b, src->text + at, r[i].whole.begin - at);
+        putf(b, "%s[", k->gathers[r[i].gather].name);
+        put(b, src->text + r[i].index.begin,
+            r[i].index.end - r[i].index.begin);
+        puts_(b, "]");
+        at = r[i].whole.end;
+    }
+    put(b, src->text + at, inner.end - at);
+    puts_(b, "\n#else\n");
+    put(b, src->text + inner.begin, inner.end - inner.begin);
+    puts_(b, "\n#endif\n}");
+    free(r);
+    return 0;
+}
+
+/* The indirect references' annotations the kernel does not have yet,
+ * one a line (written after its layout annotations), or NULL. */
+static char *indirect_lines(const dla_kernel *k, int *failed)
+{
+    buf b = {0};
+    for (unsigned i = 0; i < k->nindirect; i++)
+        if (k->indirect[i].annotation && !k->indirect[i].present)
+            putf(&b, "%s\n", k->indirect[i].annotation);
+    *failed |= b.failed;
+    return b.s;
+}
+
 char *dla_emit(const dla_program *prog, size_t *len)
 {
     size_t cap = 1, n = 0;
+    int failed = 0;
     for (unsigned i = 0; i < prog->nkernels; i++)
-        cap += 3 + 2 * prog->kernels[i].nargs;
+        cap += 6 + 2 * prog->kernels[i].nargs;
     change *ch = calloc(cap, sizeof *ch);
-    if (!ch)
+    char **lines = calloc(2 * prog->nkernels + 1, sizeof *lines);
+    if (!ch || !lines) {
+        free(ch);
+        free(lines);
         return NULL;
+    }
     for (unsigned i = 0; i < prog->nkernels; i++) {
         const dla_kernel *k = &prog->kernels[i];
+        lines[i] = indirect_lines(k, &failed);
+        if (lines[i])
+            ch[n++] = (change){{k->line_start, k->line_start}, k, 4,
+                               lines[i]};
+        if (redirected(k)) {
+            char *params = gather_params(k, &failed);
+            lines[prog->nkernels + i] = params;
+            ch[n++] = (change){{k->params_end, k->params_end}, k, 5, params};
+            ch[n++] = (change){k->body, k, 6, NULL};
+        }
         for (unsigned j = 0; j < k->nargs; j++) {
             dla_range r;
             if (k->args[j].neutral && k->args[j].user &&
@@ -770,12 +852,18 @@ char *dla_emit(const dla_program *prog, size_t *len)
             before_kernel(&b, &prog->src, ch[i].k);
         else if (ch[i].what == 2 && kernel_body(&b, &prog->src, ch[i].k))
             b.failed = 1;
-        else if (ch[i].what == 3)
-            puts_(&b, ch[i].text);
+        else if (ch[i].what == 3 || ch[i].what == 4 || ch[i].what == 5)
+            puts_(&b, ch[i].text ? ch[i].text : "");
+        else if (ch[i].what == 6 && redirected_body(&b, &prog->src, ch[i].k))
+            b.failed = 1;
         at = ch[i].r.end;
     }
     put(&b, prog->src.text + at, prog->src.len - at);
     free(ch);
+    for (unsigned i = 0; i < 2 * prog->nkernels; i++)
+        free(lines[i]);
+    free(lines);
+    b.failed |= failed;
     if (b.failed || !b.s) {
         free(b.s);
         if (!b.failed && prog->src.len == 0) {

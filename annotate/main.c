@@ -152,6 +152,31 @@ static void explain(const dla_program *p)
                         a->name, a->reason);
 
         }
+        for (unsigned j = 0; j < k->nindirect; j++) {
+            const dla_indirect *d = &k->indirect[j];
+            if (d->annotation)
+                fprintf(stderr, "%s:%u: kernel '%s' argument '%s' via '%s': "
+                        "indirect reference%s: %s\n", p->src.name, k->line,
+                        k->name, d->array, d->via,
+                        d->present ? " (annotated already)" : "",
+                        d->annotation);
+            else
+                fprintf(stderr, "%s:%u: kernel '%s' argument '%s' via '%s': "
+                        "indirect reference not annotated: %s\n",
+                        p->src.name, k->line, k->name, d->array, d->via,
+                        d->reason);
+        }
+        if (k->nredirects && k->redirect_reason)
+            fprintf(stderr, "%s:%u: kernel '%s': no redirected form: %s\n",
+                    p->src.name, k->line, k->name, k->redirect_reason);
+        else if (k->nredirects) {
+            fprintf(stderr, "%s:%u: kernel '%s': redirected form under "
+                    "DL_ACTIVE_%s, reading", p->src.name, k->line, k->name,
+                    k->name);
+            for (unsigned j = 0; j < k->ngathers; j++)
+                fprintf(stderr, "%s %s", j ? "," : "", k->gathers[j].name);
+            fputc('\n', stderr);
+        }
         if (k->tiled)
             fprintf(stderr, "%s:%u: kernel '%s': takes the tiled launch: %s\n",
                     p->src.name, k->line, k->name, k->tiled_annotation);

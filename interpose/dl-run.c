@@ -45,6 +45,8 @@ static void usage(FILE *out)
           "  --preload      load dlayout with LD_PRELOAD (the default)\n"
           "  --stats        print one dlayout-stats line at exit "
           "(DL_STATS=1)\n"
+          "  --coalescing   print the memory transactions of each annotated "
+          "indirect\n                 reference at exit (DL_COALESCING=1)\n"
           "  --log LEVEL    error, warn, info or debug (DL_LOG=LEVEL)\n"
           "  --disable      pure pass-through, nothing converted "
           "(DL_DISABLE=1)\n"
@@ -134,13 +136,14 @@ static int valid_log_level(const char *level)
     return status == DL_SUCCESS && *level;
 }
 
-enum { OPT_LAYER = 256, OPT_PRELOAD, OPT_STATS, OPT_LOG, OPT_DISABLE,
-       OPT_VERSION };
+enum { OPT_LAYER = 256, OPT_PRELOAD, OPT_STATS, OPT_COALESCING, OPT_LOG,
+       OPT_DISABLE, OPT_VERSION };
 
 static const struct option long_options[] = {
     {"layer", no_argument, NULL, OPT_LAYER},
     {"preload", no_argument, NULL, OPT_PRELOAD},
     {"stats", no_argument, NULL, OPT_STATS},
+    {"coalescing", no_argument, NULL, OPT_COALESCING},
     {"log", required_argument, NULL, OPT_LOG},
     {"disable", no_argument, NULL, OPT_DISABLE},
     {"help", no_argument, NULL, 'h'},
@@ -184,6 +187,9 @@ static int parse_options(int argc, char **argv, int *layer, int *first)
             break;
         case OPT_STATS:
             set_control("DL_STATS", "1", "--stats");
+            break;
+        case OPT_COALESCING:
+            set_control("DL_COALESCING", "1", "--coalescing");
             break;
         case OPT_DISABLE:
             set_control("DL_DISABLE", "1", "--disable");

@@ -311,6 +311,121 @@ static dl_status parse_launch(cursor *c, dl_annot_pending *p)
     return DL_SUCCESS;
 }
 
+/* ------------------------------------------------- indirect references */
+
+/* The text from the cursor up to the `close` that balances an `open`
+ * already read; the cursor moves past that `close`. */
+static dl_status balanced(cursor *c, char open, char close, const char *what,
+                          size_t *start, size_t *end)
+{
+    unsigned depth = 1;
+    *start = c->pos;
+    for (*end = c->pos; *end < c->len; (*end)++) {
+        depth += c->s[*end] == open;
+        depth -= c->s[*end] == close;
+        if (depth == 0)
+            break;
+    }
+    DL_RETURN_ERROR_ON(*end >= c->len, DL_INVALID_ARGUMENT,
+                       "column %u: '%c' %s without a matching '%c'",
+                       column(c), open, what, close);
+    c->pos = *end + 1;
+    return DL_SUCCESS;
+}
+
+/* Parses s[start..end) as an expression; `what` names it in errors. */
+static dl_status span_expr(const cursor *c, size_t start, size_t end,
+                           const char *what, dl_dims_expr **out)
+{
+    dl_status status = dl_dims_parse(c->s + start, end - start, out);
+    if (status != DL_SUCCESS)
+        return dl_fail_wrap(status, "%s at column %u", what,
+                            c->col0 + 2 + (unsigned)start);
+    return DL_SUCCESS;
+}
+
+/* An identifier, copied; `what` names it when it is missing. */
+static dl_status name_copy(cursor *c, const char *what, char **out)
+{
+    size_t n;
+    const char *w = ident(c, &n);
+    if (n == 0)
+        return expected(c, what);
+    *out = strndup(w, n);
+    DL_RETURN_ERROR_ON(!*out, DL_OUT_OF_MEMORY, "out of host memory");
+    return DL_SUCCESS;
+}
+
+/* "[" P "[" index "]" [ ("+" | "-") expr ] "]" after A's name.  A minus
+ * belongs to the offset's text, so "P[i] - N + 1" is the offset -N + 1. */
+static dl_status parse_indirect_ref(cursor *c, dl_annot_pending *p)
+{
+    size_t start, end;
+    DL_RETURN_IF_FAIL(expect(c, "[", "'[' after the array name"));
+    DL_RETURN_IF_FAIL(name_copy(c, "the index buffer's name", &p->via));
+    DL_RETURN_IF_FAIL(expect(c, "[", "'[' after the index buffer's name"));
+    DL_RETURN_IF_FAIL(balanced(c, '[', ']', "of the index buffer", &start,
+                               &end));
+    DL_RETURN_IF_FAIL(span_expr(c, start, end, "the index", &p->index));
+    blanks(c);
+    int plus = accept(c, "+");
+    if (plus || accept(c, "-")) {
+        c->pos -= !plus; /* keep the minus */
+        DL_RETURN_IF_FAIL(balanced(c, '[', ']', "of the array", &start,
+                                   &end));
+        return span_expr(c, start, end, "the offset", &p->offset);
+    }
+    return expect(c, "]", "']', '+' or '-' after the index buffer's "
+                          "element");
+}
+
+/* "for" "(" j "<" trips ")"; the word "for" is read. */
+static dl_status parse_loop(cursor *c, dl_annot_pending *p)
+{
+    size_t start, end;
+    DL_RETURN_IF_FAIL(expect(c, "(", "'(' after for"));
+    DL_RETURN_IF_FAIL(name_copy(c, "the loop variable", &p->loop_var));
+    DL_RETURN_IF_FAIL(expect(c, "<", "'<' after the loop variable"));
+    DL_RETURN_IF_FAIL(balanced(c, '(', ')', "after for", &start, &end));
+    return span_expr(c, start, end, "the trip count", &p->trips);
+}
+
+/* "indirect" ":" ( "read" | "write" ) A ref [ record ] [ loop ]; the word
+ * "indirect" is read. */
+static dl_status parse_indirect(cursor *c, dl_annot_pending *p)
+{
+    size_t n, save;
+    p->indirect = 1;
+    DL_RETURN_IF_FAIL(expect(c, ":", "':' after indirect"));
+    const char *w = ident(c, &n);
+    p->write = is_word(w, n, "write");
+    if (!p->write && !is_word(w, n, "read")) {
+        c->pos -= n;
+        return expected(c, "read or write");
+    }
+    DL_RETURN_IF_FAIL(name_copy(c, "the array name", &p->name));
+    DL_RETURN_IF_FAIL(parse_indirect_ref(c, p));
+    save = c->pos;
+    w = ident(c, &n);
+    if (is_word(w, n, "record")) {
+        DL_RETURN_IF_FAIL(parse_record(c, p));
+        DL_RETURN_IF_FAIL(check_record(p));
+        save = c->pos;
+        w = ident(c, &n);
+    }
+    if (is_word(w, n, "for"))
+        DL_RETURN_IF_FAIL(parse_loop(c, p));
+    else
+        c->pos = save;
+    blanks(c);
+    if (c->pos < c->len)
+        return expected(c, p->loop_var ? "the end"
+                           : p->has_record ? "for(...) or the end"
+                                           : "record(...), for(...) or the "
+                                             "end");
+    return DL_SUCCESS;
+}
+
 /* The whole annotation after "DL:". */
 static dl_status parse_text(cursor *c, dl_annot_pending *p)
 {
@@ -334,6 +449,8 @@ static dl_status parse_text(cursor *c, dl_annot_pending *p)
     w = ident(c, &n);
     if (is_word(w, n, "launch"))
         return parse_launch(c, p);
+    if (is_word(w, n, "indirect"))
+        return parse_indirect(c, p);
     c->pos = save;
     DL_RETURN_IF_FAIL(parse_layout(c, 0, &p->from));
     DL_RETURN_IF_FAIL(expect(c, ":", "':' after the layout"));
@@ -368,6 +485,11 @@ void dl_annot_pending_free(dl_annot_pending *p)
     for (uint32_t i = 0; i < p->ndims; i++)
         dl_dims_free(p->dims[i]);
     free(p->fields);
+    free(p->via);
+    free(p->loop_var);
+    dl_dims_free(p->index);
+    dl_dims_free(p->offset);
+    dl_dims_free(p->trips);
     memset(p, 0, sizeof *p);
 }
 

@@ -22,6 +22,16 @@ typedef struct dl_annot_pending {
     /* A kernel flag rather than an argument: "launch: tiled", with its
      * guard bound (if any) in dims[0] and no name. */
     int tiled_launch;
+    /* An indirect reference rather than an argument's layout:
+     * "indirect: read A[P[index] + offset] record(...) for(j < trips)".
+     * name is A; the record, if any, is in fields/record_size. */
+    int indirect;      /* 1 for an indirect reference                  */
+    int write;         /* "write": the reference stores into A         */
+    char *via;         /* P, the index buffer                          */
+    dl_dims_expr *index;  /* into P: affine in gid and the loop variable */
+    dl_dims_expr *offset; /* c, added to P's element; NULL: none         */
+    char *loop_var;       /* the loop variable, NULL: no loop            */
+    dl_dims_expr *trips;  /* the loop's trip count                       */
 } dl_annot_pending;
 
 /* Parses the text of an annotation comment, after its "//" (which is in

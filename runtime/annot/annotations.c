@@ -13,6 +13,7 @@
 #include "annotation_grammar.h"
 #include "clsource.h"
 #include "error.h"
+#include "indirect.h"
 #include "log.h"
 
 #include <ctype.h>
@@ -315,6 +316,9 @@ static dl_status resolve_launch(const dl_annot_pending *p, dl_annot_kernel *k)
 static void kernel_free(dl_annot_kernel *k)
 {
     dl_dims_free(k->tiled_bound);
+    for (uint32_t i = 0; i < k->nindirect; i++)
+        dl_annot_indirect_free(&k->indirect[i]);
+    free(k->indirect);
     for (uint32_t i = 0; i < k->nargs; i++)
         arg_free(&k->args[i]);
     free(k->args);
@@ -323,28 +327,51 @@ static void kernel_free(dl_annot_kernel *k)
     memset(k, 0, sizeof *k);
 }
 
+/* An indirect reference goes to k's list. */
+static dl_status bind_indirect(const dl_annot_pending *p, dl_annot_kernel *k)
+{
+    dl_annot_indirect *ref = &k->indirect[k->nindirect];
+    dl_status status = dl_annot_resolve_indirect(p, k, ref);
+    if (status == DL_SUCCESS)
+        k->nindirect++;
+    else
+        dl_annot_indirect_free(ref);
+    return status;
+}
+
+/* One pending annotation bound to k: an argument's layout, the launch
+ * flag or an indirect reference. */
+static dl_status bind_one(const dl_annot_pending *p, dl_annot_kernel *k)
+{
+    if (p->tiled_launch)
+        return resolve_launch(p, k);
+    if (p->indirect)
+        return bind_indirect(p, k);
+    dl_annot_arg *arg = &k->args[k->nargs];
+    dl_status status = resolve(p, k, arg);
+    if (status == DL_SUCCESS)
+        k->nargs++;
+    else
+        arg_free(arg);
+    return status;
+}
+
 /* Binds every pending annotation to k; a rejected one marks k. */
 static dl_status bind_pending(scan *sc, dl_annot_kernel *k)
 {
     k->ok = !sc->dropped;
     k->args = calloc(sc->npending, sizeof *k->args);
-    DL_RETURN_ERROR_ON(!k->args, DL_OUT_OF_MEMORY, "out of host memory");
+    k->indirect = calloc(sc->npending, sizeof *k->indirect);
+    DL_RETURN_ERROR_ON(!k->args || !k->indirect, DL_OUT_OF_MEMORY,
+                       "out of host memory");
     for (uint32_t i = 0; i < sc->npending; i++) {
-        dl_annot_arg *arg = &k->args[k->nargs];
-        dl_status status = sc->pending[i].tiled_launch
-            ? resolve_launch(&sc->pending[i], k)
-            : resolve(&sc->pending[i], k, arg);
-        if (status == DL_OUT_OF_MEMORY) {
-            arg_free(arg);
+        dl_status status = bind_one(&sc->pending[i], k);
+        if (status == DL_OUT_OF_MEMORY)
             return status;
-        }
-        if (status == DL_SUCCESS) {
-            k->nargs += !sc->pending[i].tiled_launch;
+        if (status == DL_SUCCESS)
             continue;
-        }
         diag(sc, sc->pending[i].line, "annotation rejected, kernel '%s' "
              "will run untransformed: %s", k->name, dl_last_error());
-        arg_free(arg);
         k->ok = 0;
     }
     return DL_SUCCESS;
@@ -518,7 +545,7 @@ static dl_status scan_source(scan *sc, const char *src, size_t len)
         else
             diag(sc, p->line, "annotation of '%s' is not followed by a "
                               "kernel function; ignored",
-                 p->tiled_launch ? "launch" : p->name);
+                 p->tiled_launch ? "launch" : p->name ? p->name : "?");
     }
     return DL_SUCCESS;
 }

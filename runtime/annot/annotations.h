@@ -58,6 +58,34 @@ typedef struct dl_annot_arg {
     dl_record *record;
 } dl_annot_arg;
 
+/* An indirect reference "indirect: read A[P[index] + offset]"
+ * (docs/annotations.md, "Indirect references"): work-item gid reads (or
+ * writes) element P[index] + offset of A, where index is affine in gid
+ * and, inside a loop, in the loop variable j (0 <= j < trips). */
+typedef struct dl_annot_indirect {
+    unsigned line;        /* of the annotation                          */
+    int write;            /* the reference stores into A                */
+    uint32_t array, via;  /* argument indexes of A and P                */
+    const char *array_name, *via_name; /* owned by the kernel           */
+    dl_int_type via_type; /* P's element type                           */
+    uint32_t elem_size;   /* bytes of one element (record) of A         */
+    /* The bytes of the element the reference touches: the span of the
+     * fields of record(...), else the whole element. */
+    uint32_t field_offset, field_size;
+    int explicit_record;  /* written as record(...)                     */
+    uint32_t nfields;
+    dl_field *fields;
+    /* Bound names: a kernel argument's index, or nparams + one of
+     * DL_ANNOT_NAME_GID, _LOOP, _MACRO (a build-option macro, looked up
+     * by name when the reference is evaluated). */
+    dl_dims_expr *index;
+    dl_dims_expr *offset; /* NULL: 0 */
+    char *loop_var;       /* NULL: no loop */
+    dl_dims_expr *trips;  /* NULL: no loop */
+} dl_annot_indirect;
+
+enum { DL_ANNOT_NAME_GID, DL_ANNOT_NAME_LOOP, DL_ANNOT_NAME_MACRO };
+
 typedef struct dl_annot_kernel {
     char *name;
     unsigned line; /* of the kernel's name */
@@ -77,6 +105,10 @@ typedef struct dl_annot_kernel {
     int tiled;
     unsigned tiled_line;
     dl_dims_expr *tiled_bound;
+    /* Indirect references, in annotation order.  They ask for no
+     * conversion: a kernel with only these runs as written. */
+    uint32_t nindirect;
+    dl_annot_indirect *indirect;
 } dl_annot_kernel;
 
 typedef struct dl_annot_diag {
@@ -133,5 +165,30 @@ int dl_annot_format(const dl_annot_arg *arg, char *buf, size_t size);
  * "//DL: v1 launch: tiled(n)", or "" when it has none. */
 int dl_annot_format_launch(const dl_annot_kernel *kernel, char *buf,
                            size_t size);
+
+/* The canonical form of an indirect reference:
+ * "//DL: v1 indirect: read x[col[j * n + gid] + 1] for(j < K)". */
+int dl_annot_format_indirect(const dl_annot_indirect *ref, char *buf,
+                             size_t size);
+
+/* Where an indirect reference reads at one launch: the element of P that
+ * work-item gid = global_offset(0) + t reads at loop step j is
+ * base + t * t_stride + j * j_stride, for t < global_size(0) and
+ * j < steps; it then touches element P[...] + offset of A. */
+typedef struct dl_annot_indirect_range {
+    int64_t base, t_stride, j_stride, offset;
+    uint64_t steps; /* the trip count; 1 without a loop */
+} dl_annot_indirect_range;
+
+/* A build-option macro's value, for names that are no kernel argument. */
+typedef dl_status (*dl_annot_macro_fn)(void *user, const char *name,
+                                       int64_t *value);
+
+/* Evaluates ref at a launch described by env (kernel arguments by index,
+ * sizes and offsets); `nparams` is the kernel's parameter count. */
+dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref,
+                                 uint32_t nparams, const dl_dims_env *env,
+                                 dl_annot_macro_fn macro, void *user,
+                                 dl_annot_indirect_range *out);
 
 #endif

@@ -108,7 +108,7 @@ static void init_runtime(void)
     /* Invalid values are reported by dl_controls_load; the defaults are
      * then used, so the status needs no handling here. */
     (void)dl_controls_load(&dl_rt.controls);
-    if (dl_rt.controls.stats)
+    if (dl_rt.controls.stats || dl_rt.controls.coalescing)
         rt_stats_register();
     if (dl_rt.controls.disable || !dl_cl.clEnqueueNDRangeKernel ||
         !dl_cl.clCreateProgramWithSource) {

@@ -18,6 +18,7 @@
  * buffers meanwhile), the conversions (launch_convert), the enqueue
  * (launch_enqueue) and the memo.  No blocking call is made under the
  * lock. */
+#include "rt_indirect.h"
 #include "rt_launch.h"
 #include "rt_memo.h"
 #include "rt_reshape.h"
@@ -531,10 +532,8 @@ static cl_int launch_enqueue(const launch_call *c, rt_kernel *k,
  * the decision (without the lock), then under the lock what the buffers
  * hold, the builds that needs (each without the lock, then planned
  * again), the conversions, the enqueue and the memo. */
-static __attribute__((noinline)) cl_int launch(const launch_call *c,
-                                               cl_uint nwait,
-                                               const cl_event *wait,
-                                               cl_event *event)
+static cl_int launch_layout(const launch_call *c, cl_uint nwait,
+                            const cl_event *wait, cl_event *event)
 {
     /* A range OpenCL rejects runs nothing: the real call says why, and no
      * buffer moves for it. */
@@ -598,7 +597,9 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
      * measures, and under DL_POLICY=auto only for as many launches as
      * the tuner lets pass unseen between its monitoring launches.  Not
      * after a failed conversion: the next launch tries again. */
-    int hits = !k->transformed || err != CL_SUCCESS || failed ? 0
+    int hits = !k->transformed || err != CL_SUCCESS || failed ||
+                       rt_indirect_counts(k)
+                   ? 0
                : !tuned                            ? INT_MAX
                : probe || tc.measure               ? 0
                                                    : (int)tc.unseen;
@@ -607,6 +608,28 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
     rt_unlock();
     rt_events_free(&done);
     args_close(&a);
+    return err;
+}
+
+/* The launch, and with DL_COALESCING the count of its indirect
+ * references, which needs its event (asked for if the caller did not). */
+static __attribute__((noinline)) cl_int launch(const launch_call *c,
+                                               cl_uint nwait,
+                                               const cl_event *wait,
+                                               cl_event *event)
+{
+    rt_kernel *k = dl_rt.controls.coalescing ? rt_kernel_get(c->kernel)
+                                             : NULL;
+    if (!rt_indirect_counts(k))
+        return launch_layout(c, nwait, wait, event);
+    cl_event own = NULL;
+    cl_int err = launch_layout(c, nwait, wait, &own);
+    if (err == CL_SUCCESS)
+        rt_indirect_launched(c, k, own);
+    if (event)
+        *event = own;
+    else if (own)
+        dl_cl.clReleaseEvent(own);
     return err;
 }
 

@@ -173,6 +173,21 @@ void rt_program_unref(rt_program *p)
     free(p);
 }
 
+/* Whether the program is tracked: some kernel has an argument's layout,
+ * the launch flag or a rejected annotation (counted as declined), or
+ * indirect references that DL_COALESCING counts.  A program with only
+ * indirect references otherwise runs exactly as without dlayout. */
+static int worth_tracking(const dl_annot_program *annot)
+{
+    for (uint32_t i = 0; i < annot->nkernels; i++) {
+        const dl_annot_kernel *k = &annot->kernels[i];
+        if (k->nargs || k->tiled || !k->nindirect ||
+            dl_rt.controls.coalescing)
+            return 1;
+    }
+    return 0;
+}
+
 cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
                                            const char **strings,
                                            const size_t *lengths,
@@ -235,7 +250,7 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
             rt_program_unref(stale);
         rt_unlock();
     }
-    if (!program || !annot || annot->nkernels == 0) {
+    if (!program || !annot || !worth_tracking(annot)) {
         /* Nothing to transform: the program is not tracked at all. */
         dl_annot_free(annot);
         free(source);
@@ -276,6 +291,7 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
                      __ATOMIC_RELEASE);
     return program;
 }
+
 
 /* Whether kernel `k` asks for a conversion the runtime can do. */
 static int wants_conversion(const dl_annot_kernel *k)

@@ -1,8 +1,9 @@
 /* rt_stats.c - the counters and the one `dlayout-stats:` line printed at
- * exit with DL_STATS.  marshal_enqueue_ms is host time spent enqueueing
+ * exit with DL_STATS (after the DL_COALESCING report, if any).  marshal_enqueue_ms is host time spent enqueueing
  * conversions (plans and their first compilation included), not the
  * device's time converting: dlayout adds no synchronisation just to time
  * the device. */
+#include "rt_indirect.h"
 #include "rt_internal.h"
 #include "rt_memo.h"
 
@@ -81,8 +82,12 @@ void rt_stats_register(void)
 
 void dl_rt_print_stats(void)
 {
-    if (!dl_rt.controls.stats || getpid() != owner ||
+    if (getpid() != owner ||
         __atomic_exchange_n(&printed, 1, __ATOMIC_ACQ_REL))
+        return;
+    if (dl_rt.controls.coalescing)
+        rt_indirect_report(stderr);
+    if (!dl_rt.controls.stats)
         return;
     rt_stats s;
     char line[512];

@@ -36,6 +36,51 @@ def input_error(exe, path, label):
            b"rc=%d stderr=%s" % (rc, err[:1000]))
 
 
+INDIRECT = (b"//DL: indirect: read x[col[j * N + gid] + 1] for(j < K)\n"
+            b"//DL: indirect: read a[perm[gid]] record(size=16; 4:4)\n"
+            b"struct atom { float x, y, z, w; };\n"
+            b"__kernel void k(__global const float *x, __global const int "
+            b"*col, __global const uint *perm, __global const struct atom "
+            b"*a, __global float *y, int N)\n{\n    int i = "
+            b"get_global_id(0);\n    float s = a[perm[i]].y;\n    for (int "
+            b"j = 0; j < 4; j++)\n        s += x[col[j * N + i] + 1];\n"
+            b"    y[i] = s;\n}\n")
+
+
+def indirect_inputs(exe, work, rng):
+    """A rejected indirect annotation is an input error; random edits of
+    annotated indirect references never crash dl-annotate."""
+    path = os.path.join(work, "indirect_bad.cl")
+    with open(path, "wb") as f:
+        f.write(INDIRECT.replace(b"j * N + gid", b"j * gid + N"))
+    rc, out, err = run([exe, path])
+    expect("indirect annotation not affine: exit 1 with its file:line:col "
+           "error", rc == 1 and out == b"" and
+           re.search(rb"indirect_bad.cl:1:\d+: error: .*not affine", err)
+           is not None, err[:1000])
+    alphabet = b"[]()<+-*/% gidjNKxcolperm:;,0123456789\n"
+    crashed = []
+    for n in range(150):
+        text = bytearray(INDIRECT)
+        for _ in range(rng.randrange(1, 4)):
+            at = rng.randrange(len(text))
+            op = rng.randrange(3)
+            if op == 0:
+                text[at] = rng.choice(alphabet)
+            elif op == 1:
+                text.insert(at, rng.choice(alphabet))
+            else:
+                del text[at]
+        path = os.path.join(work, "indirect_fuzz.cl")
+        with open(path, "wb") as f:
+            f.write(bytes(text))
+        rc, _, err = run([exe, "--explain", "-DK=4", path])
+        if rc not in (0, 1) or (rc == 1 and not ERROR_LINE.search(err)):
+            crashed.append(b"edit %d: rc=%d %s" % (n, rc, err[:300]))
+    expect("150 random edits of indirect references: exit 0 or 1 with "
+           "file:line:col errors", not crashed, b"\n".join(crashed[:3]))
+
+
 def main():
     exe, bad, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)
@@ -58,6 +103,8 @@ def main():
         line = b"%$#@ __kernel void ( {{ \x00\xff //DL: AoS: p[\n"
         f.write(line * (10 * 1024 * 1024 // len(line) + 1))
     input_error(exe, big_garbage, "10 MB of garbage")
+
+    indirect_inputs(exe, work, rng)
 
     # 10 MB of valid OpenCL C: many helpers, then a kernel to rewrite.
     big = os.path.join(work, "big.cl")

@@ -115,7 +115,8 @@ static void test_table(void **state)
 {
     (void)state;
     static const char *const names[] = {
-        "DL_LOG",      "DL_LOG_FILE",   "DL_STATS", "DL_DISABLE", "DL_DUMP_DIR",
+        "DL_LOG",      "DL_LOG_FILE",   "DL_STATS", "DL_COALESCING", "DL_DISABLE",
+        "DL_DUMP_DIR",
         "DL_BINARY_DIR", "DL_INJECT_DIR", "DL_TILE", "DL_ALGO", "DL_POLICY",
         "DL_DIRECT_DISPATCH", "DL_CALIBRATION_NOTICE", "DL_GATHER_BUDGET"};
     const unsigned n = sizeof names / sizeof *names;

@@ -1,0 +1,31 @@
+/* rt_indirect.h - the coalescing report of annotated indirect references
+ * (DL_COALESCING, docs/annotations.md "Indirect references"): after each
+ * launch of a kernel with such references, its index buffers are read
+ * asynchronously on the launch's queue, and the read's completion counts
+ * the memory transactions (runtime/irregular) into per-reference totals
+ * printed at exit. */
+#ifndef DL_RT_INDIRECT_H
+#define DL_RT_INDIRECT_H
+
+#include "rt_launch.h"
+
+#include <stdio.h>
+
+/* Whether launches of k are counted: DL_COALESCING and k has indirect
+ * references. */
+static inline int rt_indirect_counts(const rt_kernel *k)
+{
+    return dl_rt.controls.coalescing && k && k->annot &&
+           k->annot->nindirect > 0;
+}
+
+/* Unlocked, after the launch `launched` (its event) of k was enqueued:
+ * enqueues the reads of the index buffers, waiting on it, whose callbacks
+ * count.  Adds no wait and blocks on nothing. */
+void rt_indirect_launched(const launch_call *c, const rt_kernel *k,
+                          cl_event launched);
+
+/* At exit: one line per reference counted (or that could not be). */
+void rt_indirect_report(FILE *out);
+
+#endif

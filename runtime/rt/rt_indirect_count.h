@@ -1,0 +1,42 @@
+/* rt_indirect_count.h - what the coalescing report's two files share:
+ * rt_indirect.c reads the index buffers at launches, rt_indirect_count.c
+ * counts what the reads bring (on a thread of its own) into per-reference
+ * totals and prints them at exit. */
+#ifndef DL_RT_INDIRECT_COUNT_H
+#define DL_RT_INDIRECT_COUNT_H
+
+#include "coalesce.h"
+#include "rt_internal.h"
+
+#include <stdio.h>
+
+typedef struct rt_total rt_total;
+
+/* One read of index entries first .. first + count - 1 of P, and how to
+ * count them.  The job's read event's callback hands it to the counting
+ * thread, which frees it. */
+typedef struct rt_job {
+    rt_total *into;
+    dl_coalesce_ref ref;
+    dl_coalesce_range range; /* base relative to `first` */
+    dl_int_type type;
+    void *host;
+    size_t first, count;
+    cl_event read;   /* retained until its callback */
+    cl_int status;   /* the read's, given to the callback */
+    int claimed;     /* atomic: counted (by the thread or the exit) */
+    struct rt_job *prev, *next; /* the pending, then the done list */
+} rt_job;
+
+/* The totals of reference r of kernel k at geometry g, made on first use;
+ * NULL when out of memory. */
+rt_total *rt_total_of(const dl_annot_kernel *k, const dl_annot_indirect *r,
+                      dl_coalesce_geometry g);
+dl_coalesce_geometry rt_total_geometry(const rt_total *t);
+/* A launch of the reference that is not counted, and why. */
+void rt_total_skip(rt_total *t, const char *why);
+/* The job's read is enqueued: its completion hands it over.  Returns 0,
+ * or -1 when no callback could be set (the exit then counts it). */
+int rt_job_watch(rt_job *j);
+
+#endif

@@ -1,0 +1,64 @@
+// dla-args: -DK=4
+// dla-build: -D K=4
+// ELL SpMV, column-major (x[col[j*N + row]]) with K from the build
+// options, and row-major (x[col[row*W + j]]) with W defined here: the
+// index into col is affine in the global id and the loop counter
+#define W 3
+
+//DL: v1 indirect: read x[col[j * N + gid]] for(j < K)
+__kernel void ell_cm(__global const float *val, __global const int *col,
+                     __global const float *x, __global float *y, int N
+#ifdef DL_ACTIVE_ell_cm
+, __global const float *dl_gather_x_col
+#endif
+)
+{
+#ifdef DL_ACTIVE_ell_cm
+
+    int row = get_global_id(0);
+    if (row >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[j * N + row] * dl_gather_x_col[j * N + row];
+    y[row] = s;
+
+#else
+
+    int row = get_global_id(0);
+    if (row >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[j * N + row] * x[col[j * N + row]];
+    y[row] = s;
+
+#endif
+}
+
+//DL: v1 indirect: read x[col[gid * 3 + j]] for(j < 3)
+__kernel void ell_rm(__global const float *val, __global const long *col,
+                     __global const float *x, __global float *y, int rows
+#ifdef DL_ACTIVE_ell_rm
+, __global const float *dl_gather_x_col
+#endif
+)
+{
+#ifdef DL_ACTIVE_ell_rm
+
+    size_t row = get_global_id(0);
+    float s = 0.0f;
+    for (uint j = 0; j < W; ++j)
+        s += val[row * W + j] * dl_gather_x_col[row * W + j];
+    y[row] = s;
+
+#else
+
+    size_t row = get_global_id(0);
+    float s = 0.0f;
+    for (uint j = 0; j < W; ++j)
+        s += val[row * W + j] * x[col[row * W + j]];
+    y[row] = s;
+
+#endif
+}

@@ -1,0 +1,372 @@
+/* test_annot_indirect.c - indirect references in `// DL:` annotations
+ * (docs/annotations.md, "Indirect references"): every form, their
+ * canonical text, their evaluation at a launch, the rejections with the
+ * source line, and random edits of annotated sources. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "annotations.h"
+#include "error.h"
+#include "log.h"
+
+/* The kernel every annotation below stands before. */
+#define KERNEL                                                              \
+    "struct atom { float x, y, z; int type; };\n"                           \
+    "kernel void k(global const float *x, global const int *col,\n"         \
+    "              global const uint *perm, global struct atom *a,\n"       \
+    "              global float *y, global const float4 *v, int n,\n"       \
+    "              uint N, float w) { }\n"
+
+static dl_annot_program *parse_with(const char *annotations)
+{
+    char src[4096];
+    snprintf(src, sizeof src, "%s%s", annotations, KERNEL);
+    dl_annot_program *prog = NULL;
+    if (dl_annot_parse(src, strlen(src), "prog.cl", &prog) != DL_SUCCESS)
+        fail_msg("parse failed: %s", dl_last_error());
+    return prog;
+}
+
+static const dl_annot_kernel *kernel_k(const dl_annot_program *prog)
+{
+    const dl_annot_kernel *k = dl_annot_find(prog, "k");
+    if (!k)
+        fail_msg("kernel 'k' not found");
+    return k;
+}
+
+/* `line` is accepted and prints back as `canonical`. */
+static void accepted(const char *line, const char *canonical)
+{
+    char text[1024], out[1024];
+    snprintf(text, sizeof text, "%s\n", line);
+    dl_annot_program *prog = parse_with(text);
+    const dl_annot_kernel *k = kernel_k(prog);
+    if (!k->ok || k->nindirect != 1)
+        fail_msg("'%s' rejected: %s", line,
+                 prog->ndiags ? prog->diags[0].message : "(no message)");
+    assert_int_equal(k->nargs, 0);
+    dl_annot_format_indirect(&k->indirect[0], out, sizeof out);
+    if (strcmp(out, canonical) != 0)
+        fail_msg("'%s' printed as '%s', not '%s'", line, out, canonical);
+    dl_annot_free(prog);
+    /* The canonical form reads back to itself. */
+    snprintf(text, sizeof text, "%s\n", canonical);
+    prog = parse_with(text);
+    k = kernel_k(prog);
+    assert_true(k->ok);
+    dl_annot_format_indirect(&k->indirect[0], out, sizeof out);
+    assert_string_equal(out, canonical);
+    dl_annot_free(prog);
+}
+
+/* `line` is rejected on line 1 of prog.cl, with `part` in the message. */
+static void rejected(const char *line, const char *part)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s\n", line);
+    dl_annot_program *prog = parse_with(text);
+    const dl_annot_kernel *k = kernel_k(prog);
+    if (k->ok)
+        fail_msg("'%s' was accepted", line);
+    assert_int_equal(k->nindirect, 0);
+    assert_true(prog->ndiags >= 1);
+    assert_int_equal(prog->diags[0].line, 1);
+    if (!strstr(prog->diags[0].message, part))
+        fail_msg("'%s': message '%s' lacks '%s'", line,
+                 prog->diags[0].message, part);
+    dl_annot_free(prog);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dl_log_set_level(DL_LOG_LEVEL_ERROR);
+    return 0;
+}
+
+static void test_forms(void **state)
+{
+    (void)state;
+    accepted("// DL: indirect: read x[col[gid]]",
+             "//DL: v1 indirect: read x[col[gid]]");
+    accepted("//DL: v1 Indirect : READ x [ col [ gid ] + 1 ]",
+             "//DL: v1 indirect: read x[col[gid] + 1]");
+    accepted("//DL: indirect: read x[col[gid] - N + 1]",
+             "//DL: v1 indirect: read x[col[gid] - N + 1]");
+    accepted("//DL: indirect: read x[col[gid] + (n - 2)]",
+             "//DL: v1 indirect: read x[col[gid] + n - 2]");
+    accepted("//DL: indirect: write y[perm[2*gid + 1]]",
+             "//DL: v1 indirect: write y[perm[2 * gid + 1]]");
+    /* A field of a record: its offset and size in record(...). */
+    accepted("//DL: indirect: read a[perm[gid]] record(size=16; 4:4)",
+             "//DL: v1 indirect: read a[perm[gid]] record(size=16; 4:4)");
+    accepted("//DL: indirect: read v[col[gid]]",
+             "//DL: v1 indirect: read v[col[gid]]");
+    /* ELL: x[col[j*N + gid]] for j < K, K a build-option macro. */
+    accepted("//DL: indirect: read x[col[j * N + gid]] for(j < K)",
+             "//DL: v1 indirect: read x[col[j * N + gid]] for(j < K)");
+    accepted("//DL: indirect: read x[col[gid * n + j]] for ( j < n / 2 )",
+             "//DL: v1 indirect: read x[col[gid * n + j]] for(j < n / 2)");
+    accepted("//DL: indirect: read a[col[(gid + 3) * 4 - j]] "
+             "record(size=16; 0:4, 8:4) for(j < 4)",
+             "//DL: v1 indirect: read a[col[(gid + 3) * 4 - j]] "
+             "record(size=16; 0:4, 8:4) for(j < 4)");
+}
+
+static void test_field_span(void **state)
+{
+    (void)state;
+    dl_annot_program *prog = parse_with(
+        "//DL: indirect: read a[perm[gid]] record(size=16; 12:4, 4:4)\n"
+        "//DL: indirect: read v[col[gid] + 2]\n");
+    const dl_annot_kernel *k = kernel_k(prog);
+    assert_true(k->ok);
+    assert_int_equal(k->nindirect, 2);
+    const dl_annot_indirect *r = &k->indirect[0];
+    assert_int_equal(r->array, 3);
+    assert_int_equal(r->via, 2);
+    assert_int_equal(r->via_type, DL_INT_U32);
+    assert_int_equal(r->elem_size, 16);
+    assert_int_equal(r->field_offset, 4);
+    assert_int_equal(r->field_size, 12);
+    assert_int_equal(r->line, 1);
+    r = &k->indirect[1];
+    assert_int_equal(r->elem_size, 16); /* float4 */
+    assert_int_equal(r->field_offset, 0);
+    assert_int_equal(r->field_size, 16);
+    assert_int_equal(r->via_type, DL_INT_I32);
+    assert_int_equal(r->line, 2);
+    dl_annot_free(prog);
+}
+
+/* Several references to one array, one index buffer for several arrays,
+ * and indirect references beside an argument's layout annotation. */
+static void test_several(void **state)
+{
+    (void)state;
+    dl_annot_program *prog = parse_with(
+        "//DL: indirect: read x[col[gid]]\n"
+        "//DL: indirect: read x[perm[gid]]\n"
+        "//DL: indirect: read x[col[gid] + 1]\n"
+        "//DL: indirect: write y[col[gid]]\n"
+        "//DL: aos: a[n] record(size=16; 0:4, 4:4, 8:4, 12:4)\n");
+    const dl_annot_kernel *k = kernel_k(prog);
+    assert_true(k->ok);
+    assert_int_equal(k->nindirect, 4);
+    assert_int_equal(k->nargs, 1);
+    assert_int_equal(k->indirect[3].write, 1);
+    assert_int_equal(k->indirect[3].array, 4);
+    assert_int_equal(k->indirect[3].via, 1);
+    dl_annot_free(prog);
+}
+
+static void test_rejections(void **state)
+{
+    (void)state;
+    rejected("//DL: indirect: x[col[gid]]", "expected read or write");
+    rejected("//DL: indirect: read x(col[gid])", "expected '['");
+    rejected("//DL: indirect: read x[col[gid]", "found the end of the line");
+    rejected("//DL: indirect: read x[col[gid", "without a matching ']'");
+    rejected("//DL: indirect: read x[col[gid]]]", "expected record(...)");
+    rejected("//DL: indirect: read x[col gid]", "expected '['");
+    rejected("//DL: indirect: read x[col[gid +]]", "the index at column");
+    rejected("//DL: indirect: read x[col[gid] * 2]", "expected ']', '+'");
+    rejected("//DL: indirect: read x[col[gid]] for(j < K",
+             "without a matching ')'");
+    rejected("//DL: indirect: read x[col[gid]] for j < K", "expected '('");
+    rejected("//DL: indirect: read x[col[gid]] for(j < K) x",
+             "expected the end");
+    rejected("//DL: indirect: read z[col[gid]]", "no argument 'z'");
+    rejected("//DL: indirect: read x[w[gid]]", "not a __global");
+    rejected("//DL: indirect: read x[y[gid]]", "holds float, not integers");
+    rejected("//DL: indirect: read col[col[gid]]", "both the array");
+    rejected("//DL: indirect: read a[perm[gid]]", "is unknown");
+    rejected("//DL: indirect: read x[col[gid]] record(size=8; 0:4)",
+             "not the 4 bytes");
+    rejected("//DL: indirect: read x[col[gid * gid]]", "not affine");
+    rejected("//DL: indirect: read x[col[gid * j]] for(j < 4)",
+             "not affine");
+    rejected("//DL: indirect: read x[col[gid / 2]]", "not affine");
+    rejected("//DL: indirect: read x[col[n % gid]]", "not affine");
+    rejected("//DL: indirect: read x[col[gid + w]]", "not an integer");
+    rejected("//DL: indirect: read x[col[gid + y]]", "not an integer");
+    rejected("//DL: indirect: read x[col[gid] + gid]", "only appear in");
+    rejected("//DL: indirect: read x[col[gid + j]] for(j < j)",
+             "only appear in");
+    rejected("//DL: indirect: read x[col[gid]] for(j < 4)",
+             "does not appear in the index");
+    rejected("//DL: indirect: read x[col[gid + n]] for(n < 4)",
+             "an argument of the kernel");
+    rejected("//DL: indirect: read x[col[gid]] for(gid < 4)",
+             "the global id");
+    rejected("//DL: indirect: read x[col[gid + 1]] record(size=4; 0:4, 2:2)",
+             "overlap");
+}
+
+static void test_twice(void **state)
+{
+    (void)state;
+    dl_annot_program *prog = parse_with(
+        "//DL: indirect: read x[col[gid]]\n"
+        "//DL: v1 indirect: read x[ col[gid] ]\n");
+    const dl_annot_kernel *k = kernel_k(prog);
+    assert_false(k->ok);
+    assert_int_equal(k->nindirect, 1);
+    assert_int_equal(prog->diags[0].line, 2);
+    assert_non_null(strstr(prog->diags[0].message, "twice (first on line 1)"));
+    dl_annot_free(prog);
+}
+
+/* The message names the source file and line, as for other annotations. */
+static void test_message_names_line(void **state)
+{
+    (void)state;
+    dl_annot_program *prog = parse_with(
+        "/* two\n lines */\n//DL: indirect: read x[col[gid] ++ 1]\n");
+    assert_int_equal(prog->ndiags, 1);
+    assert_int_equal(prog->diags[0].line, 3);
+    assert_non_null(strstr(prog->diags[0].message,
+                           "annotation rejected, kernel 'k' will run "
+                           "untransformed: the offset at column "));
+    dl_annot_free(prog);
+}
+
+static dl_status macro_k(void *user, const char *name, int64_t *value)
+{
+    (void)user;
+    DL_RETURN_ERROR_ON(strcmp(name, "K") != 0, DL_INVALID_ARGUMENT,
+                       "no macro %s", name);
+    *value = 7;
+    return DL_SUCCESS;
+}
+
+/* The affine coefficients at a launch: ELL's j*N + gid with N = 100 and
+ * K = 7 from a macro, on the range from global offset 5. */
+static void test_eval(void **state)
+{
+    (void)state;
+    dl_annot_program *prog = parse_with(
+        "//DL: indirect: read x[col[3 + j * N + 2 * gid] - n] for(j < K)\n");
+    const dl_annot_kernel *k = kernel_k(prog);
+    assert_true(k->ok);
+    uint32_t N = 100;
+    int n = 9;
+    dl_dims_raw_arg raw[9] = {0};
+    raw[6] = (dl_dims_raw_arg){&n, sizeof n};
+    raw[7] = (dl_dims_raw_arg){&N, sizeof N};
+    size_t global = 64, offset = 5;
+    dl_dims_env env = {.work_dim = 1, .global_size = &global,
+                       .global_offset = &offset, .args = raw, .nargs = 9};
+    dl_annot_indirect_range r;
+    assert_int_equal(dl_annot_indirect_eval(&k->indirect[0], k->nparams,
+                                            &env, macro_k, NULL, &r),
+                     DL_SUCCESS);
+    assert_int_equal(r.base, 3 + 2 * 5);
+    assert_int_equal(r.t_stride, 2);
+    assert_int_equal(r.j_stride, 100);
+    assert_int_equal(r.offset, -9);
+    assert_int_equal(r.steps, 7);
+    /* Without the macro's value the reference cannot be evaluated. */
+    assert_int_not_equal(dl_annot_indirect_eval(&k->indirect[0], k->nparams,
+                                                &env, NULL, NULL, &r),
+                         DL_SUCCESS);
+    /* Nor without an argument's value. */
+    raw[7].value = NULL;
+    assert_int_not_equal(dl_annot_indirect_eval(&k->indirect[0], k->nparams,
+                                                &env, macro_k, NULL, &r),
+                         DL_SUCCESS);
+    dl_annot_free(prog);
+}
+
+static uint32_t rng = 12345u;
+static uint32_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+/* Random edits of a source with indirect references must not crash; a
+ * kernel is either ok with sound references or marked; every accepted
+ * reference prints back to a form that reads back the same. */
+static void test_mutations(void **state)
+{
+    (void)state;
+    static const char base[] =
+        "//DL: indirect: read x[col[j * N + gid] + 1] for(j < K)\n"
+        "//DL: v1 indirect: write a[perm[2 * gid]] record(size=16; 4:4)\n"
+        "//DL: indirect: read x[perm[gid] - (n - 1)]\n" KERNEL;
+    static const char alphabet[] = "[]():;,-+<*/%\\\n\" gidjnNKxcolperm"
+                                   "readwriteindirectforrecord0123456789";
+    char src[sizeof base + 64];
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t len = sizeof base - 1;
+        memcpy(src, base, len);
+        for (int e = 1 + (int)(next_rand() % 4); e > 0; e--) {
+            size_t at = next_rand() % len;
+            char c = alphabet[next_rand() % (sizeof alphabet - 1)];
+            switch (next_rand() % 3) {
+            case 0: src[at] = c; break;
+            case 1:
+                memmove(src + at + 1, src + at, len - at);
+                src[at] = c;
+                len++;
+                break;
+            default:
+                memmove(src + at, src + at + 1, len - at - 1);
+                len--;
+                break;
+            }
+        }
+        dl_annot_program *prog = NULL;
+        assert_int_equal(dl_annot_parse(src, len, "mut", &prog), DL_SUCCESS);
+        for (uint32_t i = 0; i < prog->nkernels; i++) {
+            const dl_annot_kernel *k = &prog->kernels[i];
+            for (uint32_t j = 0; j < k->nindirect; j++) {
+                const dl_annot_indirect *r = &k->indirect[j];
+                assert_true(r->array < k->nparams && r->via < k->nparams);
+                assert_non_null(r->index);
+                assert_true(r->elem_size > 0);
+                assert_true(!r->loop_var == !r->trips);
+                char once[1024], twice[1024], text[2048];
+                dl_annot_format_indirect(r, once, sizeof once);
+                snprintf(text, sizeof text, "%s\n%s", once, KERNEL);
+                dl_annot_program *again = NULL;
+                assert_int_equal(dl_annot_parse(text, strlen(text), "again",
+                                                &again), DL_SUCCESS);
+                const dl_annot_kernel *k2 = kernel_k(again);
+                if (!k2->ok || k2->nindirect != 1)
+                    fail_msg("'%s' does not read back", once);
+                dl_annot_format_indirect(&k2->indirect[0], twice,
+                                         sizeof twice);
+                assert_string_equal(once, twice);
+                dl_annot_free(again);
+            }
+        }
+        dl_annot_free(prog);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_forms),
+        cmocka_unit_test(test_field_span),
+        cmocka_unit_test(test_several),
+        cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_twice),
+        cmocka_unit_test(test_message_names_line),
+        cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_mutations),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
