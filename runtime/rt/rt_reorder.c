@@ -11,6 +11,7 @@
 #include "gather.h"
 #include "reorder_cache.h"
 #include "rt_indirect.h"
+#include "tuner_timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,10 +267,10 @@ static const char *order_args(const launch_call *c, const rt_kernel *k,
     return NULL;
 }
 
-/* Locked: looks each job up, after the ordering events of the launch's
- * buffers (in *order).  NULL, or why the launch declines. */
-static const char *lookup(const launch_call *c, const rt_kernel *k,
-                          gather_job *jobs, uint32_t n, rt_events *order)
+/* Locked: looks each job up; A and P, tracked from now on, add their
+ * ordering events to *order.  NULL, or why the launch declines. */
+static const char *lookup(const launch_call *c, gather_job *jobs, uint32_t n,
+                          rt_events *order)
 {
     dl_reorder_cache *cache = cache_for(c->queue);
     if (!cache)
@@ -280,9 +281,7 @@ static const char *lookup(const launch_call *c, const rt_kernel *k,
     if (need > cache_budget)
         return "its reordered copies exceed DL_GATHER_BUDGET (partial "
                "duplication is not done yet)";
-    const char *why = order_args(c, k, order);
-    if (why)
-        return why;
+    const char *why = NULL;
     for (uint32_t i = 0; i < n; i++) {
         gather_job *j = &jobs[i];
         rt_buffer *a = rt_buffer_get(j->key.a), *p = rt_buffer_get(j->key.p);
@@ -386,32 +385,37 @@ static void jobs_free(gather_job *jobs, uint32_t n)
     }
 }
 
-/* Locked: the variant with the copies, after the caller's list, the
- * ordering events and the gathers; its event is a use of every tracked
- * argument. */
+/* Locked: the variant with the copies (n jobs), or the program's kernel
+ * (none), after the caller's list, the ordering events and the gathers;
+ * its event is a use of every tracked argument, and goes to the probe. */
 static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
                       uint32_t n, cl_uint nwait, const cl_event *wait,
-                      rt_events *order, cl_event *event)
+                      rt_events *order, dl_tuner_probe *probe,
+                      cl_event *event)
 {
-    cl_int err = rt_launch_sync_args(k);
+    cl_kernel kernel = n ? k->xform : c->kernel;
+    cl_int err = n ? rt_launch_sync_args(k) : CL_SUCCESS;
     for (uint32_t i = 0; i < n && err == CL_SUCCESS; i++) {
         err = dl_cl.clSetKernelArg(k->xform, jobs[i].param, sizeof(cl_mem),
                                    &jobs[i].a_prime);
         if (jobs[i].ready)
             rt_events_push_once(order, jobs[i].ready);
     }
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+        dl_tuner_probe_launched(probe, NULL, 0);
         return err;
+    }
     rt_events joined = {0};
     cl_uint nw = 0;
     const cl_event *w = rt_events_join(&joined, nwait, wait, order, &nw);
     cl_event own = NULL;
     cl_event *ev = event ? event : &own;
-    err = c->task ? dl_cl.clEnqueueTask(c->queue, k->xform, nw, w, ev)
-                  : dl_cl.clEnqueueNDRangeKernel(c->queue, k->xform,
+    err = c->task ? dl_cl.clEnqueueTask(c->queue, kernel, nw, w, ev)
+                  : dl_cl.clEnqueueNDRangeKernel(c->queue, kernel,
                                                  c->work_dim, c->offset,
                                                  c->global, c->local, nw, w,
                                                  ev);
+    dl_tuner_probe_launched(probe, err == CL_SUCCESS ? *ev : NULL, n > 0);
     if (err == CL_SUCCESS && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {
             cl_mem m = rt_launch_arg_mem(k, i);
@@ -427,14 +431,62 @@ static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
     return err;
 }
 
+/* What trying the variant costs up front, for the tuner: its build
+ * unless built, and the gather program's unless one ran in this process,
+ * each estimated by the program's own build (the gather program's at
+ * most GATHER_BUILD_MAX_NS: a small program, served from POCL's cache
+ * after a machine's first run).  The gathers themselves are measured by
+ * the probe as its conversions. */
+#define GATHER_BUILD_MAX_NS 50e6
+
+static int gathered_once; /* atomic */
+
+static dl_tuner_prediction prediction(const rt_kernel *k)
+{
+    double build = k->prog ? (double)k->prog->build_ns : 0;
+    double gather = build < GATHER_BUILD_MAX_NS ? build : GATHER_BUILD_MAX_NS;
+    rt_lock();
+    int built = k->xform != NULL;
+    rt_unlock();
+    dl_tuner_prediction p = {0, 0, 0, 0};
+    p.first_ns = (built ? 0 : build) +
+                 (RT_LOAD(gathered_once) ? 0 : gather);
+    return p;
+}
+
+/* The choice for this launch: always the variant under DL_POLICY=always,
+ * the tuner's under auto (docs/tuning.md), keyed by the work sizes. */
+static dl_tuner_choice choose(const launch_call *c, rt_kernel *k)
+{
+    dl_tuner_choice always = {1, 0, 0, 0};
+    if (dl_rt.controls.policy != DL_POLICY_AUTO || !dl_rt.tuner)
+        return always;
+    uint64_t sig = dl_tuner_signature(0, c->task ? 0 : c->work_dim);
+    for (cl_uint d = 0; !c->task && d < c->work_dim; d++)
+        sig = dl_tuner_signature(sig, c->global[d]);
+    dl_tuner_prediction p = prediction(k);
+    dl_tuner_launch l = {k, k->name, sig, &p, 0};
+    return dl_tuner_choose(dl_rt.tuner, &l);
+}
+
+/* The gathers the launch needs (some may be cached): NULL, or why not.
+ * On success the jobs hold the copies and *order their ordering events. */
+static const char *prepare(const launch_call *c, gather_job *jobs, uint32_t n,
+                           cl_uint nwait, const cl_event *wait,
+                           rt_events *order)
+{
+    rt_lock();
+    const char *why = lookup(c, jobs, n, order);
+    rt_unlock();
+    why = why ? why : gather(c, jobs, n, nwait, wait, order);
+    if (!why)
+        __atomic_store_n(&gathered_once, 1, __ATOMIC_RELAXED);
+    return why;
+}
+
 int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
                       const cl_event *wait, cl_event *event, cl_int *err)
 {
-    if (dl_rt.controls.policy != DL_POLICY_ALWAYS) {
-        decline(k, "DL_POLICY is not always (reordering is decided under "
-                   "always only)");
-        return 0;
-    }
     gather_job jobs[RT_GATHERS];
     const char *why = NULL;
     uint32_t n = make_jobs(c, k, jobs, &why);
@@ -442,23 +494,39 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         decline(k, why);
         return 0;
     }
-    if (!rt_launch_xform_kernel(k, &(rt_global_end){0})) {
+    dl_tuner_choice tc = choose(c, k);
+    if (tc.transform && !rt_launch_xform_kernel(k, &(rt_global_end){0})) {
         k->reorder = 0; /* logged there: it runs as written from now on */
         return 0;
     }
+    dl_tuner_probe *probe =
+        tc.measure ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket, c->queue,
+                                          nwait, wait)
+                   : NULL;
     rt_events order = {0};
     rt_lock();
-    why = lookup(c, k, jobs, n, &order);
+    why = order_args(c, k, &order);
     rt_unlock();
-    why = why ? why : gather(c, jobs, n, nwait, wait, &order);
+    if (!why && tc.transform) {
+        why = prepare(c, jobs, n, nwait, wait, &order);
+        rt_events gathers = {0};
+        for (uint32_t i = 0; !why && i < n; i++)
+            if (jobs[i].gather)
+                rt_events_push(&gathers, jobs[i].ready);
+        dl_tuner_probe_converted(probe, gathers.n, gathers.ev);
+        rt_events_free(&gathers);
+    }
     if (!why) {
         rt_lock();
-        store(c, jobs, n);
-        *err = enqueue(c, k, jobs, n, nwait, wait, &order, event);
-        if (*err == CL_SUCCESS)
+        if (tc.transform)
+            store(c, jobs, n);
+        *err = enqueue(c, k, jobs, tc.transform ? n : 0, nwait, wait, &order,
+                       probe, event);
+        if (*err == CL_SUCCESS && tc.transform)
             rt_stats_ran_transformed(k);
         rt_unlock();
-    }
+    } else
+        dl_tuner_probe_launched(probe, NULL, 0);
     jobs_free(jobs, n);
     rt_events_free(&order);
     if (why)

@@ -16,17 +16,18 @@
 int rt_reorder_planned(const dl_annot_kernel *ak);
 
 /* Whether the runtime activates ak for its indirect reads: planned, and
- * DL_POLICY=always (under auto such a kernel runs as written for now:
+ * DL_POLICY=always, or auto (the tuner then decides each launch:
  * docs/tuning.md). */
 static inline int rt_reorder_wanted(const dl_annot_kernel *ak)
 {
-    return dl_rt.controls.policy == DL_POLICY_ALWAYS &&
+    return dl_rt.controls.policy != DL_POLICY_NEVER &&
            rt_reorder_planned(ak);
 }
 
-/* A launch of k (k->reorder), unlocked: its reordered copies from the
- * cache or gathered on the launch's queue, then the activated variant
- * reading them.  Returns 1 with the real call's status in *err, or 0
+/* A launch of k (k->reorder), unlocked: under DL_POLICY=always, or when
+ * the tuner says so under auto, its reordered copies from the cache or
+ * gathered on the launch's queue, then the activated variant reading
+ * them; else the program's kernel, measured when the tuner asks.  Returns 1 with the real call's status in *err, or 0
  * where it declines (logged once per kernel and cause): the caller then
  * runs the program's kernel as written.  Blocks on nothing and adds no
  * wait the launch did not imply. */
