@@ -1,4 +1,4 @@
-// dla-args:
+// dla-args: --layout da
 // a kernel whose record argument is rewritten (DA) and which also reads
 // another array through an index buffer: both annotations, the indirect
 // one after the layout's
