@@ -496,7 +496,9 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
     }
     dl_tuner_choice tc = choose(c, k);
     if (tc.transform && !rt_launch_xform_kernel(k, &(rt_global_end){0})) {
+        rt_lock();
         k->reorder = 0; /* logged there: it runs as written from now on */
+        rt_unlock();
         return 0;
     }
     dl_tuner_probe *probe =
