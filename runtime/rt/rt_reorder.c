@@ -215,6 +215,8 @@ static const char *watch(rt_buffer *b)
 {
     if (b->transformed)
         return "an array or index buffer is in a converted layout";
+    if (b->pinned) /* e.g. USE_HOST_PTR: the host may write it unseen */
+        return "an array or index buffer stays in the program's hands";
     if (b->gathered)
         return NULL;
     __atomic_store_n(&b->ever_converted, 1, __ATOMIC_SEQ_CST);
