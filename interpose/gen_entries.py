@@ -187,9 +187,24 @@ def whole_decl(e):
             "whole")
 
 
+def writes_decl(e):
+    """The buffers the command may write, one flag per buffer."""
+    if "writes" not in e.access:
+        return [], "NULL"
+    if e.access["writes"] == "all":
+        return [], "RT_WRITES_ALL"
+    exprs = [w.strip() for w in split_top(e.access["writes"])]
+    if len(exprs) == 1:
+        return ["int writes = %s;" % exprs[0]], "&writes"
+    return (["int writes[%d] = {%s};" % (len(exprs), ", ".join(exprs))],
+            "writes")
+
+
 def slow(e):
     decls, count, array = mem_set(e)
     wdecls, whole = whole_decl(e)
+    xdecls, writes = writes_decl(e)
+    wdecls += xdecls
     blocking = e.access.get("blocking", "0")
     lines = ["static __attribute__((noinline)) %s" % e.ret,
              "%s_slow(%s)" % (e.name, e.params), "{"]
@@ -198,9 +213,9 @@ def slow(e):
               "        return %s;" % call(e, e.args),
               "    access a;"]
     lines += ["    " + d for d in wdecls]
-    lines += ["    access_begin(&a, command_queue, %s, %s, %s, %s, %s, %s, "
-              "%s);" % (count, array, whole, WAIT[0], WAIT[1], WAIT[2],
-                        blocking)]
+    lines += ["    access_begin(&a, command_queue, %s, %s, %s, %s, %s, %s, %s, "
+              "%s);" % (count, array, whole, writes, WAIT[0], WAIT[1],
+                        WAIT[2], blocking)]
     if e.ret == "cl_int":
         lines += ["    cl_int err = %s;" % call(e, slow_args(e)),
                   "    return access_end(&a, %s, %s, err);" % (count, array)]

@@ -269,6 +269,7 @@ typedef struct param_words {
     unsigned pointer;
     dl_addr_space space;
     int in_brackets;
+    int pointee_const; /* "const" before the first '*' */
 } param_words;
 
 static const struct {
@@ -291,6 +292,8 @@ static void add_word(param_words *pw, dl_clsrc_token t)
         if (dl_clsrc_is_ident(t, qualifiers[i].word)) {
             if (qualifiers[i].space)
                 pw->space = (dl_addr_space)(qualifiers[i].space - 1);
+            if (!strcmp(qualifiers[i].word, "const") && !pw->pointer)
+                pw->pointee_const = 1;
             return;
         }
     if (pw->nwords < MAX_TYPE_WORDS)
@@ -350,6 +353,7 @@ static dl_status finish_param(param_words *pw, dl_clsrc_signature *sig)
                            "out of host memory");
         p->pointer = pw->pointer;
         p->space = pw->space;
+        p->pointee_const = pw->pointee_const;
         dl_int_type int_type;
         p->elem_size = type_size(p->type, &int_type);
         p->int_type = pw->pointer ? DL_INT_NONE : int_type;

@@ -29,6 +29,8 @@ typedef struct dl_kernel_param {
     uint32_t elem_size;   /* bytes of `type` if it is an OpenCL C scalar
                              or vector type, else 0 (struct, typedef)   */
     dl_int_type int_type; /* by-value integer parameters, else NONE    */
+    int pointee_const;    /* a pointer to const data ("const float *"):
+                             the kernel cannot write through it          */
 } dl_kernel_param;
 
 typedef enum dl_clsrc_tok_kind {

@@ -3,8 +3,13 @@
  * sub-buffer use and native kernel; a whole-buffer write or fill only
  * resets the state (the old bytes are overwritten anyway). */
 #include "rt_internal.h"
+#include "rt_reorder.h"
 
 #include <stdlib.h>
+
+/* The `writes` of a call that may write every buffer it names. */
+static const int writes_all_flag = -1;
+#define RT_WRITES_ALL (&writes_all_flag)
 
 /* One access: the buffers it touches, and the wait list and event of the
  * real call. */
@@ -23,9 +28,11 @@ typedef struct access {
 /* Before the real call, which the caller makes non-blocking: the lock is
  * held from here to access_end, so that no other thread converts these
  * buffers between the restore and the command.  whole[i]: mems[i] is
- * overwritten entirely. */
+ * overwritten entirely; writes[i]: it may be written (RT_WRITES_ALL:
+ * all are), which moves its version on. */
 static void access_begin(access *a, cl_command_queue queue, cl_uint nmem,
-                         const cl_mem *mems, const int *whole, cl_uint nwait,
+                         const cl_mem *mems, const int *whole,
+                         const int *writes, cl_uint nwait,
                          const cl_event *wait, cl_event *event, int blocking)
 {
     *a = (access){.queue = queue,
@@ -45,6 +52,8 @@ static void access_begin(access *a, cl_command_queue queue, cl_uint nmem,
             continue;
         }
         a->tracked = 1;
+        if (writes && (writes == RT_WRITES_ALL || writes[i]))
+            rt_buffer_wrote(b);
         /* A sub-buffer's whole write is a partial write of its parent. */
         if (whole && whole[i] && !b->parent) {
             rt_buffer_reset(b);

@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
+#include "rt_reorder.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -534,6 +535,7 @@ void rt_buffers_close_context(cl_context context)
         rt_buffer *b = rt_map_at(&dl_rt.buffers, i);
         if (!b || b->context != context)
             continue;
+        rt_reorder_forget(b);
         rt_events done = {0};
         if (b->transformed)
             restore_one(b, b->queue, 0, NULL, &done);

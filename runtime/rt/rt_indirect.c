@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of macro `name` in the build options ("-D K=8", "-DK=8",
- * "-D K" is 1), as dimension expressions read integers. */
-static dl_status macro_value(void *user, const char *name, int64_t *value)
+dl_status rt_indirect_macro(void *user, const char *name, int64_t *value)
 {
     const char *options = user ? user : "";
     size_t n = strlen(name);
@@ -77,7 +75,7 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
                        .local_size = c->local, .global_offset = c->offset,
                        .args = raw, .nargs = n};
     dl_annot_indirect_range range;
-    if (dl_annot_indirect_eval(r, k->annot->nparams, &env, macro_value,
+    if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
                                k->prog ? k->prog->options : NULL,
                                &range) != DL_SUCCESS) {
         *why = dl_last_error();

@@ -25,6 +25,11 @@ static inline int rt_indirect_counts(const rt_kernel *k)
 void rt_indirect_launched(const launch_call *c, const rt_kernel *k,
                           cl_event launched);
 
+/* The value of macro `name` in the build options `user` ("-D K=8",
+ * "-DK=8", "-D K" is 1), as dimension expressions read integers: the
+ * dl_annot_macro_fn of dl_annot_indirect_eval. */
+dl_status rt_indirect_macro(void *user, const char *name, int64_t *value);
+
 /* At exit: one line per reference counted (or that could not be). */
 void rt_indirect_report(FILE *out);
 

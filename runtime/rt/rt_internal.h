@@ -248,6 +248,10 @@ typedef struct rt_kernel {
     const dl_annot_kernel *annot; /* NULL: no annotation            */
     size_t annot_index;           /* into prog->active / tiles      */
     int transformed;              /* planned with DL_ACTIVE_<name>  */
+    /* Planned with DL_ACTIVE_<name> for its indirect reads alone: its
+     * launches run through rt_reorder.c, not the layout path. */
+    int reorder;
+    int reorder_warned; /* a decline of rt_reorder.c was logged (locked) */
     cl_uint nargs;
     rt_arg *args;
     /* The same kernel of the activated variant, made at its first
@@ -303,6 +307,12 @@ typedef struct rt_buffer {
     /* Why the buffer must stay in the program's layout for good (the
      * host shares its memory, an image views it: rt_marks.c), or NULL. */
     const char *pinned;
+    /* Bumped (locked) at every write dlayout sees: host writes, fills,
+     * maps for writing, copies into it, writes through a sub-buffer,
+     * launches that may write it (rt_reorder.h).  A reordered copy of
+     * the buffer is current while its version is. */
+    uint64_t version;
+    int gathered; /* read by a cached reordered copy (rt_reorder.c) */
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
@@ -321,6 +331,10 @@ typedef struct rt_stats {
     uint64_t programs_annotated, kernels_planned, kernels_transformed,
         launches, marshals, unmarshals, bytes_marshaled, marshal_ns, declined,
         plain_launches, decided_transform, decided_plain;
+    /* Reordering with index redirection (rt_reorder.c): gathers
+     * enqueued, launches served by a cached copy, cached copies found
+     * stale (A or P written since). */
+    uint64_t reorders, reorder_hits, reorder_invalidations;
 } rt_stats;
 
 typedef struct rt_state {
@@ -337,6 +351,12 @@ typedef struct rt_state {
     rt_destroyed *destroyed; /* atomic: see rt_lock.c */
     rt_stats stats;          /* atomic adds */
     dl_tuner *tuner; /* DL_POLICY=auto: per-launch decisions; NULL: always */
+    /* Reordered copies of indirectly read arrays (rt_reorder.c), made at
+     * the first one; locked. */
+    struct dl_reorder_cache *reorder;
+    /* atomic: launches of kernels dlayout does not know, which may have
+     * written any buffer: added to every buffer's version. */
+    uint64_t wild_writes;
 } rt_state;
 
 extern __attribute__((visibility("hidden"))) rt_state dl_rt;

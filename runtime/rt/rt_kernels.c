@@ -4,6 +4,7 @@
  * expressions, buffer arguments and the replay into the activated
  * variant's kernel). */
 #include "rt_internal.h"
+#include "rt_reorder.h"
 #include "rt_memo.h"
 
 #include <stdlib.h>
@@ -132,6 +133,10 @@ static void track_kernel(cl_kernel kernel)
                 k->annot = &p->annot->kernels[i];
                 k->annot_index = i;
                 k->transformed = p->activated && p->active && p->active[i];
+                /* Its indirect reads alone: not the layout path. */
+                k->reorder = k->transformed &&
+                             rt_reorder_planned(k->annot);
+                k->transformed &= !k->reorder;
             }
         k->prog = p;
         p->refs++;

@@ -21,6 +21,7 @@
 #include "rt_indirect.h"
 #include "rt_launch.h"
 #include "rt_memo.h"
+#include "rt_reorder.h"
 #include "rt_reshape.h"
 #include "tuner_timing.h"
 
@@ -36,14 +37,6 @@ typedef struct want {
     rt_layout from, to; /* records borrowed from the annotation */
 } want;
 
-static cl_mem arg_mem(const rt_kernel *k, cl_uint i)
-{
-    const rt_arg *a = &k->args[i];
-    if (a->size != sizeof(cl_mem) || !a->value)
-        return NULL;
-    return *(const cl_mem *)a->value;
-}
-
 /* Whether some buffer argument is in the buffer table (its uses must be
  * recorded). */
 static int tracks_any_arg(const rt_kernel *k)
@@ -51,7 +44,7 @@ static int tracks_any_arg(const rt_kernel *k)
     if (!__atomic_load_n(&dl_rt.buffers.live, __ATOMIC_RELAXED))
         return 0;
     for (cl_uint i = 0; i < k->nargs; i++) {
-        cl_mem mem = arg_mem(k, i);
+        cl_mem mem = rt_launch_arg_mem(k, i);
         if (mem && rt_buffer_find(mem))
             return 1;
     }
@@ -97,7 +90,7 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         const dl_annot_arg *arg = &ak->args[j];
         if (!arg->record || arg->index >= k->nargs)
             continue; /* no conversion asked for: original layout */
-        cl_mem mem = arg_mem(k, arg->index);
+        cl_mem mem = rt_launch_arg_mem(k, arg->index);
         rt_buffer *b = mem ? rt_buffer_get(mem) : NULL;
         *detail = arg;
         if (!b)
@@ -208,11 +201,7 @@ static int bound_fits(const rt_global_end *bound, const rt_global_end *end)
     return 1;
 }
 
-/* Makes k->xform, the activated variant's kernel, fit for a launch that
- * ends at *end (unlocked: it may build the variant): the first build is
- * specialised for that range, a wider launch later gets the variant
- * built without a bound.  Returns it, or NULL: the kernel runs plain. */
-static cl_kernel xform_kernel(rt_kernel *k, const rt_global_end *end)
+cl_kernel rt_launch_xform_kernel(rt_kernel *k, const rt_global_end *end)
 {
     rt_lock();
     cl_kernel xform = k->xform;
@@ -256,9 +245,7 @@ out:
     return xform;
 }
 
-/* Locked.  Gives k->xform the application's argument values, unless it
- * has them already. */
-static cl_int sync_xform_args(rt_kernel *k)
+cl_int rt_launch_sync_args(rt_kernel *k)
 {
     if (k->xform_gen == k->args_gen)
         return CL_SUCCESS;
@@ -389,7 +376,7 @@ static int args_open(launch_args *a, const launch_call *c, const rt_kernel *k)
     }
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *arg = &k->args[i];
-        a->wants[i] = (want){arg_mem(k, i), 0, {NULL, 0, 0}, {NULL, 0, 0}};
+        a->wants[i] = (want){rt_launch_arg_mem(k, i), 0, {NULL, 0, 0}, {NULL, 0, 0}};
         a->raw[i] = (dl_dims_raw_arg){arg->size ? arg->value : NULL,
                                       arg->size};
     }
@@ -452,7 +439,7 @@ static int launch_build(const launch_call *c, rt_kernel *k,
         }
         /* A failed build (logged there) leaves the kernel untransformed. */
         rt_unlock();
-        xform_kernel(k, end);
+        rt_launch_xform_kernel(k, end);
         rt_lock();
         return 1;
     }
@@ -509,12 +496,14 @@ static cl_int launch_enqueue(const launch_call *c, rt_kernel *k,
     const cl_event *w = rt_events_join(&joined, nwait, wait, done, &n);
     cl_event own = NULL;
     cl_event *ev = event ? event : (first_tracked || probe ? &own : NULL);
-    cl_int err = run_xform ? sync_xform_args(k) : CL_SUCCESS;
+    cl_int err = run_xform ? rt_launch_sync_args(k) : CL_SUCCESS;
     if (err == CL_SUCCESS)
         err = real_launch(c, run_xform ? k : NULL,
                           run_xform ? k->xform : c->kernel, n, w, ev);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
                             run_xform);
+    if (err == CL_SUCCESS)
+        rt_reorder_kernel_wrote(k);
     if (err == CL_SUCCESS && ev && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {
             rt_buffer *b = a->wants[i].mem ? rt_buffer_find(a->wants[i].mem)
@@ -542,10 +531,14 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
     /* Fast paths, without the lock (see rt_map_get). */
     rt_kernel *k = rt_kernel_get(c->kernel);
     if (!k) {
+        rt_reorder_unknown_launch();
         if (RT_LOAD(dl_rt.transformed))
             return launch_unknown(c, nwait, wait, event);
         return real_launch(c, NULL, c->kernel, nwait, wait, event);
     }
+    cl_int reordered;
+    if (k->reorder && rt_reorder_launch(c, k, nwait, wait, event, &reordered))
+        return reordered;
     if (!k->transformed && !RT_LOAD(dl_rt.transformed) && !tracks_any_arg(k))
         return real_launch(c, NULL, c->kernel, nwait, wait, event);
     launch_args a;
@@ -598,7 +591,8 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
      * the tuner lets pass unseen between its monitoring launches.  Not
      * after a failed conversion: the next launch tries again. */
     int hits = !k->transformed || err != CL_SUCCESS || failed ||
-                       rt_indirect_counts(k)
+                       rt_indirect_counts(k) ||
+                       rt_reorder_kernel_writes_gathered(k)
                    ? 0
                : !tuned                            ? INT_MAX
                : probe || tc.measure               ? 0

@@ -25,6 +25,25 @@ static inline rt_layout rt_host_layout(const dl_annot_arg *arg, size_t count)
     return l;
 }
 
+/* Argument i of k as a buffer, or NULL. */
+static inline cl_mem rt_launch_arg_mem(const rt_kernel *k, cl_uint i)
+{
+    const rt_arg *a = i < k->nargs ? &k->args[i] : NULL;
+    if (!a || a->size != sizeof(cl_mem) || !a->value)
+        return NULL;
+    return *(const cl_mem *)a->value;
+}
+
+/* Makes k->xform, the activated variant's kernel, fit for a launch that
+ * ends at *end (unlocked: it may build the variant): the first build is
+ * specialised for that range, a wider launch later gets the variant
+ * built without a bound.  Returns it, or NULL: the kernel runs plain. */
+cl_kernel rt_launch_xform_kernel(rt_kernel *k, const rt_global_end *end);
+
+/* Locked.  Gives k->xform the application's argument values, unless it
+ * has them already. */
+cl_int rt_launch_sync_args(rt_kernel *k);
+
 /* Whether the tuner decides this launch (DL_POLICY=auto). */
 static inline int rt_launch_tuned(const rt_kernel *k)
 {

@@ -5,12 +5,14 @@
  * lock themselves. */
 #include "rt_hg.h"
 #include "rt_internal.h"
+#include "rt_reorder.h"
 
 #include <stdlib.h>
 
 void rt_forget_buffer(rt_buffer *b)
 {
     cl_mem mem = b->mem;
+    rt_reorder_forget(b);
     rt_buffer_drop(b);
     rt_kernels_forget_buffer(mem);
 }

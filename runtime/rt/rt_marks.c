@@ -97,6 +97,8 @@ static void run_as_written(cl_kernel kernel, cl_uint index, const char *why)
     rt_kernel *k = rt_kernel_find(kernel);
     if (k && index < k->nargs)
         k->args[index].size = 0; /* the launch sees no buffer there */
+    if (k)
+        k->reorder = 0;
     if (k && k->transformed) {
         rt_memos_invalidate();
         k->transformed = 0;

@@ -6,6 +6,7 @@
  * demand. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
+#include "rt_reorder.h"
 #include "hash.h"
 #include "clock.h"
 #include "tuner_calib.h"
@@ -176,14 +177,15 @@ void rt_program_unref(rt_program *p)
 
 /* Whether the program is tracked: some kernel has an argument's layout,
  * the launch flag or a rejected annotation (counted as declined), or
- * indirect references that DL_COALESCING counts.  A program with only
- * indirect references otherwise runs exactly as without dlayout. */
+ * indirect references that DL_COALESCING counts or that are reordered
+ * (rt_reorder.h).  A program with only indirect references otherwise
+ * runs exactly as without dlayout. */
 static int worth_tracking(const dl_annot_program *annot)
 {
     for (uint32_t i = 0; i < annot->nkernels; i++) {
         const dl_annot_kernel *k = &annot->kernels[i];
         if (k->nargs || k->tiled || !k->nindirect ||
-            dl_rt.controls.coalescing)
+            dl_rt.controls.coalescing || rt_reorder_wanted(k))
             return 1;
     }
     return 0;
@@ -393,7 +395,7 @@ static char *plan_kernels(rt_program *p, const char *options,
     int any = 0;
     for (uint32_t k = 0; k < ap->nkernels; k++) {
         const dl_annot_kernel *ak = &ap->kernels[k];
-        if (!ak->ok || !wants_conversion(ak)) {
+        if (!ak->ok || !(wants_conversion(ak) || rt_reorder_wanted(ak))) {
             if (!ak->ok)
                 RT_ADD(dl_rt.stats.declined, 1);
             continue;
@@ -624,7 +626,7 @@ static void deactivate(rt_program *p)
     rt_kernel *k;
     for (size_t i = 0; i < rt_map_cap(&dl_rt.kernels); i++)
         if ((k = rt_map_at(&dl_rt.kernels, i)) && k->prog == p)
-            k->transformed = 0;
+            k->transformed = k->reorder = 0;
 }
 
 /* Under xform_lock.  The activated variant built with `extra` after its

@@ -24,6 +24,9 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(marshal_ns)
     RT_GET(declined)
     RT_GET(plain_launches)
+    RT_GET(reorders)
+    RT_GET(reorder_hits)
+    RT_GET(reorder_invalidations)
 #undef RT_GET
     /* The memos' launches not yet retired into the counters.  Only the
      * mutex: rt_lock() would also invalidate every memo. */
@@ -47,7 +50,8 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "kernels_transformed=%llu launches=%llu marshals=%llu "
         "unmarshals=%llu bytes_marshaled=%llu marshal_enqueue_ms=%.3f "
         "declined=%llu plain_launches=%llu decided_transform=%llu "
-        "decided_plain=%llu",
+        "decided_plain=%llu reorders=%llu reorder_hits=%llu "
+        "reorder_invalidations=%llu",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
@@ -57,7 +61,10 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->declined,
         (unsigned long long)s->plain_launches,
         (unsigned long long)s->decided_transform,
-        (unsigned long long)s->decided_plain);
+        (unsigned long long)s->decided_plain,
+        (unsigned long long)s->reorders,
+        (unsigned long long)s->reorder_hits,
+        (unsigned long long)s->reorder_invalidations);
 }
 
 void rt_stats_ran_transformed(rt_kernel *k)

@@ -47,6 +47,31 @@ static void test_paper_example(void **state)
     dl_annot_free(prog);
 }
 
+/* Whether the kernel can write through a pointer parameter: a pointer to
+ * const (the qualifier before the '*', either side of the type) cannot; a
+ * const pointer to writable data can.  Launches count the others as
+ * writes of their buffers (runtime/rt/rt_reorder.c). */
+static void test_pointee_const(void **state)
+{
+    (void)state;
+    dl_annot_program *prog =
+        parse("// DL: AoS: a[n]\n"
+              "__kernel void k(__global const float *a,\n"
+              "                __global float const *b,\n"
+              "                const __global float *c,\n"
+              "                __global float *const d,\n"
+              "                __global float *e, const int n) { }\n");
+    expect_no_diags(prog);
+    const dl_annot_kernel *k = kernel(prog, "k");
+    assert_int_equal(k->nparams, 6);
+    assert_true(k->params[0].pointee_const);
+    assert_true(k->params[1].pointee_const);
+    assert_true(k->params[2].pointee_const);
+    assert_false(k->params[3].pointee_const);
+    assert_false(k->params[4].pointee_const);
+    dl_annot_free(prog);
+}
+
 static void test_scalar_array(void **state)
 {
     (void)state;
@@ -518,6 +543,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paper_example),
+        cmocka_unit_test(test_pointee_const),
         cmocka_unit_test(test_scalar_array),
         cmocka_unit_test(test_full_form),
         cmocka_unit_test(test_layouts),
