@@ -121,8 +121,9 @@ static int lane_index(const char *name, unsigned lanes)
     if (at && (unsigned)(at - xyzw) < lanes)
         return (int)(at - xyzw);
     if ((name[0] == 's' || name[0] == 'S') && name[1] && !name[2]) {
-        char digit = (char)(name[1] >= 'A' && name[1] <= 'F'
-                                ? name[1] - 'A' + 'a' : name[1]);
+        char digit =
+            (char)(name[1] >= 'A' && name[1] <= 'F' ? name[1] - 'A' + 'a'
+                                                    : name[1]);
         const char *hex = strchr("0123456789abcdef", digit);
         if (hex && digit && (unsigned)(hex - "0123456789abcdef") < lanes)
             return (int)(hex - "0123456789abcdef");
@@ -367,8 +368,8 @@ static int loop_bounded(ctx *c, int node, unsigned limit)
         return 0;
     long long from, to;
     int cond = dla_child(t, loop, 1), inc = dla_child(t, loop, 2);
-    if (!dla_const_int(t->nodes[t->nodes[vnode].last].cur, &from) ||
-        from < 0 || t->nodes[cond].kind != CXCursor_BinaryOperator ||
+    if (!dla_const_int(t->nodes[t->nodes[vnode].last].cur, &from) || from < 0 ||
+        t->nodes[cond].kind != CXCursor_BinaryOperator ||
         strcmp(dla_binop(t, cond), "<") != 0 ||
         !refers_to(c, dla_strip(t, dla_child(t, cond, 0)), var) ||
         !dla_const_int(t->nodes[dla_child(t, cond, 1)].cur, &to) ||
@@ -394,7 +395,8 @@ static int strip_casts(const dla_tree *t, int node)
         if (node < 0 || t->nodes[node].kind != CXCursor_CStyleCastExpr)
             return node;
         int operand = t->nodes[node].last;
-        CXType to = clang_getCanonicalType(clang_getCursorType(t->nodes[node].cur));
+        CXType to =
+            clang_getCanonicalType(clang_getCursorType(t->nodes[node].cur));
         CXType from = operand >= 0 ? clang_getCanonicalType(clang_getCursorType(
                                          t->nodes[operand].cur))
                                    : to;
@@ -439,8 +441,7 @@ static int times_stride(ctx *c, dla_arg *a, int node)
  * `k + A*S`, `k + S*(A)` or `A*S` (k = 0: *elem is -1), in any nesting
  * of parentheses and widening casts, with S the record's elements: the
  * record node A and the element node k, or 0. */
-static int record_times_stride(ctx *c, dla_arg *a, int idx, int *rec,
-                               int *elem)
+static int record_times_stride(ctx *c, dla_arg *a, int idx, int *rec, int *elem)
 {
     dla_tree *t = &c->tree;
     int l, r;
@@ -478,9 +479,8 @@ static void split_element(ctx *c, dla_arg *a, dla_access *acc, int idx)
         if (kval < 0 || kval >= (long long)a->per_record)
             return;
         acc->element_const = (long)kval;
-    } else if (loop_bounded(c, kon, a->per_record) &&
-               node_range(c, kon, &el) && el.begin >= acc->index.begin &&
-               el.end <= acc->index.end &&
+    } else if (loop_bounded(c, kon, a->per_record) && node_range(c, kon, &el) &&
+               el.begin >= acc->index.begin && el.end <= acc->index.end &&
                (el.begin >= rec.end || el.end <= rec.begin)) {
         acc->element = el;
         acc->element_var = 1;
@@ -494,8 +494,7 @@ static void split_element(ctx *c, dla_arg *a, dla_access *acc, int idx)
  * (node sub), E written in the body: the rewrite replaces the
  * invocation's text and reads E as `&(SRC_N(g)) - g`.  E is split when
  * it is record*K + k with k a constant in [0, K). */
-static int macro_element(ctx *c, dla_arg *a, dla_access *acc, int sub,
-                         int idx)
+static int macro_element(ctx *c, dla_arg *a, dla_access *acc, int sub, int idx)
 {
     dla_tree *t = &c->tree;
     if (!dla_invocation_of(c, sub, &acc->whole))

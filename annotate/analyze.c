@@ -25,8 +25,8 @@ dla_access *new_access(dla_arg *a)
 {
     unsigned n = a->naccesses;
     if (n == 0 || (n & (n - 1)) == 0) { /* capacities 1, 2, 4, ... */
-        dla_access *grown = realloc(a->accesses,
-                                    (n ? 2 * n : 1) * sizeof *grown);
+        dla_access *grown =
+            realloc(a->accesses, (n ? 2 * n : 1) * sizeof *grown);
         if (!grown)
             return NULL;
         a->accesses = grown;
@@ -49,8 +49,8 @@ int refers_to(const ctx *c, int node, CXCursor decl)
 {
     if (c->tree.nodes[node].kind != CXCursor_DeclRefExpr)
         return 0;
-    return clang_equalCursors(clang_getCursorReferenced(c->tree.nodes[node].cur),
-                              decl);
+    return clang_equalCursors(
+        clang_getCursorReferenced(c->tree.nodes[node].cur), decl);
 }
 
 int is_call_to(const ctx *c, int node, const char *prefix)
@@ -91,8 +91,8 @@ int check_index(ctx *c, dla_arg *a, int node, dla_range r)
 int dla_is_kernel(CXTranslationUnit tu, CXCursor fn)
 {
     CXSourceRange ext = clang_getCursorExtent(fn);
-    CXSourceRange head = clang_getRange(clang_getRangeStart(ext),
-                                        clang_getCursorLocation(fn));
+    CXSourceRange head =
+        clang_getRange(clang_getRangeStart(ext), clang_getCursorLocation(fn));
     CXToken *toks = NULL;
     unsigned n = 0;
     int yes = 0;
@@ -150,8 +150,7 @@ static int vector_record(dla_arg *a, CXType pointee)
         return 1;
     }
     for (long long i = 0; i < lanes; i++)
-        a->parts[i] = (dla_part){(unsigned)(i * size), (unsigned)size, 0,
-                                 NULL};
+        a->parts[i] = (dla_part){(unsigned)(i * size), (unsigned)size, 0, NULL};
     a->nparts = a->nfields = (unsigned)lanes;
     a->record_size = (unsigned)whole;
     return 1;
@@ -225,17 +224,19 @@ static char *source_macro_note(const ctx *c, dl_dims_expr *count)
     const dla_source *in = &c->prog->src;
     dl_srcmacros *src = NULL;
     char *options = options_of(c->opt);
-    dl_status st = options ? dl_srcmacros_scan(in->text, in->len, in->name,
-                                                &src)
-                           : DL_OUT_OF_MEMORY;
+    dl_status st = options
+                       ? dl_srcmacros_scan(in->text, in->len, in->name, &src)
+                       : DL_OUT_OF_MEMORY;
     if (st == DL_SUCCESS)
         st = dl_dims_define_src(count, options, src);
-    char *note = st == DL_SUCCESS
-        ? NULL
-        : dla_printf("its count names '%s', a macro of the source that the "
-                     "runtime cannot evaluate from the program's source "
-                     "string and build options (%s): the kernel runs as "
-                     "written", name, dl_last_error());
+    char *note =
+        st == DL_SUCCESS
+            ? NULL
+            : dla_printf("its count names '%s', a macro of the source that the "
+                         "runtime cannot evaluate from the program's source "
+                         "string and build options (%s): the kernel runs as "
+                         "written",
+                         name, dl_last_error());
     dl_srcmacros_free(src);
     free(options);
     return note;
@@ -332,8 +333,8 @@ static void analyze_arg(ctx *c, dla_arg *a, CXCursor param)
     a->target = c->opt->layout;
     a->tile = c->opt->tile;
     if (a->user && a->user->to.kind != a->user->from.kind) {
-        a->target = a->user->to.kind == DL_KIND_DA ? DLA_TARGET_DA
-                                                   : DLA_TARGET_ASTA;
+        a->target =
+            a->user->to.kind == DL_KIND_DA ? DLA_TARGET_DA : DLA_TARGET_ASTA;
         a->tile = a->user->to.tile;
         if (a->user->to.kind == DL_KIND_AOS) {
             decline(a, "the annotation asks for aos: nothing to rewrite");
@@ -377,8 +378,8 @@ static int analyze_kernel(ctx *c, CXCursor fn)
     clang_getExpansionLocation(loc, NULL, &k->line, NULL, NULL);
     CXCursor body = clang_getNullCursor();
     clang_visitChildren(fn, find_body, &body);
-    if (!dla_cursor_range(fn, &k->decl) ||
-        !dla_cursor_range(body, &k->body) || k->body.end < k->body.begin + 2)
+    if (!dla_cursor_range(fn, &k->decl) || !dla_cursor_range(body, &k->body) ||
+        k->body.end < k->body.begin + 2)
         return 0; /* made by a macro: left alone */
     const char *text = c->prog->src.text;
     k->line_start = k->decl.begin;
@@ -389,14 +390,13 @@ static int analyze_kernel(ctx *c, CXCursor fn)
             k->mid_line = 1;
     if (k->mid_line)
         k->line_start = k->decl.begin;
-    k->signature = dla_substr(&c->prog->src,
-                              (dla_range){k->decl.begin, k->body.begin});
+    k->signature =
+        dla_substr(&c->prog->src, (dla_range){k->decl.begin, k->body.begin});
     char *b = dla_substr(&c->prog->src, k->body);
     k->already = b && strstr(b, "DL_ACTIVE_") != NULL;
     k->already_tiled = b && strstr(b, DLA_TILED_MARK) != NULL;
     free(b);
-    k->annot = c->prog->annots ? dl_annot_find(c->prog->annots, k->name)
-                               : NULL;
+    k->annot = c->prog->annots ? dl_annot_find(c->prog->annots, k->name) : NULL;
     int nparams = clang_Cursor_getNumArguments(fn);
     if (nparams <= 0)
         return 0;
@@ -460,8 +460,7 @@ static enum CXChildVisitResult visit_top(CXCursor cur, CXCursor parent,
     return CXChildVisit_Continue;
 }
 
-int dla_analyze(CXTranslationUnit tu, dla_program *prog,
-                const dla_options *opt)
+int dla_analyze(CXTranslationUnit tu, dla_program *prog, const dla_options *opt)
 {
     ctx c = {0};
     c.tu = tu;

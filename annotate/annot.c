@@ -73,8 +73,7 @@ int dla_annot_canonical(const dla_kernel *k, dla_arg *a)
         record = malloc(cap);
         if (!record)
             return -1;
-        at += (size_t)snprintf(record, cap, " record(size=%u;",
-                               a->record_size);
+        at += (size_t)snprintf(record, cap, " record(size=%u;", a->record_size);
         const char *sep = " ";
         for (unsigned i = 0; i < a->nparts; i++)
             if (!a->parts[i].gap) {
@@ -84,8 +83,8 @@ int dla_annot_canonical(const dla_kernel *k, dla_arg *a)
             }
         snprintf(record + at, cap - at, ")");
     }
-    char *src = dla_printf("//DL: aos: %s%s%s -> %s\n%s{}\n", a->name,
-                           a->count, record ? record : "",
+    char *src = dla_printf("//DL: aos: %s%s%s -> %s\n%s{}\n", a->name, a->count,
+                           record ? record : "",
                            target_text(a, tbuf, sizeof tbuf), k->signature);
     free(record);
     if (!src)
@@ -100,9 +99,9 @@ int dla_annot_canonical(const dla_kernel *k, dla_arg *a)
     }
     const dl_annot_kernel *pk = p->nkernels == 1 ? &p->kernels[0] : NULL;
     if (!pk || !pk->ok || pk->nargs != 1 || p->ndiags) {
-        a->reason = dla_printf("the runtime rejects the annotation: %s",
-                               p->ndiags ? p->diags[0].message
-                                         : "kernel not found");
+        a->reason =
+            dla_printf("the runtime rejects the annotation: %s",
+                       p->ndiags ? p->diags[0].message : "kernel not found");
         dl_annot_free(p);
         return -1;
     }
@@ -137,9 +136,8 @@ int dla_annot_launch(dla_kernel *k)
     dl_annot_program *p = NULL;
     dl_status st = dl_annot_parse(src, strlen(src), "<annotation>", &p);
     free(src);
-    const dl_annot_kernel *pk = st == DL_SUCCESS && p->nkernels == 1
-                                    ? &p->kernels[0]
-                                    : NULL;
+    const dl_annot_kernel *pk =
+        st == DL_SUCCESS && p->nkernels == 1 ? &p->kernels[0] : NULL;
     char buf[1024];
     int n = pk && pk->ok && !p->ndiags
                 ? dl_annot_format_launch(pk, buf, sizeof buf)
@@ -161,9 +159,11 @@ char *dla_count_code(const dl_dims_expr *e, const char *tile)
     if (!stack)
         return NULL;
     uint32_t sp = 0;
-    static const char *ops[] = {
-        [DL_DIMS_ADD] = "+", [DL_DIMS_SUB] = "-", [DL_DIMS_MUL] = "*",
-        [DL_DIMS_DIV] = "/", [DL_DIMS_MOD] = "%"};
+    static const char *ops[] = {[DL_DIMS_ADD] = "+",
+                                [DL_DIMS_SUB] = "-",
+                                [DL_DIMS_MUL] = "*",
+                                [DL_DIMS_DIV] = "/",
+                                [DL_DIMS_MOD] = "%"};
     for (uint32_t i = 0; i < e->nnodes; i++) {
         const dl_dims_node *n = &e->nodes[i];
         char *s = NULL;

@@ -165,8 +165,8 @@ static int take(dla_options *o, cli *c, int code, const char *arg)
 /* Appends `arg` to o->clang_args; 0, or 1 with a message. */
 static int push_arg(dla_options *o, const char *arg)
 {
-    const char **grown = realloc(o->clang_args,
-                                 (size_t)(o->nclang + 1) * sizeof *grown);
+    const char **grown =
+        realloc(o->clang_args, (size_t)(o->nclang + 1) * sizeof *grown);
     if (!grown || !arg) {
         fprintf(stderr, "dl-annotate: out of memory\n");
         return 1;
@@ -179,8 +179,7 @@ static int push_arg(dla_options *o, const char *arg)
 /* Whether `arg` of a command run in `dir` names the file at `path`. */
 static int names_input(const char *arg, const char *dir, const char *path)
 {
-    char *joined = arg[0] == '/' ? strdup(arg) : dla_printf("%s/%s", dir,
-                                                             arg);
+    char *joined = arg[0] == '/' ? strdup(arg) : dla_printf("%s/%s", dir, arg);
     char *real = joined ? realpath(joined, NULL) : NULL;
     int same = real && strcmp(real, path) == 0;
     free(real);
@@ -192,8 +191,7 @@ static int names_input(const char *arg, const char *dir, const char *path)
  * -o FILE (the parse compiles nothing) and the "--" before the input in
  * commands libclang infers for files the database does not list; run in
  * its directory, clang then reads the input at its absolute `path`. */
-static int take_command(dla_options *o, CXCompileCommand cmd,
-                        const char *path)
+static int take_command(dla_options *o, CXCompileCommand cmd, const char *path)
 {
     CXString dir_s = clang_CompileCommand_getDirectory(cmd);
     char *dir = strdup(clang_getCString(dir_s));
@@ -220,15 +218,15 @@ static int compile_command_args(dla_options *o, const char *dir)
 {
     char *json = dla_printf("%s/compile_commands.json", dir);
     if (!json || access(json, R_OK) != 0) {
-        fprintf(stderr, "dl-annotate: cannot read %s: %s\n",
-                json ? json : dir, strerror(errno));
+        fprintf(stderr, "dl-annotate: cannot read %s: %s\n", json ? json : dir,
+                strerror(errno));
         free(json);
         return 1;
     }
     free(json);
     CXCompilationDatabase_Error err;
-    CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(dir,
-                                                                       &err);
+    CXCompilationDatabase db =
+        clang_CompilationDatabase_fromDirectory(dir, &err);
     char *path = realpath(o->input, NULL);
     CXCompileCommands cmds =
         db && path ? clang_CompilationDatabase_getCompileCommands(db, path)
@@ -239,8 +237,10 @@ static int compile_command_args(dla_options *o, const char *dir)
                 dir);
         rc = 1;
     } else if (!path || !cmds || clang_CompileCommands_getSize(cmds) == 0) {
-        fprintf(stderr, "%s:1:1: error: %s/compile_commands.json has no "
-                "compile command for it\n", o->input, dir);
+        fprintf(stderr,
+                "%s:1:1: error: %s/compile_commands.json has no "
+                "compile command for it\n",
+                o->input, dir);
         rc = 1;
     } else {
         rc = take_command(o, clang_CompileCommands_getCommand(cmds, 0), path);
@@ -282,9 +282,9 @@ int dla_parse_args(int argc, char **argv, dla_options *o)
      * stops at "--" with optind at the compiler arguments. */
     opterr = 0;
     int rc = 0;
-    for (int code, word = optind; !rc && (code = getopt_long(
-                                              argc, argv, "-:o:iI:D:p:h",
-                                              long_options, NULL)) != -1;
+    for (int code, word = optind;
+         !rc && (code = getopt_long(argc, argv, "-:o:iI:D:p:h", long_options,
+                                    NULL)) != -1;
          word = optind)
         rc = take(o, &c, code, argv[word]); /* '-' never permutes argv */
     if (!rc && !o->input)

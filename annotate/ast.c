@@ -21,8 +21,7 @@ static int add_node(dla_tree *t, CXCursor c, int parent)
         t->cap = cap;
     }
     int i = t->n++;
-    t->nodes[i] = (dla_node){c, clang_getCursorKind(c), parent, -1, -1, -1,
-                             0};
+    t->nodes[i] = (dla_node){c, clang_getCursorKind(c), parent, -1, -1, -1, 0};
     if (parent >= 0) {
         dla_node *p = &t->nodes[parent];
         if (p->last >= 0) {
@@ -153,8 +152,7 @@ int dla_cursor_range_loose(CXCursor c, dla_range *r)
 {
     CXSourceRange ext = clang_getCursorExtent(c);
     if (expansion_offset(clang_getRangeStart(ext), &r->begin) &&
-        expansion_offset(clang_getRangeEnd(ext), &r->end) &&
-        r->begin < r->end)
+        expansion_offset(clang_getRangeEnd(ext), &r->end) && r->begin < r->end)
         return 1;
     return dla_spelled_range(c, r); /* in a macro's argument */
 }
@@ -225,12 +223,11 @@ const char *dla_unop(const dla_tree *t, int node)
     return token_at(t->tu, t->nodes[node].cur, 0, 1); /* postfix */
 }
 
-int dla_range_has_side_effects(CXTranslationUnit tu, CXFile file,
-                               dla_range r)
+int dla_range_has_side_effects(CXTranslationUnit tu, CXFile file, dla_range r)
 {
-    CXSourceRange range = clang_getRange(
-        clang_getLocationForOffset(tu, file, r.begin),
-        clang_getLocationForOffset(tu, file, r.end));
+    CXSourceRange range =
+        clang_getRange(clang_getLocationForOffset(tu, file, r.begin),
+                       clang_getLocationForOffset(tu, file, r.end));
     CXToken *toks = NULL;
     unsigned n = 0;
     int found = 0;

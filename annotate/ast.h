@@ -65,8 +65,7 @@ const char *dla_binop(const dla_tree *t, int node);
 const char *dla_unop(const dla_tree *t, int node);
 /* Tokens of a range: returns nonzero if any is an assignment or an
  * increment (side effects when the text is evaluated twice). */
-int dla_range_has_side_effects(CXTranslationUnit tu, CXFile file,
-                               dla_range r);
+int dla_range_has_side_effects(CXTranslationUnit tu, CXFile file, dla_range r);
 /* Integer value of a constant expression cursor. */
 int dla_const_int(CXCursor c, long long *value);
 /* Spelling of a cursor / type, malloc'd. */

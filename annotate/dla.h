@@ -76,16 +76,16 @@ typedef struct dla_access {
     dla_range element; /* the element as text (a bounded loop variable),
                           when element_var */
     int element_var;
-    int in_macro;     /* DLA_ELEMENT: `whole` is a macro invocation that
-                         expands to the access; its index is read as
-                         `&(invocation) - p` */
-    char *alias_name; /* DLA_ALIAS_DECL: the variable's name */
-    int whole_part;   /* DLA_FIELD: the lvalue is a whole top-level field */
-    int own;          /* the index is the work-item's own record i (its
-                         get_global_id(0)): the tiled form applies     */
+    int in_macro;       /* DLA_ELEMENT: `whole` is a macro invocation that
+                           expands to the access; its index is read as
+                           `&(invocation) - p` */
+    char *alias_name;   /* DLA_ALIAS_DECL: the variable's name */
+    int whole_part;     /* DLA_FIELD: the lvalue is a whole top-level field */
+    int own;            /* the index is the work-item's own record i (its
+                           get_global_id(0)): the tiled form applies     */
     const char *callee; /* DLA_CALL_NAME: the helper copy's name        */
-    int count_node;   /* DLA_CALL_ARG: the node that stands for the
-                         record index in count inference, or -1      */
+    int count_node;     /* DLA_CALL_ARG: the node that stands for the
+                           record index in count inference, or -1      */
 } dla_access;
 
 /* A function of the source that receives a record pointer (helper.c):
@@ -94,16 +94,16 @@ typedef struct dla_access {
  * (the record q points at) and `size_t dla_M_<arg>` (the count); q's
  * accesses in the copy index records dla_x_q + E. */
 typedef struct dla_helper {
-    char *fn;          /* the helper's name                          */
-    char *copy;        /* the copy's name                            */
-    dla_range decl;    /* the whole definition                       */
-    dla_range fname;   /* its name in the definition                 */
-    dla_range param;   /* the pointer parameter's declaration        */
+    char *fn;        /* the helper's name                          */
+    char *copy;      /* the copy's name                            */
+    dla_range decl;  /* the whole definition                       */
+    dla_range fname; /* its name in the definition                 */
+    dla_range param; /* the pointer parameter's declaration        */
     char *param_name;
     unsigned param_pos;
-    int count_class;   /* the helper's record indices: -1 all q->f (the
-                          record passed), j >= 0 all parameter j (never
-                          changed), -2 anything else                 */
+    int count_class; /* the helper's record indices: -1 all q->f (the
+                        record passed), j >= 0 all parameter j (never
+                        changed), -2 anything else                 */
     unsigned naccesses;
     dla_access *accesses;
 } dla_helper;
@@ -117,37 +117,37 @@ typedef struct dla_part {
 typedef struct dla_arg {
     unsigned index; /* parameter position */
     char *name;
-    int candidate;    /* a struct pointer or an annotated scalar array */
+    int candidate; /* a struct pointer or an annotated scalar array */
     int transformed;
-    char *reason;     /* why not, when not transformed */
-    int scalar;       /* scalar array: elements per record = per_record */
+    char *reason; /* why not, when not transformed */
+    int scalar;   /* scalar array: elements per record = per_record */
     unsigned per_record, elem_size;
     char *record_type; /* spelling for whole-record copies, or NULL  */
     char *lane_type;   /* a vector record (float4): its lanes' type,
                           else NULL; its parts are the lanes         */
     unsigned record_size;
     unsigned nparts;
-    dla_part *parts;   /* fields and gaps, sorted (struct records)   */
-    unsigned nfields;  /* the fields among parts                      */
+    dla_part *parts;          /* fields and gaps, sorted (struct records)   */
+    unsigned nfields;         /* the fields among parts                      */
     const dl_annot_arg *user; /* the user's annotation, or NULL       */
-    char *count;       /* annotation count dims, e.g. "[n]" or "[N][20]" */
+    char *count; /* annotation count dims, e.g. "[n]" or "[N][20]" */
     dla_target target;
-    size_t tile;       /* asta: 0 = auto */
-    char *annotation;  /* canonical full form written before the kernel */
-    char *m_code;      /* the record count as OpenCL C (long)       */
-    char *m_code_tiled; /* the same in the tiled range (T is
-                           get_global_size(0) there), or NULL when it
-                           names what a tiled launch changes (local
-                           sizes, groups, dimensions other than 0)    */
+    size_t tile;         /* asta: 0 = auto */
+    char *annotation;    /* canonical full form written before the kernel */
+    char *m_code;        /* the record count as OpenCL C (long)       */
+    char *m_code_tiled;  /* the same in the tiled range (T is
+                            get_global_size(0) there), or NULL when it
+                            names what a tiled launch changes (local
+                            sizes, groups, dimensions other than 0)    */
     int count_uses_size; /* the count names global_size(0)           */
-    char *count_note;  /* the user's count names a macro of the source
-                          which the runtime cannot read: a warning    */
-    char *neutral;     /* a user annotation asking for a conversion of
-                          an argument that cannot be rewritten, without
-                          its target: what replaces it in the output  */
-    char *bump;        /* `p += C;` moved p once, first thing: C as code
-                          (records of a struct, elements of an array),
-                          or NULL */
+    char *count_note;    /* the user's count names a macro of the source
+                            which the runtime cannot read: a warning    */
+    char *neutral;       /* a user annotation asking for a conversion of
+                            an argument that cannot be rewritten, without
+                            its target: what replaces it in the output  */
+    char *bump;          /* `p += C;` moved p once, first thing: C as code
+                            (records of a struct, elements of an array),
+                            or NULL */
     unsigned naccesses;
     dla_access *accesses;
     unsigned nhelpers;
@@ -196,16 +196,16 @@ typedef struct dla_gather {
 typedef struct dla_kernel {
     char *name;
     unsigned line;
-    dla_range decl;     /* the whole definition                      */
-    dla_range body;     /* the braces of the body, included          */
+    dla_range decl;      /* the whole definition                      */
+    dla_range body;      /* the braces of the body, included          */
     unsigned line_start; /* where annotations go: the start of the line
                             of `decl`, or decl.begin if code precedes
                             it on that line (mid_line)                */
     int mid_line;
-    char *signature;    /* text from decl.begin to the body's '{'     */
+    char *signature; /* text from decl.begin to the body's '{'     */
     const dl_annot_kernel *annot; /* user annotations, or NULL        */
-    int already;        /* already rewritten (uses DL_ACTIVE_)        */
-    int already_tiled;  /* ... with a tiled variant                   */
+    int already;       /* already rewritten (uses DL_ACTIVE_)        */
+    int already_tiled; /* ... with a tiled variant                   */
     unsigned nargs;
     dla_arg *args;
     /* The tiled launch (docs/annotations.md, "launch: tiled"): the

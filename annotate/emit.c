@@ -5,9 +5,9 @@
  * compiled, so the program runs exactly as written.
  *
  * The index code follows docs/layouts.md: field o (size z) of record i
- *   DA:      byte o*M + i*z            (per-field arrays: `((T *)(p + o*M))[i]`)
- *   ASTA(T): byte q*T*S + o*w + t*z, q = i/T, t = i%T, w = T or, in the
- *            tail tile (q == M/T), R = M%T. */
+ *   DA:      byte o*M + i*z            (per-field arrays: `((T *)(p +
+ * o*M))[i]`) ASTA(T): byte q*T*S + o*w + t*z, q = i/T, t = i%T, w = T or, in
+ * the tail tile (q == M/T), R = M%T. */
 #include "dla.h"
 
 #include <stdarg.h>
@@ -130,8 +130,8 @@ static void part_offset(buf *b, const dla_kernel *k, const dla_arg *a,
     if (a->target == DLA_TARGET_DA)
         putf(b, "%uu * dla_M_%s + %s * %uu", o, a->name, ix, z);
     else
-        putf(b, "DLA_ASTA_OFF(%s, DL_TILE_%s_%s, dla_M_%s, %uu, %uu, %uu)",
-             ix, k->name, a->name, a->name, s, o, z);
+        putf(b, "DLA_ASTA_OFF(%s, DL_TILE_%s_%s, dla_M_%s, %uu, %uu, %uu)", ix,
+             k->name, a->name, a->name, s, o, z);
 }
 
 static void field_access(emitter *e, buf *b, const edit *ed)
@@ -144,11 +144,11 @@ static void field_access(emitter *e, buf *b, const edit *ed)
         /* the work-item's own record in the tiled range: tile
          * get_global_id(1), lane get_global_id(0), consecutive lanes at
          * consecutive addresses */
-        putf(b, "(%s(__global %s *)((__global char *)(%s) + "
-                "DLA_ASTA_TILED(DL_TILE_%s_%s, dla_M_%s, %uu, %uu, %uu)",
-             acc->kind == DLA_FIELD ? "*" : "", acc->leaf_type, pname,
-             k->name, a->name, a->name, a->record_size, acc->part_off,
-             acc->part_size);
+        putf(b,
+             "(%s(__global %s *)((__global char *)(%s) + "
+             "DLA_ASTA_TILED(DL_TILE_%s_%s, dla_M_%s, %uu, %uu, %uu)",
+             acc->kind == DLA_FIELD ? "*" : "", acc->leaf_type, pname, k->name,
+             a->name, a->name, a->record_size, acc->part_off, acc->part_size);
         if (acc->inner_off)
             putf(b, " + %uu", acc->inner_off);
         puts_(b, "))");
@@ -390,8 +390,8 @@ static void helper_copy(buf *b, const dla_source *src, const dla_kernel *k,
     size_t n = h->naccesses + 2;
     edit *edits = calloc(n, sizeof *edits);
     char *base = dla_printf("dla_x_%s", h->param_name);
-    char *extra = dla_printf(", size_t %s, size_t dla_M_%s", base ? base : "",
-                             a->name);
+    char *extra =
+        dla_printf(", size_t %s, size_t dla_M_%s", base ? base : "", a->name);
     dla_access name = {0}, param = {0};
     if (!edits || !base || !extra) {
         b->failed = 1;
@@ -407,8 +407,8 @@ static void helper_copy(buf *b, const dla_source *src, const dla_kernel *k,
     edits[0] = (edit){k, a, &name, NULL, name.whole};
     edits[1] = (edit){k, a, &param, NULL, param.whole};
     for (unsigned i = 0; i < h->naccesses; i++)
-        edits[i + 2] = (edit){k, a, &h->accesses[i], NULL,
-                              h->accesses[i].whole};
+        edits[i + 2] =
+            (edit){k, a, &h->accesses[i], NULL, h->accesses[i].whole};
     qsort(edits, n, sizeof *edits, cmp_edit);
     emitter e = {src, edits, n, 0, h->param_name, base, NULL};
     render(&e, b, h->decl);
@@ -427,12 +427,15 @@ static void copy_helpers(buf *b, const dla_kernel *k, const dla_arg *a)
         if (!uses(a, store ? DLA_STORE : DLA_LOAD))
             continue;
         if (store)
-            putf(b, "static void dla_store_%s_%s(__global char *p, size_t i, "
-                    "size_t M, %s r)\n{\n", kn, an, a->record_type);
+            putf(b,
+                 "static void dla_store_%s_%s(__global char *p, size_t i, "
+                 "size_t M, %s r)\n{\n",
+                 kn, an, a->record_type);
         else
-            putf(b, "static %s dla_load_%s_%s(__global char *p, size_t i, "
-                    "size_t M)\n{\n    %s r;\n", a->record_type, kn, an,
-                 a->record_type);
+            putf(b,
+                 "static %s dla_load_%s_%s(__global char *p, size_t i, "
+                 "size_t M)\n{\n    %s r;\n",
+                 a->record_type, kn, an, a->record_type);
         puts_(b, "    (void)M;\n");
         for (unsigned j = 0; j < a->nparts; j++) {
             unsigned o = a->parts[j].off, z = a->parts[j].size;
@@ -465,8 +468,7 @@ static void copy_helpers(buf *b, const dla_kernel *k, const dla_arg *a)
 static int checks_layout(const dla_kernel *k)
 {
     for (unsigned i = 0; i < k->nargs; i++)
-        if (k->args[i].transformed && !k->args[i].scalar &&
-            k->args[i].nparts)
+        if (k->args[i].transformed && !k->args[i].scalar && k->args[i].nparts)
             return 1;
     return 0;
 }
@@ -480,18 +482,22 @@ static void layout_checks(buf *b, const dla_kernel *k)
         const dla_arg *a = &k->args[i];
         if (!a->transformed || a->scalar || !a->nparts)
             continue;
-        putf(b, "DLA_LAYOUT_CHECK(sizeof(*%s) == %uu, dla_layout_%s_size_%u);"
-                "\n", a->name, a->record_size, a->name, a->record_size);
+        putf(b,
+             "DLA_LAYOUT_CHECK(sizeof(*%s) == %uu, dla_layout_%s_size_%u);"
+             "\n",
+             a->name, a->record_size, a->name, a->record_size);
         for (unsigned j = 0; a->record_type && j < a->nparts; j++) {
             const dla_part *f = &a->parts[j];
             if (f->gap || !f->name)
                 continue;
-            putf(b, "DLA_LAYOUT_CHECK(DLA_OFFSETOF(%s, %s) == %uu, "
-                    "dla_layout_%s_%s_at_%u);\n", a->record_type, f->name,
-                 f->off, a->name, f->name, f->off);
-            putf(b, "DLA_LAYOUT_CHECK(sizeof(((%s *)0)->%s) == %uu, "
-                    "dla_layout_%s_%s_size_%u);\n", a->record_type, f->name,
-                 f->size, a->name, f->name, f->size);
+            putf(b,
+                 "DLA_LAYOUT_CHECK(DLA_OFFSETOF(%s, %s) == %uu, "
+                 "dla_layout_%s_%s_at_%u);\n",
+                 a->record_type, f->name, f->off, a->name, f->name, f->off);
+            putf(b,
+                 "DLA_LAYOUT_CHECK(sizeof(((%s *)0)->%s) == %uu, "
+                 "dla_layout_%s_%s_size_%u);\n",
+                 a->record_type, f->name, f->size, a->name, f->name, f->size);
         }
     }
 }
@@ -504,70 +510,75 @@ static void before_kernel(buf *b, const dla_source *src, const dla_kernel *k)
     for (unsigned i = 0; i < k->nargs; i++)
         asta |= k->args[i].transformed && k->args[i].target == DLA_TARGET_ASTA;
     if (asta)
-        puts_(b, "#ifndef DLA_ASTA_OFF\n"
-             "/* dl-annotate: offset of part o (size z) of record i in "
-             "ASTA(T) of M records\n"
-             " * of S units; the tail tile of M%T records has width M%T "
-             "(docs/layouts.md). */\n"
-             "#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + "
-             "(o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + "
-             "(i) % (T) * (z))\n"
-             "#endif\n");
-    puts_(b, "#ifndef DLA_ASSUME_GLOBAL_END\n"
-         "/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as "
-         "e0,e1,e2 when it\n"
-         " * builds the variant for launches whose global range ends at or "
-         "before e in\n"
-         " * every dimension: the compiler may then drop the kernel's bounds "
-         "guards. */\n"
-         "#ifdef __clang__\n"
-         "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) "
-         ">= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) "
-         "__builtin_unreachable()\n"
-         "#else\n"
-         "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)\n"
-         "#endif\n"
-         "#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)\n"
-         "#endif\n");
+        puts_(b,
+              "#ifndef DLA_ASTA_OFF\n"
+              "/* dl-annotate: offset of part o (size z) of record i in "
+              "ASTA(T) of M records\n"
+              " * of S units; the tail tile of M%T records has width M%T "
+              "(docs/layouts.md). */\n"
+              "#define DLA_ASTA_OFF(i, T, M, S, o, z) ((i) / (T) * (T) * (S) + "
+              "(o) * (((i) / (T) < (M) / (T)) ? (size_t)(T) : (M) % (T)) + "
+              "(i) % (T) * (z))\n"
+              "#endif\n");
+    puts_(b,
+          "#ifndef DLA_ASSUME_GLOBAL_END\n"
+          "/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as "
+          "e0,e1,e2 when it\n"
+          " * builds the variant for launches whose global range ends at or "
+          "before e in\n"
+          " * every dimension: the compiler may then drop the kernel's bounds "
+          "guards. */\n"
+          "#ifdef __clang__\n"
+          "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) "
+          ">= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) "
+          "__builtin_unreachable()\n"
+          "#else\n"
+          "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)\n"
+          "#endif\n"
+          "#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)\n"
+          "#endif\n");
     int bumped = 0;
     for (unsigned i = 0; i < k->nargs; i++)
         bumped |= k->args[i].transformed && k->args[i].scalar &&
                   k->args[i].bump != NULL;
     if (bumped)
-        puts_(b, "#ifndef DLA_FDIV\n"
-             "/* dl-annotate: an array moved by `p += C`: element k + C of "
-             "record r is\n"
-             " * record r + DLA_FDIV(k + C, K), element DLA_FMOD(k + C, K) "
-             "(floor division). */\n"
-             "#define DLA_FDIV(x, s) ((x) >= 0 ? (x) / (s) : -((-(x) + (s) - "
-             "1) / (s)))\n"
-             "#define DLA_FMOD(x, s) ((x) - DLA_FDIV(x, s) * (s))\n"
-             "#endif\n");
+        puts_(b,
+              "#ifndef DLA_FDIV\n"
+              "/* dl-annotate: an array moved by `p += C`: element k + C of "
+              "record r is\n"
+              " * record r + DLA_FDIV(k + C, K), element DLA_FMOD(k + C, K) "
+              "(floor division). */\n"
+              "#define DLA_FDIV(x, s) ((x) >= 0 ? (x) / (s) : -((-(x) + (s) - "
+              "1) / (s)))\n"
+              "#define DLA_FMOD(x, s) ((x) - DLA_FDIV(x, s) * (s))\n"
+              "#endif\n");
     if (checks_layout(k))
-        puts_(b, "#ifndef DLA_LAYOUT_CHECK\n"
-             "/* dl-annotate: the transformed branch checks that the record "
-             "is laid out as\n"
-             " * when the file was annotated (a -D option may change it): "
-             "a mismatch fails\n"
-             " * the activated build, and the runtime runs the program as "
-             "written. */\n"
-             "#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : "
-             "-1]\n"
-             "#if defined(__clang__) || defined(__GNUC__)\n"
-             "#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)\n"
-             "#else\n"
-             "#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)\n"
-             "#endif\n"
-             "#endif\n");
+        puts_(b,
+              "#ifndef DLA_LAYOUT_CHECK\n"
+              "/* dl-annotate: the transformed branch checks that the record "
+              "is laid out as\n"
+              " * when the file was annotated (a -D option may change it): "
+              "a mismatch fails\n"
+              " * the activated build, and the runtime runs the program as "
+              "written. */\n"
+              "#define DLA_LAYOUT_CHECK(c, name) typedef char name[(c) ? 1 : "
+              "-1]\n"
+              "#if defined(__clang__) || defined(__GNUC__)\n"
+              "#define DLA_OFFSETOF(T, f) __builtin_offsetof(T, f)\n"
+              "#else\n"
+              "#define DLA_OFFSETOF(T, f) ((size_t) & ((T *)0)->f)\n"
+              "#endif\n"
+              "#endif\n");
     if (k->tiled)
-        puts_(b, "#ifndef DLA_ASTA_TILED\n"
-             "/* dl-annotate: the same for the work-item's own record in the "
-             "tiled range:\n"
-             " * tile get_global_id(1), lane get_global_id(0). */\n"
-             "#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * "
-             "(S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : "
-             "(M) % (T)) + get_global_id(0) * (z))\n"
-             "#endif\n");
+        puts_(b,
+              "#ifndef DLA_ASTA_TILED\n"
+              "/* dl-annotate: the same for the work-item's own record in the "
+              "tiled range:\n"
+              " * tile get_global_id(1), lane get_global_id(0). */\n"
+              "#define DLA_ASTA_TILED(T, M, S, o, z) (get_global_id(1) * (T) * "
+              "(S) + (o) * ((get_global_id(1) < (M) / (T)) ? (size_t)(T) : "
+              "(M) % (T)) + get_global_id(0) * (z))\n"
+              "#endif\n");
     for (unsigned i = 0; i < k->nargs; i++) {
         const dla_arg *a = &k->args[i];
         if (!a->transformed || a->target != DLA_TARGET_ASTA)
@@ -615,8 +626,7 @@ static void tiled_condition(buf *b, const dla_kernel *k)
             continue;
         char *macro = dla_printf("DL_TILE_%s_%s", k->name, a->name);
         if (macro && strcmp(macro, k->tiled_tile) != 0)
-            putf(b, " && DL_TILE_%s_%s == %s", k->name, a->name,
-                 k->tiled_tile);
+            putf(b, " && DL_TILE_%s_%s == %s", k->name, a->name, k->tiled_tile);
         if (!macro)
             b->failed = 1;
         free(macro);
@@ -632,8 +642,10 @@ static void tiled_condition(buf *b, const dla_kernel *k)
 static void variant(emitter *e, buf *b, const dla_kernel *k)
 {
     if (!e->tiled) /* the tiled range is the runtime's, never specialised */
-        putf(b, "#ifdef DL_GLOBAL_END_%s\nDLA_ASSUME_GLOBAL_END("
-                "DL_GLOBAL_END_%s);\n#endif\n", k->name, k->name);
+        putf(b,
+             "#ifdef DL_GLOBAL_END_%s\nDLA_ASSUME_GLOBAL_END("
+             "DL_GLOBAL_END_%s);\n#endif\n",
+             k->name, k->name);
     for (unsigned i = 0; i < k->nargs; i++) {
         const dla_arg *a = &k->args[i];
         if (a->transformed)
@@ -684,8 +696,7 @@ static int kernel_body(buf *b, const dla_source *src, const dla_kernel *k)
 
 /* The span of a user annotation comment on `line` ("//" to the end of
  * the line), or 0. */
-static int annotation_span(const dla_source *src, unsigned line,
-                           dla_range *r)
+static int annotation_span(const dla_source *src, unsigned line, dla_range *r)
 {
     size_t at = 0;
     for (unsigned l = 1; l < line && at < src->len; at++)
@@ -769,8 +780,7 @@ static int redirected_body(buf *b, const dla_source *src, const dla_kernel *k)
     for (unsigned i = 0; i < k->nredirects; i++) {
         put(b, src->text + at, r[i].whole.begin - at);
         putf(b, "%s[", k->gathers[r[i].gather].name);
-        put(b, src->text + r[i].index.begin,
-            r[i].index.end - r[i].index.begin);
+        put(b, src->text + r[i].index.begin, r[i].index.end - r[i].index.begin);
         puts_(b, "]");
         at = r[i].whole.end;
     }
@@ -811,8 +821,7 @@ char *dla_emit(const dla_program *prog, size_t *len)
         const dla_kernel *k = &prog->kernels[i];
         lines[i] = indirect_lines(k, &failed);
         if (lines[i])
-            ch[n++] = (change){{k->line_start, k->line_start}, k, 4,
-                               lines[i]};
+            ch[n++] = (change){{k->line_start, k->line_start}, k, 4, lines[i]};
         if (redirected(k)) {
             char *params = gather_params(k, &failed);
             lines[prog->nkernels + i] = params;

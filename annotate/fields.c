@@ -86,7 +86,8 @@ int record_parts(dla_arg *a, CXType pointee)
             return decline(a, "the record has overlapping fields");
         }
         if (fl.parts[i].off > at)
-            a->parts[a->nparts++] = (dla_part){at, fl.parts[i].off - at, 1, NULL};
+            a->parts[a->nparts++] =
+                (dla_part){at, fl.parts[i].off - at, 1, NULL};
         a->parts[a->nparts++] = fl.parts[i];
         at = fl.parts[i].off + fl.parts[i].size;
     }

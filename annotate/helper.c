@@ -155,10 +155,10 @@ static int analyse_helper(ctx *c, dla_arg *a, CXCursor def, unsigned pos,
     scratch.helpers = NULL;
     for (int i = 0; i < h.tree.n && !status; i++)
         if (refers_to(&h, i, param) && struct_use(&h, &scratch, i)) {
-            char *why = dla_printf("the pointer is passed to function "
-                                   "'%s'; there: %s", fn,
-                                   scratch.reason ? scratch.reason
-                                                  : "an unsupported use");
+            char *why = dla_printf(
+                "the pointer is passed to function "
+                "'%s'; there: %s",
+                fn, scratch.reason ? scratch.reason : "an unsupported use");
             status = decline(a, why ? why : "a helper uses it unsupportedly");
             free(why);
         }
@@ -174,8 +174,8 @@ static int analyse_helper(ctx *c, dla_arg *a, CXCursor def, unsigned pos,
 }
 
 /* The helper of a's copies for def (analysed once per argument). */
-static dla_helper *find_helper(ctx *c, dla_arg *a, CXCursor def,
-                               unsigned pos, const char *fn)
+static dla_helper *find_helper(ctx *c, dla_arg *a, CXCursor def, unsigned pos,
+                               const char *fn)
 {
     for (unsigned i = 0; i < a->nhelpers; i++)
         if (strcmp(a->helpers[i].fn, fn) == 0) {
@@ -185,8 +185,7 @@ static dla_helper *find_helper(ctx *c, dla_arg *a, CXCursor def,
             }
             return &a->helpers[i];
         }
-    dla_helper *grown = realloc(a->helpers,
-                                (a->nhelpers + 1) * sizeof *grown);
+    dla_helper *grown = realloc(a->helpers, (a->nhelpers + 1) * sizeof *grown);
     if (!grown) {
         decline(a, "out of memory");
         return NULL;
@@ -256,7 +255,8 @@ int helper_call(ctx *c, dla_arg *a, int call, int arg, int idx,
     }
     if (c->helper) {
         char *why = dla_printf("it is passed on to '%s' (one level of "
-                               "helper functions only)", fn);
+                               "helper functions only)",
+                               fn);
         decline(a, why ? why : "passes it on");
         free(why);
         goto out;
@@ -271,8 +271,9 @@ int helper_call(ctx *c, dla_arg *a, int call, int arg, int idx,
     if (clang_Cursor_isNull(def) ||
         clang_getCursorKind(def) != CXCursor_FunctionDecl ||
         !clang_Location_isFromMainFile(clang_getCursorLocation(def))) {
-        decline_fn(a, fn, "which is not defined in this source (the pointer "
-                          "escapes)");
+        decline_fn(a, fn,
+                   "which is not defined in this source (the pointer "
+                   "escapes)");
         goto out;
     }
     if (dla_is_kernel(c->tu, def)) {
@@ -301,10 +302,11 @@ int helper_call(ctx *c, dla_arg *a, int call, int arg, int idx,
         int node = dla_child(t, call, j + 1);
         if (node == arg)
             pos = j;
-        else if (record_pointer(clang_Cursor_getArgument(
-                     t->nodes[call].cur, (unsigned)j))) {
-            decline_fn(a, fn, "with another record pointer in the same "
-                              "call");
+        else if (record_pointer(clang_Cursor_getArgument(t->nodes[call].cur,
+                                                         (unsigned)j))) {
+            decline_fn(a, fn,
+                       "with another record pointer in the same "
+                       "call");
             goto out;
         }
     }
@@ -312,8 +314,8 @@ int helper_call(ctx *c, dla_arg *a, int call, int arg, int idx,
         decline_fn(a, fn, "in an unsupported way");
         goto out;
     }
-    CXType want = clang_getCanonicalType(clang_getCursorType(
-        clang_Cursor_getArgument(def, (unsigned)pos)));
+    CXType want = clang_getCanonicalType(
+        clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)pos)));
     CXType have = clang_getCanonicalType(
         clang_getCursorType(t->nodes[dla_strip(t, arg)].cur));
     if (want.kind != CXType_Pointer || have.kind != CXType_Pointer ||

@@ -16,7 +16,7 @@
 /* What one reference's translation found. */
 typedef struct ref {
     ctx *c;
-    int node;          /* the ArraySubscriptExpr A[...]              */
+    int node; /* the ArraySubscriptExpr A[...]              */
     CXCursor array, via;
     CXCursor loop_var; /* null until the index names one             */
     char *why;         /* the first reason to decline                */
@@ -107,7 +107,8 @@ static char *name_text(ref *r, int node, int loop)
     }
     char *why = dla_printf("the index names '%s', which is not the global "
                            "id, a loop counter or an integer argument: not "
-                           "affine in the global id", name);
+                           "affine in the global id",
+                           name);
     free(name);
     return no(r, why);
 }
@@ -132,7 +133,8 @@ static char *binary_text(ref *r, int node, int loop)
     const char *op = dla_binop(&r->c->tree, node);
     if (!*op || !strchr("+-*/%", op[0]) || op[1])
         return no(r, dla_printf("the index has an operator ('%s') an "
-                                "annotation cannot say", op));
+                                "annotation cannot say",
+                                op));
     char opc = op[0];
     char *a = expr_text(r, dla_child(&r->c->tree, node, 0), loop);
     char *b = a ? expr_text(r, dla_child(&r->c->tree, node, 1), loop) : NULL;
@@ -153,19 +155,23 @@ static char *expr_text(ref *r, int node, int loop)
     if (node < 0)
         return no(r, dla_strdup("an index has no expression"));
     switch (t->nodes[node].kind) {
-    case CXCursor_IntegerLiteral: return literal(r, node);
-    case CXCursor_DeclRefExpr: return name_text(r, node, loop);
+    case CXCursor_IntegerLiteral:
+        return literal(r, node);
+    case CXCursor_DeclRefExpr:
+        return name_text(r, node, loop);
     case CXCursor_CallExpr:
         return loop ? call_text(r, node)
                     : no(r, dla_strdup("a count or offset calls a "
                                        "function"));
-    case CXCursor_BinaryOperator: return binary_text(r, node, loop);
+    case CXCursor_BinaryOperator:
+        return binary_text(r, node, loop);
     case CXCursor_UnaryOperator: {
         const char *op = dla_unop(t, node);
         char *x = strcmp(op, "-") && strcmp(op, "+")
-            ? no(r, dla_printf("the index has an operator ('%s') an "
-                               "annotation cannot say", op))
-            : expr_text(r, t->nodes[node].first, loop);
+                      ? no(r, dla_printf("the index has an operator ('%s') an "
+                                         "annotation cannot say",
+                                         op))
+                      : expr_text(r, t->nodes[node].first, loop);
         char *s = x && !strcmp(op, "-") ? dla_printf("(-%s)", x) : x;
         if (s != x)
             free(x);
@@ -275,13 +281,16 @@ static int written(const dla_tree *t, int node)
         return 0;
     int first = from == t->nodes[p].first;
     switch (t->nodes[p].kind) {
-    case CXCursor_CompoundAssignOperator: return first;
-    case CXCursor_BinaryOperator: return first && !strcmp(dla_binop(t, p), "=");
+    case CXCursor_CompoundAssignOperator:
+        return first;
+    case CXCursor_BinaryOperator:
+        return first && !strcmp(dla_binop(t, p), "=");
     case CXCursor_UnaryOperator: {
         const char *op = dla_unop(t, p);
         return !strcmp(op, "++") || !strcmp(op, "--") || !strcmp(op, "&");
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -333,8 +342,8 @@ static char *canonical(ref *r, const char *text)
     const dla_kernel *k = r->c->k;
     char *src = dla_printf("%s\n%s{}\n", text, k->signature);
     dl_annot_program *p = NULL;
-    if (!src || dl_annot_parse(src, strlen(src), "<annotation>", &p) !=
-                    DL_SUCCESS) {
+    if (!src ||
+        dl_annot_parse(src, strlen(src), "<annotation>", &p) != DL_SUCCESS) {
         free(src);
         return NULL;
     }
@@ -363,19 +372,20 @@ static char *annotation(ref *r, int e, int off, int minus)
     char *name = dla_spelling(r->array), *via = dla_spelling(r->via);
     char *index = expr_text(r, e, 1);
     char *offset = off < 0 ? dla_strdup("") : expr_text(r, off, 0);
-    char *trips = index && !clang_Cursor_isNull(r->loop_var)
-                      ? loop_trips(r) : NULL;
+    char *trips =
+        index && !clang_Cursor_isNull(r->loop_var) ? loop_trips(r) : NULL;
     char *loop_name = trips ? dla_spelling(r->loop_var) : NULL;
     char *record = index && offset ? record_text(r) : NULL;
     char *text = NULL, *out = NULL;
     if (name && via && index && offset && record &&
         (trips || clang_Cursor_isNull(r->loop_var)))
-        text = dla_printf("//DL: indirect: read %s[%s[%s]%s%s%s]%s%s%s%s",
-                          name, via, index,
-                          off < 0 ? "" : minus ? " - (" : " + (", offset,
-                          off < 0 ? "" : ")", record,
-                          trips ? " for(" : "", trips ? loop_name : "",
-                          trips ? " < " : "");
+        text = dla_printf(
+            "//DL: indirect: read %s[%s[%s]%s%s%s]%s%s%s%s", name, via, index,
+            off < 0 ? ""
+            : minus ? " - ("
+                    : " + (",
+            offset, off < 0 ? "" : ")", record, trips ? " for(" : "",
+            trips ? loop_name : "", trips ? " < " : "");
     if (text && trips) {
         char *closed = dla_printf("%s%s)", text, trips);
         free(text);
@@ -421,8 +431,9 @@ static int match(ctx *c, int node, ref *r, int *e, int *off, int *minus)
         *minus = !strcmp(op, "-");
         if (!*minus && strcmp(op, "+"))
             return 0;
-        inner = subscript_of_param(c, lhs, &r->via) ? lhs
-              : !*minus && subscript_of_param(c, rhs, &r->via) ? rhs : -1;
+        inner = subscript_of_param(c, lhs, &r->via)              ? lhs
+                : !*minus && subscript_of_param(c, rhs, &r->via) ? rhs
+                                                                 : -1;
         if (inner < 0)
             return 0;
         *off = inner == lhs ? rhs : lhs;
@@ -442,15 +453,14 @@ static int add(dla_kernel *k, ref *r, char *annot)
         dla_indirect *d = &k->indirect[i];
         int same = annot ? d->annotation && !strcmp(d->annotation, annot)
                          : d->reason && r->why && !strcmp(d->reason, r->why) &&
-                               !strcmp(d->array, array) &&
-                               !strcmp(d->via, via);
+                               !strcmp(d->array, array) && !strcmp(d->via, via);
         if (same) {
             free(array), free(via), free(annot), free(r->why);
             return 0;
         }
     }
-    dla_indirect *grown = realloc(k->indirect,
-                                  (k->nindirect + 1) * sizeof *grown);
+    dla_indirect *grown =
+        realloc(k->indirect, (k->nindirect + 1) * sizeof *grown);
     if (!grown || !array || !via) {
         free(grown ? NULL : annot);
         free(array), free(via), free(r->why);
@@ -459,8 +469,7 @@ static int add(dla_kernel *k, ref *r, char *annot)
         return -1;
     }
     k->indirect = grown;
-    k->indirect[k->nindirect++] = (dla_indirect){array, via, annot, r->why,
-                                                 0};
+    k->indirect[k->nindirect++] = (dla_indirect){array, via, annot, r->why, 0};
     return 0;
 }
 
@@ -481,11 +490,11 @@ static int present(const dla_kernel *k, const char *annot)
 /* The element type of A without address space and qualifiers. */
 static char *element_type(CXCursor array)
 {
-    static const char *const drop[] = {"const", "volatile", "__global",
-                                       "global", "restrict", "__restrict",
+    static const char *const drop[] = {"const",      "volatile", "__global",
+                                       "global",     "restrict", "__restrict",
                                        "__constant", "constant"};
-    char *t = dla_type_spelling(
-        clang_getPointeeType(clang_getCursorType(array)));
+    char *t =
+        dla_type_spelling(clang_getPointeeType(clang_getCursorType(array)));
     char *out = t ? calloc(strlen(t) + 1, 1) : NULL;
     for (char *w = t ? strtok(t, " ") : NULL; w && out; w = strtok(NULL, " ")) {
         int keep = 1;
@@ -508,8 +517,7 @@ static int gather_of(dla_kernel *k, ref *r, const char *key)
             return (int)i;
         same += !strncmp(k->gathers[i].key, key, strcspn(key, "+-"));
     }
-    dla_gather *grown = realloc(k->gathers,
-                                (k->ngathers + 1) * sizeof *grown);
+    dla_gather *grown = realloc(k->gathers, (k->ngathers + 1) * sizeof *grown);
     if (!grown)
         return -1;
     k->gathers = grown;
@@ -541,7 +549,8 @@ static int redirect(ctx *c, ref *r, int e, int off, int minus)
         if (!k->redirect_reason)
             k->redirect_reason = dla_printf("'%s' is written in the kernel, "
                                             "which a gathered copy would "
-                                            "not see", a ? a : "?");
+                                            "not see",
+                                            a ? a : "?");
         free(a);
         return k->redirect_reason ? 0 : -1;
     }
@@ -554,13 +563,14 @@ static int redirect(ctx *c, ref *r, int e, int off, int minus)
     }
     char *a = dla_spelling(r->array), *p = dla_spelling(r->via);
     char *o = off >= 0 ? dla_substr(&c->prog->src, offr) : dla_strdup("");
-    char *key = a && p && o ? dla_printf("%s %s %c%s", a, p,
-                                         minus ? '-' : '+', o) : NULL;
+    char *key = a && p && o
+                    ? dla_printf("%s %s %c%s", a, p, minus ? '-' : '+', o)
+                    : NULL;
     int g = key ? gather_of(k, r, key) : -1;
     free(a), free(p), free(o), free(key);
-    dla_redirect *grown = g >= 0 ? realloc(k->redirects,
-                                           (k->nredirects + 1) * sizeof *grown)
-                                 : NULL;
+    dla_redirect *grown =
+        g >= 0 ? realloc(k->redirects, (k->nredirects + 1) * sizeof *grown)
+               : NULL;
     if (!grown)
         return -1;
     k->redirects = grown;
@@ -571,8 +581,12 @@ static int redirect(ctx *c, ref *r, int e, int off, int minus)
 /* One reference at node: checked, annotated or declined, added. */
 static int one_reference(ctx *c, int node)
 {
-    ref r = {c, node, clang_getNullCursor(), clang_getNullCursor(),
-             clang_getNullCursor(), NULL};
+    ref r = {c,
+             node,
+             clang_getNullCursor(),
+             clang_getNullCursor(),
+             clang_getNullCursor(),
+             NULL};
     int e, off, minus;
     if (!match(c, node, &r, &e, &off, &minus))
         return 0;
@@ -586,7 +600,7 @@ static int one_reference(ctx *c, int node)
     else
         annot = annotation(&r, e, off, minus);
     if (!annot && !r.why)
-        return -1; /* out of memory */
+        return -1;        /* out of memory */
     if (annot && r.why) { /* a reason found on a path not taken */
         free(r.why);
         r.why = NULL;

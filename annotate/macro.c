@@ -46,8 +46,7 @@ static void add_source_macro(CXCursor c)
     clang_getFileLocation(at, &file, NULL, NULL, NULL);
     if (!file || clang_Location_isInSystemHeader(at))
         return;
-    char **grown = realloc(source_macros,
-                           (nsource_macros + 1) * sizeof *grown);
+    char **grown = realloc(source_macros, (nsource_macros + 1) * sizeof *grown);
     if (!grown)
         return;
     source_macros = grown;
@@ -81,8 +80,8 @@ static enum CXChildVisitResult add_expansion(CXCursor c, CXCursor parent,
     if (!file || !clang_File_isEqual(file, main_file) || r.end <= r.begin)
         return CXChildVisit_Continue;
     if ((nexpansions & (nexpansions + 1)) == 0 || nexpansions == 0) {
-        dla_range *grown = realloc(expansions, (2 * nexpansions + 2) *
-                                                   sizeof *grown);
+        dla_range *grown =
+            realloc(expansions, (2 * nexpansions + 2) * sizeof *grown);
         if (!grown)
             return CXChildVisit_Break;
         expansions = grown;
@@ -215,8 +214,8 @@ int dla_invocation_of(ctx *c, int node, dla_range *inv)
      * `(g)[i] * 2.0f`, or `x * (g)[i]` with x an argument). */
     int up = dla_up(t, node, NULL);
     unsigned ub, ue;
-    if (up >= 0 && file_offsets(t->nodes[up].cur, &ub, &ue) &&
-        ub >= x.begin && ub < x.end && ue <= x.end)
+    if (up >= 0 && file_offsets(t->nodes[up].cur, &ub, &ue) && ub >= x.begin &&
+        ub < x.end && ue <= x.end)
         return 0;
     /* Nothing else begins in the expansion: no operand of an ancestor
      * (`#define M (g)[i] * 2` then `x + M`), no other statement. */
@@ -288,8 +287,7 @@ int dla_spelled_operator(CXTranslationUnit tu, CXCursor rhs, char *op,
     op[0] = 0;
     CXFile file = NULL;
     unsigned off;
-    spelled_file *f =
-        first_token(tu, rhs, &file, &off) ? spelled(file) : NULL;
+    spelled_file *f = first_token(tu, rhs, &file, &off) ? spelled(file) : NULL;
     if (!f)
         return 0;
     unsigned lo = 0, hi = f->ntoks;

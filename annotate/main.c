@@ -134,34 +134,37 @@ static void explain(const dla_program *p)
         for (unsigned j = 0; j < k->nargs; j++) {
             const dla_arg *a = &k->args[j];
             if (a->transformed && a->nhelpers) {
-                fprintf(stderr, "%s:%u: kernel '%s' argument '%s': "
-                        "transformed (%u accesses; helper copies", p->src.name,
-                        k->line, k->name, a->name, a->naccesses);
+                fprintf(stderr,
+                        "%s:%u: kernel '%s' argument '%s': "
+                        "transformed (%u accesses; helper copies",
+                        p->src.name, k->line, k->name, a->name, a->naccesses);
                 for (unsigned h = 0; h < a->nhelpers; h++)
-                    fprintf(stderr, "%s %s", h ? "," : "",
-                            a->helpers[h].copy);
+                    fprintf(stderr, "%s %s", h ? "," : "", a->helpers[h].copy);
                 fprintf(stderr, "): %s\n", a->annotation);
             } else if (a->transformed)
-                fprintf(stderr, "%s:%u: kernel '%s' argument '%s': "
-                        "transformed (%u accesses): %s\n", p->src.name,
-                        k->line, k->name, a->name, a->naccesses,
+                fprintf(stderr,
+                        "%s:%u: kernel '%s' argument '%s': "
+                        "transformed (%u accesses): %s\n",
+                        p->src.name, k->line, k->name, a->name, a->naccesses,
                         a->annotation);
             else if (a->reason)
-                fprintf(stderr, "%s:%u: kernel '%s' argument '%s': not "
-                        "transformed: %s\n", p->src.name, k->line, k->name,
-                        a->name, a->reason);
-
+                fprintf(stderr,
+                        "%s:%u: kernel '%s' argument '%s': not "
+                        "transformed: %s\n",
+                        p->src.name, k->line, k->name, a->name, a->reason);
         }
         for (unsigned j = 0; j < k->nindirect; j++) {
             const dla_indirect *d = &k->indirect[j];
             if (d->annotation)
-                fprintf(stderr, "%s:%u: kernel '%s' argument '%s' via '%s': "
-                        "indirect reference%s: %s\n", p->src.name, k->line,
-                        k->name, d->array, d->via,
+                fprintf(stderr,
+                        "%s:%u: kernel '%s' argument '%s' via '%s': "
+                        "indirect reference%s: %s\n",
+                        p->src.name, k->line, k->name, d->array, d->via,
                         d->present ? " (annotated already)" : "",
                         d->annotation);
             else
-                fprintf(stderr, "%s:%u: kernel '%s' argument '%s' via '%s': "
+                fprintf(stderr,
+                        "%s:%u: kernel '%s' argument '%s' via '%s': "
                         "indirect reference not annotated: %s\n",
                         p->src.name, k->line, k->name, d->array, d->via,
                         d->reason);
@@ -170,9 +173,10 @@ static void explain(const dla_program *p)
             fprintf(stderr, "%s:%u: kernel '%s': no redirected form: %s\n",
                     p->src.name, k->line, k->name, k->redirect_reason);
         else if (k->nredirects) {
-            fprintf(stderr, "%s:%u: kernel '%s': redirected form under "
-                    "DL_ACTIVE_%s, reading", p->src.name, k->line, k->name,
-                    k->name);
+            fprintf(stderr,
+                    "%s:%u: kernel '%s': redirected form under "
+                    "DL_ACTIVE_%s, reading",
+                    p->src.name, k->line, k->name, k->name);
             for (unsigned j = 0; j < k->ngathers; j++)
                 fprintf(stderr, "%s %s", j ? "," : "", k->gathers[j].name);
             fputc('\n', stderr);
@@ -181,9 +185,10 @@ static void explain(const dla_program *p)
             fprintf(stderr, "%s:%u: kernel '%s': takes the tiled launch: %s\n",
                     p->src.name, k->line, k->name, k->tiled_annotation);
         else if (k->tiled_reason)
-            fprintf(stderr, "%s:%u: kernel '%s': ASTA keeps the flat index "
-                    "(no tiled launch): %s\n", p->src.name, k->line, k->name,
-                    k->tiled_reason);
+            fprintf(stderr,
+                    "%s:%u: kernel '%s': ASTA keeps the flat index "
+                    "(no tiled launch): %s\n",
+                    p->src.name, k->line, k->name, k->tiled_reason);
     }
 }
 
@@ -200,7 +205,8 @@ static int check(const dla_program *p)
             if (strcmp(p->kernels[j].name, ak->name) == 0)
                 k = &p->kernels[j];
         if (ak->tiled && (!k || !k->already_tiled)) {
-            fprintf(stderr, "%s:%u:1: error: the launch flag of kernel '%s' "
+            fprintf(stderr,
+                    "%s:%u:1: error: the launch flag of kernel '%s' "
                     "needs the tiled variant that dl-annotate writes (the "
                     "runtime would launch the kernel on a 2-D range)\n",
                     p->src.name, ak->tiled_line, ak->name);
@@ -208,20 +214,22 @@ static int check(const dla_program *p)
         }
         for (uint32_t j = 0; j < ak->nargs; j++) {
             const dl_annot_arg *a = &ak->args[j];
-            int converts = a->to.kind != a->from.kind ||
-                           a->to.tile != a->from.tile;
+            int converts =
+                a->to.kind != a->from.kind || a->to.tile != a->from.tile;
             if (converts && (!k || !k->already)) {
-                fprintf(stderr, "%s:%u:1: error: the annotation of '%s' asks "
+                fprintf(stderr,
+                        "%s:%u:1: error: the annotation of '%s' asks "
                         "for a conversion but kernel '%s' does not select "
                         "the transformed indexing (#ifdef DL_ACTIVE_%s)\n",
                         p->src.name, a->line, a->name, ak->name, ak->name);
                 errors++;
             }
-            uint32_t elem = a->index < ak->nparams
-                                ? ak->params[a->index].elem_size : 0;
+            uint32_t elem =
+                a->index < ak->nparams ? ak->params[a->index].elem_size : 0;
             if (converts && a->explicit_record && elem &&
                 !dla_annot_elementwise(a, elem)) {
-                fprintf(stderr, "%s:%u:1: error: record(...) of '%s' is not "
+                fprintf(stderr,
+                        "%s:%u:1: error: record(...) of '%s' is not "
                         "one field per %s element (%u bytes each): its "
                         "elements cannot be indexed in the converted "
                         "layout\n",
@@ -229,8 +237,8 @@ static int check(const dla_program *p)
                         ak->params[a->index].type, elem);
                 errors++;
             }
-            const dla_arg *da = k && a->index < k->nargs ? &k->args[a->index]
-                                                         : NULL;
+            const dla_arg *da =
+                k && a->index < k->nargs ? &k->args[a->index] : NULL;
             if (!da || !a->explicit_record || !da->nparts)
                 continue;
             int match = a->record_size == da->record_size;
@@ -243,9 +251,10 @@ static int check(const dla_program *p)
                 match = found;
             }
             if (!match) {
-                fprintf(stderr, "%s:%u:1: error: record(...) of '%s' does not "
-                        "match its struct (%u bytes)\n", p->src.name, a->line,
-                        a->name, da->record_size);
+                fprintf(stderr,
+                        "%s:%u:1: error: record(...) of '%s' does not "
+                        "match its struct (%u bytes)\n",
+                        p->src.name, a->line, a->name, da->record_size);
                 errors++;
             }
         }
@@ -273,10 +282,11 @@ static int verify_output(const dla_program *p, const char *out, size_t len)
             if (!k->args[j].transformed ||
                 (ak && ak->ok && dl_annot_find_arg(ak, k->args[j].index)))
                 continue;
-            fprintf(stderr, "%s:%u:1: error: kernel '%s' cannot be rewritten: "
+            fprintf(stderr,
+                    "%s:%u:1: error: kernel '%s' cannot be rewritten: "
                     "the runtime would not read the annotation of '%s' in "
-                    "the output (%s); nothing written\n", p->src.name,
-                    k->line, k->name, k->args[j].name,
+                    "the output (%s); nothing written\n",
+                    p->src.name, k->line, k->name, k->args[j].name,
                     read->ndiags ? read->diags[0].message
                                  : "it does not see the kernel");
             errors++;
@@ -302,12 +312,14 @@ static int annotate(const dla_options *optp)
     }
     unsigned dline, dcol;
     if (too_deep(&prog.src, &dline, &dcol)) {
-        fprintf(stderr, "%s:%u:%u: error: brackets nested more than 1000 "
-                "levels deep\n", opt.input, dline, dcol);
+        fprintf(stderr,
+                "%s:%u:%u: error: brackets nested more than 1000 "
+                "levels deep\n",
+                opt.input, dline, dcol);
         return 1;
     }
-    if (dl_annot_parse(prog.src.text, prog.src.len, opt.input,
-                       &prog.annots) != DL_SUCCESS) {
+    if (dl_annot_parse(prog.src.text, prog.src.len, opt.input, &prog.annots) !=
+        DL_SUCCESS) {
         fprintf(stderr, "%s:1:1: error: %s\n", opt.input, dl_last_error());
         return 1;
     }
@@ -327,14 +339,16 @@ static int annotate(const dla_options *optp)
     CXIndex index = clang_createIndex(0, 0);
     CXTranslationUnit tu = NULL;
     const char *parse_input = opt.parse_input ? opt.parse_input : opt.input;
-    enum CXErrorCode ec = args ? clang_parseTranslationUnit2(
-                                     index, parse_input, args, nargs, NULL, 0,
-                                     CXTranslationUnit_DetailedPreprocessingRecord,
-                                     &tu)
-                               : CXError_Failure;
+    enum CXErrorCode ec =
+        args ? clang_parseTranslationUnit2(
+                   index, parse_input, args, nargs, NULL, 0,
+                   CXTranslationUnit_DetailedPreprocessingRecord, &tu)
+             : CXError_Failure;
     if (ec != CXError_Success || !tu) {
-        fprintf(stderr, "%s:1:1: error: libclang could not parse the input "
-                "(code %d)\n", opt.input, (int)ec);
+        fprintf(stderr,
+                "%s:1:1: error: libclang could not parse the input "
+                "(code %d)\n",
+                opt.input, (int)ec);
         return 1;
     }
     errors += report_clang_errors(tu, opt.input);
@@ -350,15 +364,18 @@ static int annotate(const dla_options *optp)
         for (unsigned j = 0; j < prog.kernels[i].nargs; j++) {
             const dla_arg *a = &prog.kernels[i].args[j];
             if (a->count_note)
-                fprintf(stderr, "%s:%u:1: warning: argument '%s' of kernel "
-                        "'%s': %s\n", opt.input, a->user->line, a->name,
-                        prog.kernels[i].name, a->count_note);
+                fprintf(stderr,
+                        "%s:%u:1: warning: argument '%s' of kernel "
+                        "'%s': %s\n",
+                        opt.input, a->user->line, a->name, prog.kernels[i].name,
+                        a->count_note);
             if (a->neutral)
-                fprintf(stderr, "%s:%u:1: warning: argument '%s' of "
+                fprintf(stderr,
+                        "%s:%u:1: warning: argument '%s' of "
                         "kernel '%s' cannot be rewritten for the conversion "
                         "its annotation asks for; it becomes: %s\n",
-                        opt.input, a->user->line, a->name,
-                        prog.kernels[i].name, a->neutral);
+                        opt.input, a->user->line, a->name, prog.kernels[i].name,
+                        a->neutral);
         }
     if (opt.check)
         return check(&prog) ? 1 : 0;

@@ -41,17 +41,26 @@ static int no_tiled(dla_kernel *k, const char *fmt, ...)
 
 /* Functions that tie a work-item to its work-group or to the shape of the
  * range: a tiled launch changes what they return. */
-static const char *const group_bound[] = {
-    "get_local_id", "get_group_id", "get_local_size",
-    "get_enqueued_local_size", "get_num_groups", "get_work_dim",
-    "get_global_linear_id", "get_local_linear_id", "barrier",
-    "work_group_barrier", "mem_fence", "read_mem_fence", "write_mem_fence",
-    "async_work_group_copy", "async_work_group_strided_copy",
-    "wait_group_events", NULL};
-static const char *const group_prefixes[] = {"work_group_", "sub_group_",
-                                             "get_sub_group",
-                                             "get_max_sub_group",
-                                             "get_num_sub_groups", NULL};
+static const char *const group_bound[] = {"get_local_id",
+                                          "get_group_id",
+                                          "get_local_size",
+                                          "get_enqueued_local_size",
+                                          "get_num_groups",
+                                          "get_work_dim",
+                                          "get_global_linear_id",
+                                          "get_local_linear_id",
+                                          "barrier",
+                                          "work_group_barrier",
+                                          "mem_fence",
+                                          "read_mem_fence",
+                                          "write_mem_fence",
+                                          "async_work_group_copy",
+                                          "async_work_group_strided_copy",
+                                          "wait_group_events",
+                                          NULL};
+static const char *const group_prefixes[] = {
+    "work_group_",       "sub_group_",         "get_sub_group",
+    "get_max_sub_group", "get_num_sub_groups", NULL};
 
 static int add_call(dla_kernel *k, dla_call_kind kind, dla_range r)
 {
@@ -88,8 +97,8 @@ static int check_call(ctx *c, int node)
         int arg = dla_child(t, node, 1);
         dla_range r;
         if (arg < 0 || !dla_const_int(t->nodes[arg].cur, &dim) || dim != 0)
-            status = no_tiled(k, "it calls %s with a dimension other than 0",
-                              name);
+            status =
+                no_tiled(k, "it calls %s with a dimension other than 0", name);
         else if (!dla_cursor_range(t->nodes[node].cur, &r))
             status = no_tiled(k, "%s(0) comes from a macro expansion", name);
         else
@@ -107,8 +116,10 @@ static int check_call(ctx *c, int node)
     CXCursor def = clang_getCursorDefinition(fn);
     if (!clang_Cursor_isNull(def) &&
         !clang_Location_isInSystemHeader(clang_getCursorLocation(def)))
-        status = no_tiled(k, "it calls %s, a function of the source that "
-                             "may use the range", name);
+        status = no_tiled(k,
+                          "it calls %s, a function of the source that "
+                          "may use the range",
+                          name);
     free(name);
     return status;
 }
@@ -213,14 +224,13 @@ int dla_tiled(ctx *c)
     dla_tree *t = &c->tree;
     int asta = 0;
     for (unsigned i = 0; i < k->nargs; i++)
-        asta |= k->args[i].transformed &&
-                k->args[i].target == DLA_TARGET_ASTA;
+        asta |= k->args[i].transformed && k->args[i].target == DLA_TARGET_ASTA;
     if (!asta)
         return 0; /* only ASTA(T) needs the tiled range */
     for (unsigned i = 0; i < k->nargs && !k->tiled_tile; i++)
         if (k->args[i].transformed && k->args[i].target == DLA_TARGET_ASTA)
-            k->tiled_tile = dla_printf("DL_TILE_%s_%s", k->name,
-                                       k->args[i].name);
+            k->tiled_tile =
+                dla_printf("DL_TILE_%s_%s", k->name, k->args[i].name);
     if (!k->tiled_tile)
         return -1;
     if (k->signature && strstr(k->signature, "work_group_size"))
@@ -236,8 +246,10 @@ int dla_tiled(ctx *c)
         if (!a->transformed)
             continue;
         if (!a->m_code_tiled &&
-            no_tiled(k, "the record count of '%s' depends on the work-group "
-                        "shape or another dimension", a->name))
+            no_tiled(k,
+                     "the record count of '%s' depends on the work-group "
+                     "shape or another dimension",
+                     a->name))
             return -1;
         uses_size |= a->count_uses_size;
     }
@@ -251,9 +263,9 @@ int dla_tiled(ctx *c)
         dla_arg *a = &k->args[i];
         for (unsigned j = 0; a->transformed && j < a->naccesses; j++) {
             dla_access *acc = &a->accesses[j];
-            acc->own = (acc->kind == DLA_FIELD ||
-                        acc->kind == DLA_FIELD_ARRAY) &&
-                       !a->bump && index_is_own(c, acc);
+            acc->own =
+                (acc->kind == DLA_FIELD || acc->kind == DLA_FIELD_ARRAY) &&
+                !a->bump && index_is_own(c, acc);
         }
     }
     /* Padding adds work-items: safe only when they do nothing and the

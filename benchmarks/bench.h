@@ -12,10 +12,10 @@
 /* Exit codes of every subcommand (benchmarks/README.md). */
 enum {
     BENCH_EXIT_OK = 0,
-    BENCH_EXIT_FAIL = 1,        /* runtime failure, no row printed          */
-    BENCH_EXIT_USAGE = 2,       /* invalid arguments                        */
-    BENCH_EXIT_NA = 3,          /* the algorithm cannot do the shape: NA row */
-    BENCH_EXIT_UNVERIFIED = 4   /* row printed, but verified = 0            */
+    BENCH_EXIT_FAIL = 1,      /* runtime failure, no row printed          */
+    BENCH_EXIT_USAGE = 2,     /* invalid arguments                        */
+    BENCH_EXIT_NA = 3,        /* the algorithm cannot do the shape: NA row */
+    BENCH_EXIT_UNVERIFIED = 4 /* row printed, but verified = 0            */
 };
 
 /* ------------------------------------------------------- bench_args.c */
@@ -42,10 +42,12 @@ int bench_parse_size(const char *opt, const char *text, size_t *out);
  * getopt_long besides their own options: --platform P --device D
  * (device_pick.h) and --version. */
 enum { BENCH_OPT_PLATFORM = 0x200, BENCH_OPT_DEVICE, BENCH_OPT_VERSION };
-#define BENCH_COMMON_OPTIONS                                            \
-    {"platform", required_argument, NULL, BENCH_OPT_PLATFORM},           \
-    {"device", required_argument, NULL, BENCH_OPT_DEVICE},               \
-    {"version", no_argument, NULL, BENCH_OPT_VERSION}
+#define BENCH_COMMON_OPTIONS                                                   \
+    {"platform", required_argument, NULL, BENCH_OPT_PLATFORM},                 \
+        {"device", required_argument, NULL, BENCH_OPT_DEVICE},                 \
+    {                                                                          \
+        "version", no_argument, NULL, BENCH_OPT_VERSION                        \
+    }
 /* --platform's or --device's value into *choice; 0 and a message when it
  * is not an index. */
 int bench_device_option(int code, const char *value, device_choice *choice);

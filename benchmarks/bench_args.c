@@ -50,8 +50,10 @@ int bench_device_option(int code, const char *value, device_choice *choice)
     const char *opt = code == BENCH_OPT_PLATFORM ? "--platform" : "--device";
     size_t index;
     if (!bench_parse_size(opt, value, &index) || index > 1u << 20) {
-        fprintf(stderr, "dl-bench: %s expects an index (0, 1, ...), got "
-                        "'%s'\n", opt, value);
+        fprintf(stderr,
+                "dl-bench: %s expects an index (0, 1, ...), got "
+                "'%s'\n",
+                opt, value);
         return 0;
     }
     *(code == BENCH_OPT_PLATFORM ? &choice->platform : &choice->device) =
@@ -89,18 +91,33 @@ int bench_parse_size(const char *opt, const char *text, size_t *out)
         goto bad;
     unsigned shift = 0;
     switch (*end) {
-    case 'K': case 'k': shift = 10; end++; break;
-    case 'M': case 'm': shift = 20; end++; break;
-    case 'G': case 'g': shift = 30; end++; break;
-    default: break;
+    case 'K':
+    case 'k':
+        shift = 10;
+        end++;
+        break;
+    case 'M':
+    case 'm':
+        shift = 20;
+        end++;
+        break;
+    case 'G':
+    case 'g':
+        shift = 30;
+        end++;
+        break;
+    default:
+        break;
     }
     if (*end != '\0' || v > (SIZE_MAX >> shift))
         goto bad;
     *out = (size_t)v << shift;
     return 1;
 bad:
-    fprintf(stderr, "dl-bench: %s expects an unsigned number (optional K, M "
-                    "or G suffix), got '%s'\n", opt, text);
+    fprintf(stderr,
+            "dl-bench: %s expects an unsigned number (optional K, M "
+            "or G suffix), got '%s'\n",
+            opt, text);
     return 0;
 }
 

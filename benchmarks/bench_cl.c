@@ -29,8 +29,7 @@ static void device_name(cl_platform_id p, cl_device_id d, char *out,
     snprintf(out, room, "%s: %s", pn, dn);
 }
 
-static int print_device(void *ctx, long index, cl_platform_id p,
-                        cl_device_id d)
+static int print_device(void *ctx, long index, cl_platform_id p, cl_device_id d)
 {
     char name[256];
     device_name(p, d, name, sizeof name);
@@ -67,8 +66,8 @@ int bench_cl_open_choice(bench_cl *b, device_choice choice)
                     sizeof b->max_alloc, &b->max_alloc, NULL);
     clGetDeviceInfo(b->device, CL_DEVICE_MAX_COMPUTE_UNITS,
                     sizeof b->compute_units, &b->compute_units, NULL);
-    clGetDeviceInfo(b->device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                    sizeof b->max_wg, &b->max_wg, NULL);
+    clGetDeviceInfo(b->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof b->max_wg,
+                    &b->max_wg, NULL);
     if (b->compute_units == 0)
         b->compute_units = 1;
     if (b->max_wg == 0)
@@ -114,7 +113,8 @@ static double now_seconds(void)
 static int profile(cl_event ev, cl_profiling_info what, cl_ulong *t)
 {
     return clGetEventProfilingInfo(ev, what, sizeof *t, t, NULL) ==
-               CL_SUCCESS && *t != 0;
+               CL_SUCCESS &&
+           *t != 0;
 }
 
 /* Host clock around enqueue + completion: includes the API overhead. */
@@ -147,9 +147,9 @@ static int time_event(bench_cl *b, bench_enqueue_fn fn, void *ctx,
     gate = clCreateUserEvent(b->context, &err);
     if (!bench_cl_ok(err, "clCreateUserEvent"))
         return 0;
-    int ok = bench_cl_ok(clEnqueueMarkerWithWaitList(b->queue, 1, &gate,
-                                                     &start),
-                         "clEnqueueMarkerWithWaitList");
+    int ok =
+        bench_cl_ok(clEnqueueMarkerWithWaitList(b->queue, 1, &gate, &start),
+                    "clEnqueueMarkerWithWaitList");
     ok = ok && fn(ctx, b->queue, 1, &start, &last);
     double t0 = now_seconds();
     clSetUserEventStatus(gate, CL_COMPLETE); /* always: drains the queue */
@@ -206,15 +206,15 @@ int bench_copy_prepare(bench_cl *b)
         return 0;
     const char *src = bench_kernel_source("copy.cl");
     cl_int err;
-    b->copy_program = clCreateProgramWithSource(b->context, 1, &src, NULL,
-                                                &err);
+    b->copy_program =
+        clCreateProgramWithSource(b->context, 1, &src, NULL, &err);
     if (!bench_cl_ok(err, "clCreateProgramWithSource(copy.cl)"))
         return 0;
     err = clBuildProgram(b->copy_program, 1, &b->device, "", NULL, NULL);
     if (err != CL_SUCCESS) {
         char log[4096] = "";
-        clGetProgramBuildInfo(b->copy_program, b->device,
-                              CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        clGetProgramBuildInfo(b->copy_program, b->device, CL_PROGRAM_BUILD_LOG,
+                              sizeof log, log, NULL);
         log[sizeof log - 1] = '\0';
         fprintf(stderr, "dl-bench: building copy.cl failed (%d):\n%s\n",
                 (int)err, log);
@@ -234,7 +234,10 @@ int bench_copy_prepare(bench_cl *b)
     return 1;
 }
 
-static size_t round_up(size_t a, size_t b) { return (a + b - 1) / b * b; }
+static size_t round_up(size_t a, size_t b)
+{
+    return (a + b - 1) / b * b;
+}
 
 int bench_copy_kernel(void *ctx, cl_command_queue q, cl_uint nwait,
                       const cl_event *wait, cl_event *last)

@@ -38,7 +38,8 @@ void bench_coalesce_usage(FILE *out)
           "  --sample F           share of warp-accesses it profiles (1)\n"
           "  --min-pattern N      leave out patterns of fewer elements (0)\n"
           "  --a-count N          elements of A (one past the largest read)\n"
-          "  --version\n", out);
+          "  --version\n",
+          out);
 }
 
 enum { CLASS_GPU = 1, CLASS_CPU = 2 };
@@ -56,10 +57,24 @@ typedef struct coalesce_opts {
 } coalesce_opts;
 
 enum {
-    OPT_INDEX_BYTES = 0x100, OPT_TEXT, OPT_ELEM, OPT_FIELD, OPT_OFFSET,
-    OPT_THREADS, OPT_STEPS, OPT_T_STRIDE, OPT_J_STRIDE, OPT_BASE,
-    OPT_CLASS, OPT_SIMD_BYTES, OPT_SIMD_WIDTH, OPT_SEGMENT, OPT_REMAP,
-    OPT_SAMPLE, OPT_MIN_PATTERN, OPT_A_COUNT
+    OPT_INDEX_BYTES = 0x100,
+    OPT_TEXT,
+    OPT_ELEM,
+    OPT_FIELD,
+    OPT_OFFSET,
+    OPT_THREADS,
+    OPT_STEPS,
+    OPT_T_STRIDE,
+    OPT_J_STRIDE,
+    OPT_BASE,
+    OPT_CLASS,
+    OPT_SIMD_BYTES,
+    OPT_SIMD_WIDTH,
+    OPT_SEGMENT,
+    OPT_REMAP,
+    OPT_SAMPLE,
+    OPT_MIN_PATTERN,
+    OPT_A_COUNT
 };
 
 static const struct option options[] = {
@@ -90,18 +105,31 @@ static const struct option options[] = {
 static size_t *size_target(coalesce_opts *o, int code)
 {
     switch (code) {
-    case OPT_ELEM: return &o->ref.elem_bytes;
-    case OPT_THREADS: o->threads_given = 1; return &o->range.threads;
-    case OPT_STEPS: return &o->range.steps;
-    case OPT_T_STRIDE: return &o->range.t_stride;
-    case OPT_J_STRIDE: return &o->range.j_stride;
-    case OPT_BASE: return &o->range.base;
-    case OPT_SIMD_BYTES: return &o->simd_bytes;
-    case OPT_SIMD_WIDTH: return &o->simd_width;
-    case OPT_SEGMENT: return &o->segment_bytes;
-    case OPT_MIN_PATTERN: return &o->min_pattern;
-    case OPT_A_COUNT: return &o->remap.a_count;
-    default: return NULL;
+    case OPT_ELEM:
+        return &o->ref.elem_bytes;
+    case OPT_THREADS:
+        o->threads_given = 1;
+        return &o->range.threads;
+    case OPT_STEPS:
+        return &o->range.steps;
+    case OPT_T_STRIDE:
+        return &o->range.t_stride;
+    case OPT_J_STRIDE:
+        return &o->range.j_stride;
+    case OPT_BASE:
+        return &o->range.base;
+    case OPT_SIMD_BYTES:
+        return &o->simd_bytes;
+    case OPT_SIMD_WIDTH:
+        return &o->simd_width;
+    case OPT_SEGMENT:
+        return &o->segment_bytes;
+    case OPT_MIN_PATTERN:
+        return &o->min_pattern;
+    case OPT_A_COUNT:
+        return &o->remap.a_count;
+    default:
+        return NULL;
     }
 }
 
@@ -111,8 +139,10 @@ static int parse_offset(const char *text, long long *out)
     errno = 0;
     *out = strtoll(text, &end, 10);
     if (errno || end == text || *end) {
-        fprintf(stderr, "dl-bench coalesce: --offset expects an integer, "
-                        "got '%s'\n", text);
+        fprintf(stderr,
+                "dl-bench coalesce: --offset expects an integer, "
+                "got '%s'\n",
+                text);
         return 0;
     }
     return 1;
@@ -123,8 +153,10 @@ static int parse_field(const char *text, dl_coalesce_ref *ref)
     const char *colon = strchr(text, ':');
     char off[32];
     if (!colon || (size_t)(colon - text) >= sizeof off) {
-        fprintf(stderr, "dl-bench coalesce: --field expects OFF:BYTES, "
-                        "got '%s'\n", text);
+        fprintf(stderr,
+                "dl-bench coalesce: --field expects OFF:BYTES, "
+                "got '%s'\n",
+                text);
         return 0;
     }
     memcpy(off, text, (size_t)(colon - text));
@@ -139,18 +171,26 @@ static int parse_other(coalesce_opts *o, int code, const char *value)
     switch (code) {
     case OPT_INDEX_BYTES:
         o->index_bytes = strcmp(value, "4") == 0   ? 4
-                         : strcmp(value, "8") == 0 ? 8 : 0;
+                         : strcmp(value, "8") == 0 ? 8
+                                                   : 0;
         if (!o->index_bytes)
             fprintf(stderr, "dl-bench coalesce: --index-bytes is 4 or 8\n");
         return o->index_bytes != 0;
-    case OPT_TEXT: o->text = 1; return 1;
-    case OPT_FIELD: return parse_field(value, &o->ref);
-    case OPT_REMAP: return bench_remap_form(value, &o->remap);
-    case OPT_SAMPLE: return bench_remap_sample(value, &o->remap);
-    case OPT_OFFSET: return parse_offset(value, &o->ref.offset);
+    case OPT_TEXT:
+        o->text = 1;
+        return 1;
+    case OPT_FIELD:
+        return parse_field(value, &o->ref);
+    case OPT_REMAP:
+        return bench_remap_form(value, &o->remap);
+    case OPT_SAMPLE:
+        return bench_remap_sample(value, &o->remap);
+    case OPT_OFFSET:
+        return parse_offset(value, &o->ref.offset);
     case OPT_CLASS:
         o->classes = strcmp(value, "gpu") == 0   ? CLASS_GPU
-                     : strcmp(value, "cpu") == 0 ? CLASS_CPU : 0;
+                     : strcmp(value, "cpu") == 0 ? CLASS_CPU
+                                                 : 0;
         if (!o->classes)
             fprintf(stderr, "dl-bench coalesce: --device-class is gpu or "
                             "cpu\n");
@@ -159,7 +199,8 @@ static int parse_other(coalesce_opts *o, int code, const char *value)
     case BENCH_OPT_DEVICE:
         o->device_given = 1;
         return bench_device_option(code, value, &o->device);
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -169,7 +210,8 @@ static int parse_one(coalesce_opts *o, int code, char **argv)
     size_t *target = size_target(o, code);
     if (target)
         return bench_parse_size(argv[optind - 1], optarg, target)
-                   ? -1 : BENCH_EXIT_USAGE;
+                   ? -1
+                   : BENCH_EXIT_USAGE;
     if (code == 'h' || code == BENCH_OPT_VERSION) {
         if (code == 'h')
             bench_coalesce_usage(stdout);
@@ -189,16 +231,17 @@ static int parse_one(coalesce_opts *o, int code, char **argv)
 static int parse(int argc, char **argv, coalesce_opts *o)
 {
     opterr = 0;
-    for (int code; (code = getopt_long(argc, argv, ":h", options, NULL)) !=
-                   -1;) {
+    for (int code;
+         (code = getopt_long(argc, argv, ":h", options, NULL)) != -1;) {
         int rc = parse_one(o, code, argv);
         if (rc >= 0)
             return rc;
     }
     if (optind + 1 != argc) {
-        fprintf(stderr, optind < argc ? "dl-bench coalesce: one FILE, not "
-                                        "'%s'\n"
-                                      : "dl-bench coalesce: no FILE%s\n",
+        fprintf(stderr,
+                optind < argc ? "dl-bench coalesce: one FILE, not "
+                                "'%s'\n"
+                              : "dl-bench coalesce: no FILE%s\n",
                 optind < argc ? argv[optind + 1] : "");
         return BENCH_EXIT_USAGE;
     }
@@ -236,16 +279,16 @@ static int report(const char *label, dl_coalesce_geometry g,
                   const coalesce_opts *o, const bench_index *p)
 {
     dl_coalesce_counts c;
-    if (dl_coalesce_count(&g, &o->ref, &o->range, p->data, p->count,
-                          p->bytes, &c) != DL_SUCCESS) {
+    if (dl_coalesce_count(&g, &o->ref, &o->range, p->data, p->count, p->bytes,
+                          &c) != DL_SUCCESS) {
         fprintf(stderr, "dl-bench coalesce: %s\n", dl_last_error());
         return 0;
     }
     char line[256];
     dl_coalesce_format(&g, &c, line, sizeof line);
     printf("%s: %s; %llu warp-accesses, %llu -> %llu transactions\n", label,
-           line, (unsigned long long)c.accesses,
-           (unsigned long long)c.before, (unsigned long long)c.after);
+           line, (unsigned long long)c.accesses, (unsigned long long)c.before,
+           (unsigned long long)c.after);
     return !o->remap.on ||
            bench_remap_report(label, g, &o->ref, &o->range, p, &o->remap);
 }
@@ -278,8 +321,8 @@ static int report_all(const coalesce_opts *o, const bench_index *p)
     if ((o->classes & CLASS_GPU) &&
         !report("gpu", with_overrides(o, dl_coalesce_geometry_gpu()), o, p))
         return 0;
-    dl_coalesce_geometry cpu = dl_coalesce_geometry_cpu(
-        (unsigned)o->simd_bytes, load_bytes(&o->ref));
+    dl_coalesce_geometry cpu =
+        dl_coalesce_geometry_cpu((unsigned)o->simd_bytes, load_bytes(&o->ref));
     return !(o->classes & CLASS_CPU) ||
            report("cpu", with_overrides(o, cpu), o, p);
 }
@@ -300,8 +343,11 @@ static int check_ranges(const coalesce_opts *o)
 int bench_coalesce_main(int argc, char **argv)
 {
     coalesce_opts o = {
-        .index_bytes = 4, .classes = CLASS_GPU | CLASS_CPU,
-        .ref = {4, 0, 0, 0}, .range = {0, 1, 0, 1, 0}, .simd_bytes = 32,
+        .index_bytes = 4,
+        .classes = CLASS_GPU | CLASS_CPU,
+        .ref = {4, 0, 0, 0},
+        .range = {0, 1, 0, 1, 0},
+        .simd_bytes = 32,
         .device = {DEVICE_PICK_ALL_PLATFORMS, 0},
         .remap = {.params = {DL_REMAP_CLIQUE, 1.0, 0, 1}},
     };

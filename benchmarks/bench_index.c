@@ -91,10 +91,11 @@ static int parse_text(const char *path, char *buf, size_t size,
             *nl = '\0';
         /* A NUL byte inside a line: binary data, not text. */
         int r = strlen(line) == (size_t)(next - line) - (nl != NULL)
-                    ? parse_line(line, &v[n]) : -1;
+                    ? parse_line(line, &v[n])
+                    : -1;
         if (r < 0) {
-            fprintf(stderr, "dl-bench coalesce: %s:%zu: not an integer\n",
-                    path, lineno);
+            fprintf(stderr, "dl-bench coalesce: %s:%zu: not an integer\n", path,
+                    lineno);
             free(v);
             return 0;
         }

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 typedef struct bench_index {
-    void *data;     /* count entries of `bytes` bytes, host byte order */
+    void *data; /* count entries of `bytes` bytes, host byte order */
     size_t count;
     unsigned bytes; /* 4 or 8 */
 } bench_index;

@@ -14,26 +14,28 @@
 
 void bench_irregular_usage(FILE *out)
 {
-    fputs("usage: dl-bench irregular [options]\n\n"
-          "Runs SpMV (CSR and ELL) on a 3D 7-point stencil in natural and\n"
-          "shuffled order, an R-MAT graph and a uniform random matrix, a\n"
-          "neighbour-list force kernel and a gather over records through\n"
-          "two index arrays, plain, with their data reordered on the\n"
-          "device (A'[e] = A[P[e]]) and with the layouts of padding,\n"
-          "sharing, job swap and remap (METIS) planned on the host; then\n"
-          "PageRank and an iterated symmetric SpMV, none, duplication and\n"
-          "remap.  The selector's choice is marked per reference.\n"
-          "Prints one CSV row per workload, reference, method and geometry (GPU\n"
-          "class W=32 S=128, and the device's): transactions before and\n"
-          "after, the extra memory of A', the medians of the plain kernel,\n"
-          "the reorganisation and the redirected kernel, the speedup over\n"
-          "1 and N iterations, and whether the outputs are byte-identical.\n\n"
-          "  --quick          tiny sizes (seconds)\n"
-          "  --reps R         timed repetitions, median reported (5)\n"
-          "  --iterations N   the caching case: reorganise once, run N (50)\n"
-          "  --seed S         the generators' seed (1)\n"
-          "  --platform P --device N   the OpenCL device\n"
-          "  --version\n", out);
+    fputs(
+        "usage: dl-bench irregular [options]\n\n"
+        "Runs SpMV (CSR and ELL) on a 3D 7-point stencil in natural and\n"
+        "shuffled order, an R-MAT graph and a uniform random matrix, a\n"
+        "neighbour-list force kernel and a gather over records through\n"
+        "two index arrays, plain, with their data reordered on the\n"
+        "device (A'[e] = A[P[e]]) and with the layouts of padding,\n"
+        "sharing, job swap and remap (METIS) planned on the host; then\n"
+        "PageRank and an iterated symmetric SpMV, none, duplication and\n"
+        "remap.  The selector's choice is marked per reference.\n"
+        "Prints one CSV row per workload, reference, method and geometry (GPU\n"
+        "class W=32 S=128, and the device's): transactions before and\n"
+        "after, the extra memory of A', the medians of the plain kernel,\n"
+        "the reorganisation and the redirected kernel, the speedup over\n"
+        "1 and N iterations, and whether the outputs are byte-identical.\n\n"
+        "  --quick          tiny sizes (seconds)\n"
+        "  --reps R         timed repetitions, median reported (5)\n"
+        "  --iterations N   the caching case: reorganise once, run N (50)\n"
+        "  --seed S         the generators' seed (1)\n"
+        "  --platform P --device N   the OpenCL device\n"
+        "  --version\n",
+        out);
 }
 
 typedef struct irr_opts {
@@ -59,18 +61,26 @@ static int parse_one(irr_opts *o, int code, char **argv)
 {
     size_t *target = code == OPT_REPS         ? &o->reps
                      : code == OPT_ITERATIONS ? &o->iterations
-                     : code == OPT_SEED       ? &o->seed : NULL;
+                     : code == OPT_SEED       ? &o->seed
+                                              : NULL;
     if (target)
         return bench_parse_size(argv[optind - 1], optarg, target)
-                   ? -1 : BENCH_EXIT_USAGE;
+                   ? -1
+                   : BENCH_EXIT_USAGE;
     switch (code) {
-    case OPT_QUICK: o->quick = 1; return -1;
+    case OPT_QUICK:
+        o->quick = 1;
+        return -1;
     case BENCH_OPT_PLATFORM:
     case BENCH_OPT_DEVICE:
-        return bench_device_option(code, optarg, &o->device)
-                   ? -1 : BENCH_EXIT_USAGE;
-    case 'h': bench_irregular_usage(stdout); return BENCH_EXIT_OK;
-    case BENCH_OPT_VERSION: bench_print_version(); return BENCH_EXIT_OK;
+        return bench_device_option(code, optarg, &o->device) ? -1
+                                                             : BENCH_EXIT_USAGE;
+    case 'h':
+        bench_irregular_usage(stdout);
+        return BENCH_EXIT_OK;
+    case BENCH_OPT_VERSION:
+        bench_print_version();
+        return BENCH_EXIT_OK;
     default:
         bench_option_error("irregular", code, argv);
         fputc('\n', stderr);
@@ -83,8 +93,8 @@ static int parse_one(irr_opts *o, int code, char **argv)
 static int parse(int argc, char **argv, irr_opts *o)
 {
     opterr = 0;
-    for (int code; (code = getopt_long(argc, argv, ":h", options, NULL)) !=
-                   -1;) {
+    for (int code;
+         (code = getopt_long(argc, argv, ":h", options, NULL)) != -1;) {
         int rc = parse_one(o, code, argv);
         if (rc >= 0)
             return rc;
@@ -124,10 +134,12 @@ static int make_matrix(size_t which, const irr_sizes *z, uint64_t seed,
                        irr_csr *m)
 {
     switch (which) {
-    case 0: return irr_gen_stencil(z->stencil_n, m);
+    case 0:
+        return irr_gen_stencil(z->stencil_n, m);
     case 1:
         return irr_gen_stencil(z->stencil_n, m) && irr_csr_shuffle(m, seed);
-    case 2: return irr_gen_rmat(z->rmat_scale, seed, m);
+    case 2:
+        return irr_gen_rmat(z->rmat_scale, seed, m);
     case 4:
         return irr_gen_stencil(z->stencil_n, m) &&
                irr_csr_shuffle_columns(m, seed);
@@ -153,8 +165,10 @@ static void run_spmv(irr_device *d, const irr_opts *o, const irr_sizes *z,
         uint64_t seed = o->seed * 16 + i;
         if (!make_matrix(i, z, seed, &m) ||
             !irr_spmv_workloads(&m, matrices[i], seed, w)) {
-            fprintf(stderr, "dl-bench irregular: out of host memory for "
-                            "the %s matrix\n", matrices[i]);
+            fprintf(stderr,
+                    "dl-bench irregular: out of host memory for "
+                    "the %s matrix\n",
+                    matrices[i]);
             irr_csr_free(&m);
             *failed = 1;
             continue;
@@ -181,7 +195,9 @@ static void run_others(irr_device *d, const irr_opts *o, const irr_sizes *z,
 
 int bench_irregular_main(int argc, char **argv)
 {
-    irr_opts o = {.reps = 5, .iterations = 50, .seed = 1,
+    irr_opts o = {.reps = 5,
+                  .iterations = 50,
+                  .seed = 1,
                   .device = {DEVICE_PICK_ALL_PLATFORMS, 0}};
     int code = parse(argc, argv, &o);
     if (code >= 0)
@@ -202,5 +218,6 @@ int bench_irregular_main(int argc, char **argv)
     irr_device_close(&d);
     bench_cl_close(&cl);
     return failed       ? BENCH_EXIT_FAIL
-           : unverified ? BENCH_EXIT_UNVERIFIED : BENCH_EXIT_OK;
+           : unverified ? BENCH_EXIT_UNVERIFIED
+                        : BENCH_EXIT_OK;
 }

@@ -13,9 +13,9 @@
 const char *bench_kernel_source(const char *name);
 
 static const size_t tiles[] = {4, 8, 16, 32, 64};
-#define NTILES (sizeof tiles / sizeof *tiles)
+#define NTILES   (sizeof tiles / sizeof *tiles)
 #define NLAYOUTS (int)(2 + NTILES) /* aos, da, asta(T) for every T */
-#define LOCAL 256 /* work-items per group                          */
+#define LOCAL    256 /* work-items per group                          */
 /* M is a multiple of this: the vector form of ASTA(64) runs M/16 items
  * in groups of LOCAL. */
 #define COUNT_QUANTUM (16 * LOCAL)
@@ -32,13 +32,16 @@ static layout_stat layout_stats(double *v, size_t n)
 }
 
 typedef struct cell {
-    int ok;         /* measured and verified */
-    int vec;        /* ASTA: the vector form */
-    layout_stat t;  /* seconds               */
+    int ok;        /* measured and verified */
+    int vec;       /* ASTA: the vector form */
+    layout_stat t; /* seconds               */
     double gbps, copy_gbps;
 } cell;
 
-static size_t layout_tile(int l) { return l < 2 ? 0 : tiles[l - 2]; }
+static size_t layout_tile(int l)
+{
+    return l < 2 ? 0 : tiles[l - 2];
+}
 
 static void layout_label(int l, char *out, size_t room)
 {
@@ -73,8 +76,8 @@ static int enqueue_launch(void *ctx, cl_command_queue q, cl_uint nwait,
 {
     launch *l = ctx;
     return bench_cl_ok(clEnqueueNDRangeKernel(q, l->kernel, l->dims, NULL,
-                                              l->global, l->local, nwait,
-                                              wait, last),
+                                              l->global, l->local, nwait, wait,
+                                              last),
                        "clEnqueueNDRangeKernel(layout)");
 }
 
@@ -129,8 +132,10 @@ static int build(state *st)
         clGetProgramBuildInfo(st->program, cl->device, CL_PROGRAM_BUILD_LOG,
                               sizeof log, log, NULL);
         log[sizeof log - 1] = '\0';
-        fprintf(stderr, "dl-bench layout: building layout.cl %s failed "
-                        "(%d):\n%s\n", opts, (int)err, log);
+        fprintf(stderr,
+                "dl-bench layout: building layout.cl %s failed "
+                "(%d):\n%s\n",
+                opts, (int)err, log);
         return 0;
     }
     for (int l = 0; l < NLAYOUTS; l++) {
@@ -159,8 +164,10 @@ static int setup(state *st)
     size_t n = st->m * st->nf;
     st->bytes = n * sizeof(float);
     if (st->bytes > cl->max_alloc) {
-        fprintf(stderr, "dl-bench layout: %zu bytes exceed the device's "
-                        "largest allocation\n", st->bytes);
+        fprintf(stderr,
+                "dl-bench layout: %zu bytes exceed the device's "
+                "largest allocation\n",
+                st->bytes);
         return 0;
     }
     size_t reps = st->reps;
@@ -176,12 +183,12 @@ static int setup(state *st)
         return 0;
     }
     cl_int err;
-    st->in = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, st->bytes, NULL,
-                            &err);
+    st->in =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE, st->bytes, NULL, &err);
     if (!bench_cl_ok(err, "clCreateBuffer"))
         return 0;
-    st->out = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, st->bytes, NULL,
-                             &err);
+    st->out =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE, st->bytes, NULL, &err);
     return bench_cl_ok(err, "clCreateBuffer") && build(st);
 }
 
@@ -202,7 +209,10 @@ static void host_data(state *st, int l)
 }
 
 /* Lanes per work-item of the vector form (layout.cl). */
-static size_t vec_width(size_t tile) { return tile < 16 ? tile : 16; }
+static size_t vec_width(size_t tile)
+{
+    return tile < 16 ? tile : 16;
+}
 
 static int set_args(state *st, int l, int vec, launch *ln)
 {
@@ -215,8 +225,8 @@ static int set_args(state *st, int l, int vec, launch *ln)
     if (ok && l == 1)
         ok = bench_cl_ok(clSetKernelArg(k, 2, sizeof m, &m), "clSetKernelArg");
     size_t t = layout_tile(l);
-    *ln = (launch){.kernel = k, .dims = 1, .global = {st->m, 1},
-                   .local = {LOCAL, 1}};
+    *ln = (launch){
+        .kernel = k, .dims = 1, .global = {st->m, 1}, .local = {LOCAL, 1}};
     if (vec) {
         ln->global[0] = st->m / vec_width(t);
     } else if (t) {
@@ -240,7 +250,8 @@ static int measure(state *st, int l, int vec, cell *c)
     if (!set_args(st, l, vec, &ln) ||
         !bench_cl_ok(clEnqueueWriteBuffer(cl->queue, st->in, CL_TRUE, 0,
                                           st->bytes, st->host_in, 0, NULL,
-                                          NULL), "clEnqueueWriteBuffer"))
+                                          NULL),
+                     "clEnqueueWriteBuffer"))
         return 0;
     bench_copy copy = {cl, st->in, st->out, st->bytes};
     const cl_uint sentinel = 0xffc00001u; /* a NaN no kernel computes */
@@ -250,11 +261,12 @@ static int measure(state *st, int l, int vec, cell *c)
         double tk, tb, tc;
         if (!bench_cl_ok(clEnqueueFillBuffer(cl->queue, st->out, &sentinel,
                                              sizeof sentinel, 0, st->bytes, 0,
-                                             NULL, NULL), "clEnqueueFillBuffer") ||
+                                             NULL, NULL),
+                         "clEnqueueFillBuffer") ||
             !bench_cl_time(cl, timer, enqueue_launch, &ln, &tk) ||
             !bench_cl_ok(clEnqueueReadBuffer(cl->queue, st->out, CL_TRUE, 0,
-                                             st->bytes, st->got, 0, NULL,
-                                             NULL), "clEnqueueReadBuffer") ||
+                                             st->bytes, st->got, 0, NULL, NULL),
+                         "clEnqueueReadBuffer") ||
             !bench_cl_time(cl, timer, bench_copy_buffer, &copy, &tb) ||
             !bench_cl_time(cl, timer, bench_copy_kernel, &copy, &tc))
             return 0;
@@ -276,8 +288,10 @@ static int measure(state *st, int l, int vec, cell *c)
     if (!verified) {
         char name[16];
         layout_label(l, name, sizeof name);
-        fprintf(stderr, "dl-bench layout: layout %s S=%zu: result differs "
-                        "from the host reference\n", name, st->nf);
+        fprintf(stderr,
+                "dl-bench layout: layout %s S=%zu: result differs "
+                "from the host reference\n",
+                name, st->nf);
     }
     return 1;
 }
@@ -293,7 +307,10 @@ static void print_row(const state *st, int l, const cell *c)
     char name[16];
     layout_label(l, name, sizeof name);
     printf("%s,%zu,%s,%zu,%zu,%zu,", l < 2 ? name : "asta", layout_tile(l),
-           l < 2 ? "1d" : c->vec ? "vec" : "2d", st->nf, st->m, st->bytes);
+           l < 2    ? "1d"
+           : c->vec ? "vec"
+                    : "2d",
+           st->nf, st->m, st->bytes);
     if (!c->ok)
         puts("NA,NA,NA,NA,NA,NA,0");
     else
@@ -379,18 +396,18 @@ static int take_option(cli *c, int code, const char *name, const char *v)
         return BENCH_EXIT_OK;
     case BENCH_OPT_PLATFORM:
     case BENCH_OPT_DEVICE:
-        return bench_device_option(code, v, &c->device) ? -1
-                                                        : BENCH_EXIT_USAGE;
+        return bench_device_option(code, v, &c->device) ? -1 : BENCH_EXIT_USAGE;
     case OPT_NO_HEADER:
         c->header = 0;
         return -1;
     default: {
         char opt[32];
         snprintf(opt, sizeof opt, "--%s", name);
-        size_t *into = code == OPT_STRUCT ? &c->nf
-                       : code == OPT_COUNT ? &c->m : &c->reps;
+        size_t *into = code == OPT_STRUCT  ? &c->nf
+                       : code == OPT_COUNT ? &c->m
+                                           : &c->reps;
         return bench_parse_size(opt, v, into) ? -1
-               : usage_error("invalid number");
+                                              : usage_error("invalid number");
     }
     }
 }
@@ -424,7 +441,9 @@ static int parse(int argc, char **argv, cli *c)
 
 int bench_layout_main(int argc, char **argv)
 {
-    cli c = {.m = 1 << 20, .reps = 5, .header = 1,
+    cli c = {.m = 1 << 20,
+             .reps = 5,
+             .header = 1,
              .device = {DEVICE_PICK_ALL_PLATFORMS, 0}};
     int code = parse(argc, argv, &c);
     if (code >= 0)
@@ -445,6 +464,7 @@ int bench_layout_main(int argc, char **argv)
     state_free(&st);
     bench_cl_close(&cl);
     fflush(stdout);
-    return !ok ? BENCH_EXIT_FAIL
-           : unverified ? BENCH_EXIT_UNVERIFIED : BENCH_EXIT_OK;
+    return !ok          ? BENCH_EXIT_FAIL
+           : unverified ? BENCH_EXIT_UNVERIFIED
+                        : BENCH_EXIT_OK;
 }

@@ -8,36 +8,35 @@
 
 void bench_marshal_usage(FILE *out)
 {
-    fputs(
-        "usage: dl-bench marshal --from L --to L --struct S --elem BYTES\n"
-        "                        --count M [--tile T] [options]\n"
-        "\n"
-        "Times one in-place conversion of M records of S fields of BYTES\n"
-        "bytes each from layout --from to layout --to, and prints a CSV\n"
-        "header and one row (see benchmarks/README.md).\n"
-        "\n"
-        "  --from, --to L   aos, da or asta\n"
-        "  --struct S       fields per record (1..4096)\n"
-        "  --elem BYTES     bytes per field: 1, 2, 4, 8 or 16\n"
-        "  --tile T         ASTA tile (required when a side is asta)\n"
-        "  --count M        records (K, M, G suffixes: 2^10, 2^20, 2^30)\n"
-        "  --algo A         auto (default), bs, pttwac, pipt or oop\n"
-        "  --reps R         timed repetitions, median reported (default 5)\n"
-        "  --platform P     OpenCL platform index; --device then counts\n"
-        "                   its devices\n"
-        "  --device N       without --platform: index into 'dl-bench\n"
-        "                   devices' (default 0)\n"
-        "  --timer K        event (device profiling, default) or wall\n"
-        "  --no-header      print only the row\n"
-        "  --verbose        per-repetition times and both copy baselines\n"
-        "                   on stderr\n"
-        "  --help           this text\n"
-        "  --version        print the version\n"
-        "\n"
-        "Exit status: 0 ok, 1 runtime failure, 2 invalid arguments, 3 the\n"
-        "algorithm cannot do this shape (row with NA printed), 4 the result\n"
-        "did not match the host reference (row printed, verified = 0).\n",
-        out);
+    fputs("usage: dl-bench marshal --from L --to L --struct S --elem BYTES\n"
+          "                        --count M [--tile T] [options]\n"
+          "\n"
+          "Times one in-place conversion of M records of S fields of BYTES\n"
+          "bytes each from layout --from to layout --to, and prints a CSV\n"
+          "header and one row (see benchmarks/README.md).\n"
+          "\n"
+          "  --from, --to L   aos, da or asta\n"
+          "  --struct S       fields per record (1..4096)\n"
+          "  --elem BYTES     bytes per field: 1, 2, 4, 8 or 16\n"
+          "  --tile T         ASTA tile (required when a side is asta)\n"
+          "  --count M        records (K, M, G suffixes: 2^10, 2^20, 2^30)\n"
+          "  --algo A         auto (default), bs, pttwac, pipt or oop\n"
+          "  --reps R         timed repetitions, median reported (default 5)\n"
+          "  --platform P     OpenCL platform index; --device then counts\n"
+          "                   its devices\n"
+          "  --device N       without --platform: index into 'dl-bench\n"
+          "                   devices' (default 0)\n"
+          "  --timer K        event (device profiling, default) or wall\n"
+          "  --no-header      print only the row\n"
+          "  --verbose        per-repetition times and both copy baselines\n"
+          "                   on stderr\n"
+          "  --help           this text\n"
+          "  --version        print the version\n"
+          "\n"
+          "Exit status: 0 ok, 1 runtime failure, 2 invalid arguments, 3 the\n"
+          "algorithm cannot do this shape (row with NA printed), 4 the result\n"
+          "did not match the host reference (row printed, verified = 0).\n",
+          out);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -87,7 +86,8 @@ static int value_option(cli *c, const char *opt, const char *v)
     } else if (strcmp(opt, "--algo") == 0) {
         if (dl_algo_parse(v, &o->algo) != DL_SUCCESS)
             return usage_error("unknown algorithm '%s' (auto, bs, pttwac, "
-                               "pipt, oop)", v);
+                               "pipt, oop)",
+                               v);
     } else if (strcmp(opt, "--timer") == 0) {
         if (strcmp(v, "event") && strcmp(v, "wall"))
             return usage_error("unknown timer '%s' (event, wall)", v);
@@ -121,8 +121,18 @@ static int check(const cli *c)
     return -1;
 }
 
-enum { OPT_FROM = 0x100, OPT_TO, OPT_STRUCT, OPT_ELEM, OPT_TILE, OPT_COUNT,
-       OPT_ALGO, OPT_REPS, OPT_TIMER, OPT_NO_HEADER };
+enum {
+    OPT_FROM = 0x100,
+    OPT_TO,
+    OPT_STRUCT,
+    OPT_ELEM,
+    OPT_TILE,
+    OPT_COUNT,
+    OPT_ALGO,
+    OPT_REPS,
+    OPT_TIMER,
+    OPT_NO_HEADER
+};
 
 static const struct option options[] = {
     {"from", required_argument, NULL, OPT_FROM},
@@ -160,8 +170,7 @@ static int take_option(cli *c, int code, const char *name, const char *v)
         return -1;
     case BENCH_OPT_PLATFORM:
     case BENCH_OPT_DEVICE:
-        return bench_device_option(code, v, &c->device) ? -1
-                                                        : BENCH_EXIT_USAGE;
+        return bench_device_option(code, v, &c->device) ? -1 : BENCH_EXIT_USAGE;
     default:
         snprintf(opt, sizeof opt, "--%s", name);
         return value_option(c, opt, v);
@@ -173,8 +182,8 @@ static int take_option(cli *c, int code, const char *name, const char *v)
 static int parse(int argc, char **argv, cli *c)
 {
     *c = (cli){.header = 1, .device = {DEVICE_PICK_ALL_PLATFORMS, 0}};
-    c->m = (bench_marshal_opts){.reps = 5, .algo = DL_ALGO_AUTO,
-                                .timer = BENCH_TIMER_EVENT};
+    c->m = (bench_marshal_opts){
+        .reps = 5, .algo = DL_ALGO_AUTO, .timer = BENCH_TIMER_EVENT};
     opterr = 0; /* our messages, with the usage */
     for (int code, at = 0;
          (code = getopt_long(argc, argv, ":hv", options, &at)) != -1;) {

@@ -27,16 +27,16 @@ typedef struct bench_marshal_opts {
 } bench_marshal_opts;
 
 typedef struct bench_marshal_result {
-    int supported;        /* 0: the algorithm cannot do the shape (NA) */
-    char algo[256];       /* dl_plan_describe, ',' turned into ';'     */
-    size_t bytes;         /* count * nfields * elem                    */
-    double seconds;       /* median conversion time                    */
+    int supported;  /* 0: the algorithm cannot do the shape (NA) */
+    char algo[256]; /* dl_plan_describe, ',' turned into ';'     */
+    size_t bytes;   /* count * nfields * elem                    */
+    double seconds; /* median conversion time                    */
     double seconds_min, seconds_max; /* spread over the repetitions     */
-    double gbps;          /* 2 * bytes / seconds / 1e9                 */
+    double gbps; /* 2 * bytes / seconds / 1e9                 */
     double copy_buffer_gbps, copy_kernel_gbps;
-    double copy_gbps;     /* the better of the two                     */
-    int verified;         /* every conversion matched the reference    */
-    size_t extra_bytes;   /* dl_plan_extra_bytes                       */
+    double copy_gbps;   /* the better of the two                     */
+    int verified;       /* every conversion matched the reference    */
+    size_t extra_bytes; /* dl_plan_extra_bytes                       */
 } bench_marshal_result;
 
 /* Runs one measurement on an open device with an engine made for it.

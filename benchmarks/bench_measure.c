@@ -56,8 +56,8 @@ static void algo_column(const char *desc, char *out, size_t room)
 {
     size_t i = 0;
     for (; desc[i] && i + 1 < room; i++)
-        out[i] = desc[i] == ',' || desc[i] == '"' || desc[i] == '\n'
-                     ? ';' : desc[i];
+        out[i] =
+            desc[i] == ',' || desc[i] == '"' || desc[i] == '\n' ? ';' : desc[i];
     out[i] = '\0';
 }
 
@@ -95,9 +95,12 @@ static dl_layout make_layout(bench_side s, const dl_record *rec,
                              const bench_marshal_opts *o)
 {
     switch (s) {
-    case BENCH_AOS: return dl_layout_aos(rec, o->count);
-    case BENCH_DA: return dl_layout_da(rec, o->count);
-    default: return dl_layout_asta(rec, o->count, o->tile);
+    case BENCH_AOS:
+        return dl_layout_aos(rec, o->count);
+    case BENCH_DA:
+        return dl_layout_da(rec, o->count);
+    default:
+        return dl_layout_asta(rec, o->count, o->tile);
     }
 }
 
@@ -131,16 +134,16 @@ static void run_free(run *r)
 
 static int lib_fail(const char *what, dl_status st)
 {
-    fprintf(stderr, "dl-bench: %s failed (%s): %s\n", what,
-            dl_status_name(st), dl_last_error());
+    fprintf(stderr, "dl-bench: %s failed (%s): %s\n", what, dl_status_name(st),
+            dl_last_error());
     return BENCH_EXIT_FAIL;
 }
 
-#define TRY_DL(what, call)                                                   \
-    do {                                                                     \
-        dl_status st_ = (call);                                              \
-        if (st_ != DL_SUCCESS)                                               \
-            return lib_fail(what, st_);                                      \
+#define TRY_DL(what, call)                                                     \
+    do {                                                                       \
+        dl_status st_ = (call);                                                \
+        if (st_ != DL_SUCCESS)                                                 \
+            return lib_fail(what, st_);                                        \
     } while (0)
 
 /* Record, plan, host data and buffers.  Returns -1 when ready, else an
@@ -150,9 +153,10 @@ static int setup(run *r, dl_engine *engine, bench_marshal_result *res)
     const bench_marshal_opts *o = r->o;
     size_t bytes = r->bytes;
     if (bytes > r->cl->max_alloc) {
-        fprintf(stderr, "dl-bench: %zu bytes exceed the device's largest "
-                        "allocation (%llu bytes)\n", bytes,
-                (unsigned long long)r->cl->max_alloc);
+        fprintf(stderr,
+                "dl-bench: %zu bytes exceed the device's largest "
+                "allocation (%llu bytes)\n",
+                bytes, (unsigned long long)r->cl->max_alloc);
         return BENCH_EXIT_FAIL;
     }
     if (!bench_copy_prepare(r->cl))
@@ -193,12 +197,12 @@ static int setup(run *r, dl_engine *engine, bench_marshal_result *res)
     TRY_DL("dl_convert_host", dl_convert_host(r->ref, bytes, &from, &to));
 
     cl_int err;
-    r->buf = clCreateBuffer(r->cl->context, CL_MEM_READ_WRITE, bytes, NULL,
-                            &err);
+    r->buf =
+        clCreateBuffer(r->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (!bench_cl_ok(err, "clCreateBuffer"))
         return BENCH_EXIT_FAIL;
-    r->scratch = clCreateBuffer(r->cl->context, CL_MEM_READ_WRITE, bytes,
-                                NULL, &err);
+    r->scratch =
+        clCreateBuffer(r->cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (!bench_cl_ok(err, "clCreateBuffer"))
         return BENCH_EXIT_FAIL;
     return -1;
@@ -217,12 +221,12 @@ static int one_rep(run *r, long rep, int *verified)
     bench_copy copy = {cl, r->buf, r->scratch, bytes};
     double ts, tb, tk;
     bench_timer timer = rep < 0 ? BENCH_TIMER_WALL : r->o->timer;
-    if (!bench_cl_ok(clEnqueueWriteBuffer(cl->queue, r->buf, CL_TRUE, 0,
-                                          bytes, r->input, 0, NULL, NULL),
+    if (!bench_cl_ok(clEnqueueWriteBuffer(cl->queue, r->buf, CL_TRUE, 0, bytes,
+                                          r->input, 0, NULL, NULL),
                      "clEnqueueWriteBuffer") ||
         !bench_cl_time(cl, timer, enqueue_conversion, &conv, &ts) ||
-        !bench_cl_ok(clEnqueueReadBuffer(cl->queue, r->buf, CL_TRUE, 0,
-                                         bytes, r->out, 0, NULL, NULL),
+        !bench_cl_ok(clEnqueueReadBuffer(cl->queue, r->buf, CL_TRUE, 0, bytes,
+                                         r->out, 0, NULL, NULL),
                      "clEnqueueReadBuffer"))
         return 0;
     if (memcmp(r->out, r->ref, bytes) != 0) {
@@ -230,18 +234,21 @@ static int one_rep(run *r, long rep, int *verified)
         while (r->out[i] == r->ref[i])
             i++;
         if (*verified)
-            fprintf(stderr, "dl-bench: the result of conversion %ld (0 is "
-                            "the warm-up) differs from the host reference "
-                            "at byte %zu\n", rep + 1, i);
+            fprintf(stderr,
+                    "dl-bench: the result of conversion %ld (0 is "
+                    "the warm-up) differs from the host reference "
+                    "at byte %zu\n",
+                    rep + 1, i);
         *verified = 0;
     }
     if (!bench_cl_time(cl, timer, bench_copy_buffer, &copy, &tb) ||
         !bench_cl_time(cl, timer, bench_copy_kernel, &copy, &tk))
         return 0;
     if (r->o->verbose)
-        fprintf(stderr, "%s %ld: convert %.6f s  copy-buffer %.6f s  "
-                        "copy-kernel %.6f s\n", rep < 0 ? "warm-up" : "rep",
-                rep < 0 ? 0 : rep, ts, tb, tk);
+        fprintf(stderr,
+                "%s %ld: convert %.6f s  copy-buffer %.6f s  "
+                "copy-kernel %.6f s\n",
+                rep < 0 ? "warm-up" : "rep", rep < 0 ? 0 : rep, ts, tb, tk);
     if (rep >= 0) {
         r->conv_s[rep] = ts;
         r->cbuf_s[rep] = tb;
@@ -265,11 +272,13 @@ static int measure(run *r, bench_marshal_result *res)
     res->copy_buffer_gbps = twice / bench_median(r->cbuf_s, reps) / 1e9;
     res->copy_kernel_gbps = twice / bench_median(r->ckern_s, reps) / 1e9;
     res->copy_gbps = res->copy_buffer_gbps > res->copy_kernel_gbps
-                         ? res->copy_buffer_gbps : res->copy_kernel_gbps;
+                         ? res->copy_buffer_gbps
+                         : res->copy_kernel_gbps;
     if (r->o->verbose)
-        fprintf(stderr, "copy baselines: clEnqueueCopyBuffer %.3f GB/s, "
-                        "copy kernel %.3f GB/s\n", res->copy_buffer_gbps,
-                res->copy_kernel_gbps);
+        fprintf(stderr,
+                "copy baselines: clEnqueueCopyBuffer %.3f GB/s, "
+                "copy kernel %.3f GB/s\n",
+                res->copy_buffer_gbps, res->copy_kernel_gbps);
     return res->verified ? BENCH_EXIT_OK : BENCH_EXIT_UNVERIFIED;
 }
 

@@ -33,8 +33,10 @@ int bench_remap_sample(const char *text, bench_remap_opts *o)
     errno = 0;
     double f = strtod(text, &end);
     if (errno || end == text || *end || !(f > 0 && f <= 1)) {
-        fprintf(stderr, "dl-bench coalesce: --sample expects a fraction in "
-                        "(0, 1], got '%s'\n", text);
+        fprintf(stderr,
+                "dl-bench coalesce: --sample expects a fraction in "
+                "(0, 1], got '%s'\n",
+                text);
         return 0;
     }
     o->params.sample = f;
@@ -48,7 +50,8 @@ static size_t elements_read(const dl_coalesce_ref *ref, const bench_index *p)
     for (size_t e = 0; e < p->count; e++) {
         long long x;
         if (!__builtin_add_overflow(dl_index_at(p->data, p->bytes, e),
-                                    ref->offset, &x) && x >= top)
+                                    ref->offset, &x) &&
+            x >= top)
             top = x == LLONG_MAX ? x : x + 1;
     }
     return top > 0 ? (size_t)top : 1;
@@ -63,15 +66,17 @@ static int remap_count(dl_coalesce_geometry g, const dl_coalesce_ref *ref,
     size_t *perm = malloc(a_count * sizeof *perm);
     void *p2 = malloc(p->count ? p->count * p->bytes : 1);
     int ok = perm && p2 &&
-             dl_remap_plan(&g, ref, range, p->data, p->count, p->bytes,
-                           a_count, prm, perm, st) == DL_SUCCESS &&
-             dl_remap_redirect(ref, perm, a_count, p->data, p->count,
-                               p->bytes, p2) == DL_SUCCESS &&
-             dl_coalesce_count(&g, ref, range, p2, p->count, p->bytes,
-                               after) == DL_SUCCESS;
+             dl_remap_plan(&g, ref, range, p->data, p->count, p->bytes, a_count,
+                           prm, perm, st) == DL_SUCCESS &&
+             dl_remap_redirect(ref, perm, a_count, p->data, p->count, p->bytes,
+                               p2) == DL_SUCCESS &&
+             dl_coalesce_count(&g, ref, range, p2, p->count, p->bytes, after) ==
+                 DL_SUCCESS;
     if (!perm || !p2)
-        fprintf(stderr, "dl-bench coalesce: no memory to remap %zu "
-                        "elements\n", a_count);
+        fprintf(stderr,
+                "dl-bench coalesce: no memory to remap %zu "
+                "elements\n",
+                a_count);
     else if (!ok)
         fprintf(stderr, "dl-bench coalesce: %s\n", dl_last_error());
     free(perm);
@@ -105,10 +110,9 @@ int bench_remap_report(const char *label, dl_coalesce_geometry g,
     printf("%s remap (%s): %llu -> %llu transactions (%.1f%% %s), 0 "
            "extra bytes beyond P'; sample %.2f: %llu of %llu warp-accesses, "
            "%zu patterns; %zu parts of %zu elements, %zu moved; profile "
-           "%.3f s, partition %.3f s, layout %.3f s\n", label,
-           o->params.form == DL_REMAP_CLIQUE ? "clique" : "hypergraph",
-           (unsigned long long)before.before,
-           (unsigned long long)after.before,
+           "%.3f s, partition %.3f s, layout %.3f s\n",
+           label, o->params.form == DL_REMAP_CLIQUE ? "clique" : "hypergraph",
+           (unsigned long long)before.before, (unsigned long long)after.before,
            saved < 0 ? -saved : saved, saved < 0 ? "more" : "fewer", sample,
            (unsigned long long)st.sampled, (unsigned long long)st.accesses,
            st.patterns, st.parts, st.per_segment, st.moved, st.profile_s,

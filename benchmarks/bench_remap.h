@@ -8,9 +8,9 @@
 #include "remap.h"
 
 typedef struct bench_remap_opts {
-    int on;             /* --remap given */
+    int on; /* --remap given */
     dl_remap_params params;
-    size_t a_count;     /* |A|; 0: one past the largest element read */
+    size_t a_count; /* |A|; 0: one past the largest element read */
 } bench_remap_opts;
 
 /* Parses --remap's FORM (clique|hypergraph) or --sample's fraction; 1 on

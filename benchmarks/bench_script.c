@@ -74,12 +74,14 @@ void bench_suite_usage(FILE *out)
 {
     fputs("usage: dl-bench suite --out DIR [--quick] [options]\n"
           "The paper's measurements on one device: CSV, plots, report.md.\n"
-          "'dl-bench suite --help' lists the options.\n", out);
+          "'dl-bench suite --help' lists the options.\n",
+          out);
 }
 
 void bench_accept_usage(FILE *out)
 {
     fputs("usage: dl-bench accept --out DIR [--quick] [options]\n"
           "Whole programs, plain and under dl-run, interleaved.\n"
-          "'dl-bench accept --help' lists the options.\n", out);
+          "'dl-bench accept --help' lists the options.\n",
+          out);
 }

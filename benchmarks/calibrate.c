@@ -52,8 +52,10 @@ static int show(const bench_cl *b, const char *path)
         printf("# %s\n", path);
         dl_calib_print(stdout, &want[1]);
     } else {
-        fprintf(stderr, "dl-bench calibrate: no calibration of '%s' "
-                        "(driver %s): %s\n", name, driver, dl_last_error());
+        fprintf(stderr,
+                "dl-bench calibrate: no calibration of '%s' "
+                "(driver %s): %s\n",
+                name, driver, dl_last_error());
         rc = BENCH_EXIT_FAIL;
     }
     free(want);
@@ -70,12 +72,11 @@ static const struct option options[] = {
 };
 
 /* -1 to go on, else an exit code.  argv[0] is the subcommand's name. */
-static int parse(int argc, char **argv, int *only_show,
-                 device_choice *device)
+static int parse(int argc, char **argv, int *only_show, device_choice *device)
 {
     opterr = 0; /* our messages, with the usage */
-    for (int code; (code = getopt_long(argc, argv, ":h", options, NULL)) !=
-                   -1;) {
+    for (int code;
+         (code = getopt_long(argc, argv, ":h", options, NULL)) != -1;) {
         if (code == OPT_SHOW) {
             *only_show = 1;
         } else if (code == BENCH_OPT_PLATFORM || code == BENCH_OPT_DEVICE) {

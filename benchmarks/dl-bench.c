@@ -28,8 +28,8 @@ static const command commands[] = {
      bench_marshal_main, bench_marshal_usage},
     {"layout", "the layout microbenchmark for one record size (CSV)",
      bench_layout_main, bench_layout_usage},
-    {"suite", "run the benchmark suite: CSV, plots and report.md",
-     suite_main, bench_suite_usage},
+    {"suite", "run the benchmark suite: CSV, plots and report.md", suite_main,
+     bench_suite_usage},
     {"calibrate", "measure this device for the adaptive control",
      bench_calibrate_main, bench_calibrate_usage},
     {"accept", "acceptance: whole programs plain vs dl-run, interleaved",
@@ -38,8 +38,8 @@ static const command commands[] = {
      bench_coalesce_main, bench_coalesce_usage},
     {"irregular", "irregular references: transactions, reordering, times",
      bench_irregular_main, bench_irregular_usage},
-    {"devices", "list the OpenCL devices --device indexes",
-     bench_devices_main, bench_devices_usage},
+    {"devices", "list the OpenCL devices --device indexes", bench_devices_main,
+     bench_devices_usage},
 };
 
 #define NCOMMANDS (sizeof commands / sizeof *commands)
@@ -48,7 +48,8 @@ static void usage(FILE *out)
 {
     fputs("usage: dl-bench COMMAND [options]\n"
           "       dl-bench COMMAND --help\n"
-          "       dl-bench --version\n\ncommands:\n", out);
+          "       dl-bench --version\n\ncommands:\n",
+          out);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\nBenchmarks of libdlayout's in-place marshaling; see\n"
@@ -60,7 +61,8 @@ void bench_devices_usage(FILE *out)
 {
     fputs("usage: dl-bench devices\n\n"
           "Lists every device of every OpenCL platform as INDEX<TAB>NAME;\n"
-          "INDEX is what --device takes without --platform.\n", out);
+          "INDEX is what --device takes without --platform.\n",
+          out);
 }
 
 int bench_devices_main(int argc, char **argv)

@@ -22,8 +22,8 @@ static int32_t row_length(const int32_t *rowptr, size_t t)
 }
 
 /* Fills step j of warp [w0, w1): 1 if a lane is active. */
-static int fill_warp(const irr_ref *r, const int32_t *col, size_t w0,
-                     size_t w1, int32_t j, int32_t *before, int32_t *after)
+static int fill_warp(const irr_ref *r, const int32_t *col, size_t w0, size_t w1,
+                     int32_t j, int32_t *before, int32_t *after)
 {
     const int32_t *rowptr = r->rowptr;
     size_t lead = w1;
@@ -54,8 +54,8 @@ static int32_t longest_row(const int32_t *rowptr, size_t rows)
 
 /* One step's counts added to *out; 0 on the analyser's failure. */
 static int count_step(const dl_coalesce_geometry *g, const irr_ref *r,
-                      const int32_t *before, const int32_t *after,
-                      size_t rows, uint64_t empty, dl_coalesce_counts *out)
+                      const int32_t *before, const int32_t *after, size_t rows,
+                      uint64_t empty, dl_coalesce_counts *out)
 {
     dl_coalesce_range one = {rows, 1, 0, 1, 0};
     dl_coalesce_counts b, a;

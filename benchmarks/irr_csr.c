@@ -108,8 +108,12 @@ static size_t max_row(const irr_csr *m)
 /* x via col, A' indexed like col. */
 static irr_ref x_via_col(int x, int col, int xp, dl_coalesce_range range)
 {
-    return (irr_ref){.label = "x via col", .a = x, .p = col, .a_prime = xp,
-                     .ref = {sizeof(float), 0, 0, 0}, .range = range};
+    return (irr_ref){.label = "x via col",
+                     .a = x,
+                     .p = col,
+                     .a_prime = xp,
+                     .ref = {sizeof(float), 0, 0, 0},
+                     .range = range};
 }
 
 static void csr_workload(irr_csr *m, float *x, irr_workload *w)
@@ -131,8 +135,8 @@ static void csr_workload(irr_csr *m, float *x, irr_workload *w)
     w->redirect = "spmv_csr_redirect";
     w->threads = m->rows;
     w->out = y;
-    w->refs[w->nrefs] = x_via_col(xb, col, xp,
-                                  (dl_coalesce_range){m->nnz, 1, 0, 1, 0});
+    w->refs[w->nrefs] =
+        x_via_col(xb, col, xp, (dl_coalesce_range){m->nnz, 1, 0, 1, 0});
     w->refs[w->nrefs++].rowptr = m->rowptr;
     m->rowptr = NULL; /* the workload owns the arrays now */
     m->col = NULL;

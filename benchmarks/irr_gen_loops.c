@@ -78,8 +78,7 @@ static void symmetric_spmv(irr_device *d, const irr_sizes *z, irr_loop *l,
     l->label = "x via col";
     l->mul = 1.0f / 12.0f;
     l->add = 0.0f;
-    run_one(d, l, &m, vector_of(m.rows, 0.0f, l->seed + 3), failed,
-            unverified);
+    run_one(d, l, &m, vector_of(m.rows, 0.0f, l->seed + 3), failed, unverified);
 }
 
 void irr_run_loops(irr_device *d, const irr_sizes *z, size_t iterations,

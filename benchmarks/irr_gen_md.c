@@ -53,15 +53,14 @@ static int cells_build(md_cells *c, const float *pos, size_t n, double box,
 }
 
 /* The neighbours of i in cell (x, y, z), appended to its list at *got. */
-static void scan_cell(const md_cells *c, const float *pos, size_t i,
-                      long x, long y, long z, double cut2, size_t n,
-                      size_t k, int32_t *nbr, size_t *got)
+static void scan_cell(const md_cells *c, const float *pos, size_t i, long x,
+                      long y, long z, double cut2, size_t n, size_t k,
+                      int32_t *nbr, size_t *got)
 {
     long pd = (long)c->per_dim;
     if (x < 0 || y < 0 || z < 0 || x >= pd || y >= pd || z >= pd)
         return;
-    size_t cell = ((size_t)z * c->per_dim + (size_t)y) * c->per_dim +
-                  (size_t)x;
+    size_t cell = ((size_t)z * c->per_dim + (size_t)y) * c->per_dim + (size_t)x;
     for (size_t s = c->start[cell]; s < c->start[cell + 1] && *got < k; s++) {
         size_t j = c->order[s];
         double r2 = 0;
@@ -109,9 +108,12 @@ static void md_buffers(irr_workload *w, float *pos, int32_t *nbr, size_t n,
         irr_plain_arg(w, -1, dims[i]);
         irr_redirect_arg(w, -1, dims[i]);
     }
-    w->refs[w->nrefs++] = (irr_ref){
-        .label = "pos via nbr", .a = pb, .p = nb, .a_prime = pp,
-        .ref = {4 * sizeof(float), 0, 0, 0}, .range = {n, k, 0, 1, n}};
+    w->refs[w->nrefs++] = (irr_ref){.label = "pos via nbr",
+                                    .a = pb,
+                                    .p = nb,
+                                    .a_prime = pp,
+                                    .ref = {4 * sizeof(float), 0, 0, 0},
+                                    .range = {n, k, 0, 1, n}};
     w->out = f;
 }
 
@@ -119,17 +121,17 @@ int irr_gen_md(size_t n, size_t k, uint64_t seed, irr_workload *w)
 {
     memset(w, 0, sizeof *w);
     snprintf(w->name, sizeof w->name, "md-force");
-    double box = cbrt((double)n), cutoff = cbrt(3.0 * 1.2 * (double)k /
-                                                (4.0 * M_PI));
+    double box = cbrt((double)n),
+           cutoff = cbrt(3.0 * 1.2 * (double)k / (4.0 * M_PI));
     float *pos = malloc((n ? n : 1) * 4 * sizeof *pos);
     int32_t *nbr = malloc((n * k + 1) * sizeof *nbr);
     md_cells c = {0, NULL, NULL, 0};
     uint64_t rng = seed;
     int ok = pos && nbr;
     for (size_t i = 0; ok && i < 4 * n; i++)
-        pos[i] = i % 4 == 3 ? 0.0f
-                            : (float)((irr_rand_float(&rng) + 1.0f) * 0.5 *
-                                      box);
+        pos[i] = i % 4 == 3
+                     ? 0.0f
+                     : (float)((irr_rand_float(&rng) + 1.0f) * 0.5 * box);
     ok = ok && cells_build(&c, pos, n, box, cutoff);
     if (ok)
         neighbour_list(&c, pos, n, k, cutoff, nbr);

@@ -21,7 +21,10 @@ static int32_t *random_index(size_t n, size_t below, uint64_t *rng)
 static irr_ref record_ref(const char *label, int rec, int p, int ap,
                           size_t lookups)
 {
-    return (irr_ref){.label = label, .a = rec, .p = p, .a_prime = ap,
+    return (irr_ref){.label = label,
+                     .a = rec,
+                     .p = p,
+                     .a_prime = ap,
                      .ref = {RECORD_FLOATS * sizeof(float), 0, 0, 0},
                      .range = {lookups, 1, 0, 1, 0}};
 }

@@ -9,8 +9,7 @@
 #define EDGE_FACTOR 8
 
 /* One edge: each of `scale` bits picks a quadrant. */
-static void rmat_edge(unsigned scale, uint64_t *rng, size_t *src,
-                      size_t *dst)
+static void rmat_edge(unsigned scale, uint64_t *rng, size_t *src, size_t *dst)
 {
     size_t s = 0, d = 0;
     for (unsigned bit = 0; bit < scale; bit++) {

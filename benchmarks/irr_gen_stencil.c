@@ -4,14 +4,18 @@
 #include "irr_workload.h"
 
 /* Appends the columns of row (x, y, z). */
-static size_t stencil_row(irr_csr *m, size_t n, size_t x, size_t y,
-                          size_t z, size_t k)
+static size_t stencil_row(irr_csr *m, size_t n, size_t x, size_t y, size_t z,
+                          size_t k)
 {
     size_t row = (z * n + y) * n + x, plane = n * n;
-    const struct { int ok; size_t col; } nb[7] = {
-        {z > 0, row - plane}, {y > 0, row - n}, {x > 0, row - 1},
-        {1, row},
-        {x + 1 < n, row + 1}, {y + 1 < n, row + n}, {z + 1 < n, row + plane},
+    const struct {
+        int ok;
+        size_t col;
+    } nb[7] = {
+        {z > 0, row - plane},     {y > 0, row - n},
+        {x > 0, row - 1},         {1, row},
+        {x + 1 < n, row + 1},     {y + 1 < n, row + n},
+        {z + 1 < n, row + plane},
     };
     for (int i = 0; i < 7; i++) {
         if (!nb[i].ok)

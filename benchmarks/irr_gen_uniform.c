@@ -2,8 +2,7 @@
  * entries at columns drawn uniformly (repeats allowed), random values. */
 #include "irr_workload.h"
 
-int irr_gen_uniform(size_t rows, size_t per_row, uint64_t seed,
-                    irr_csr *out)
+int irr_gen_uniform(size_t rows, size_t per_row, uint64_t seed, irr_csr *out)
 {
     if (!irr_csr_alloc(out, rows, rows * per_row))
         return 0;

@@ -44,19 +44,18 @@ typedef struct loop_run {
 static cl_mem upload(irr_device *d, const void *host, size_t bytes)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(d->cl->context,
-                              CL_MEM_READ_WRITE |
-                                  (host ? CL_MEM_COPY_HOST_PTR : 0),
-                              bytes ? bytes : 4, (void *)host, &err);
+    cl_mem m = clCreateBuffer(
+        d->cl->context, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0),
+        bytes ? bytes : 4, (void *)host, &err);
     return bench_cl_ok(err, "clCreateBuffer") ? m : NULL;
 }
 
 static cl_kernel loop_kernel(loop_run *r, int from)
 {
     cl_int err;
-    cl_kernel k = clCreateKernel(r->d->program, r->dup ? "spmv_csr_iter_redirect"
-                                                       : "spmv_csr_iter",
-                                 &err);
+    cl_kernel k = clCreateKernel(
+        r->d->program, r->dup ? "spmv_csr_iter_redirect" : "spmv_csr_iter",
+        &err);
     if (!bench_cl_ok(err, "clCreateKernel"))
         return NULL;
     cl_uint i = 0, rows = (cl_uint)r->rows;
@@ -64,7 +63,8 @@ static cl_kernel loop_kernel(loop_run *r, int from)
     if (!r->dup)
         err |= clSetKernelArg(k, i++, sizeof(cl_mem), &r->col);
     err |= clSetKernelArg(k, i++, sizeof(cl_mem), &r->val);
-    err |= clSetKernelArg(k, i++, sizeof(cl_mem), r->dup ? &r->xp : &r->v[from]);
+    err |=
+        clSetKernelArg(k, i++, sizeof(cl_mem), r->dup ? &r->xp : &r->v[from]);
     err |= clSetKernelArg(k, i++, sizeof(cl_mem), &r->v[1 - from]);
     err |= clSetKernelArg(k, i++, sizeof rows, &rows);
     err |= clSetKernelArg(k, i++, sizeof(float), &r->l->mul);
@@ -94,8 +94,8 @@ static int run_open(loop_run *r, const irr_csr *m, const float *x)
 
 static void run_close(loop_run *r)
 {
-    cl_mem *mems[] = {&r->rowptr, &r->col, &r->val, &r->x0,
-                      &r->v[0], &r->v[1], &r->xp};
+    cl_mem *mems[] = {&r->rowptr, &r->col,  &r->val, &r->x0,
+                      &r->v[0],   &r->v[1], &r->xp};
     for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
         if (*mems[i])
             clReleaseMemObject(*mems[i]);
@@ -116,9 +116,9 @@ static int enqueue_loop(void *ctx, cl_command_queue q, cl_uint nwait,
                          "clEnqueueCopyBuffer");
     for (size_t i = 0; ok && i < r->l->iterations; i++) {
         int from = (int)(i & 1), final = i + 1 == r->l->iterations;
-        if (r->dup && dl_enqueue_gather(r->d->engine, q, r->v[from], r->col,
-                                        &ref, &range, 4, r->xp, 0, NULL,
-                                        NULL) != DL_SUCCESS)
+        if (r->dup &&
+            dl_enqueue_gather(r->d->engine, q, r->v[from], r->col, &ref, &range,
+                              4, r->xp, 0, NULL, NULL) != DL_SUCCESS)
             ok = 0;
         ok = ok && bench_cl_ok(clEnqueueNDRangeKernel(
                                    q, r->k[from], 1, NULL, &r->global,
@@ -135,16 +135,15 @@ static int measure(loop_run *r, float *out, double *seconds)
     double *t = calloc(reps, sizeof *t);
     int ok = t != NULL;
     for (size_t i = 0; ok && i < reps; i++)
-        ok = bench_cl_time(r->d->cl, BENCH_TIMER_EVENT, enqueue_loop, r,
-                           &t[i]);
+        ok = bench_cl_time(r->d->cl, BENCH_TIMER_EVENT, enqueue_loop, r, &t[i]);
     if (ok)
         *seconds = bench_median(t, reps);
     free(t);
     cl_mem last = r->v[r->l->iterations & 1];
-    return ok && bench_cl_ok(clEnqueueReadBuffer(r->d->cl->queue, last,
-                                                 CL_TRUE, 0, r->rows * 4, out,
-                                                 0, NULL, NULL),
-                             "clEnqueueReadBuffer");
+    return ok &&
+           bench_cl_ok(clEnqueueReadBuffer(r->d->cl->queue, last, CL_TRUE, 0,
+                                           r->rows * 4, out, 0, NULL, NULL),
+                       "clEnqueueReadBuffer");
 }
 
 static int run_loop(irr_device *d, const irr_loop *l, const irr_csr *m,
@@ -207,8 +206,8 @@ static int remap_plan(const irr_loop *l, const irr_csr *m, const float *x,
     dl_coalesce_range range = {m->rows * width, 1, 0, 1, 0};
     dl_remap_params prm = {DL_REMAP_CLIQUE, 1.0, 0, l->seed};
     int ok = rows && perm &&
-             dl_remap_plan(&g, &ref, &range, rows, m->rows * width, 4,
-                           m->rows, &prm, perm, NULL) == DL_SUCCESS &&
+             dl_remap_plan(&g, &ref, &range, rows, m->rows * width, 4, m->rows,
+                           &prm, perm, NULL) == DL_SUCCESS &&
              irr_csr_alloc(mp, m->rows, m->nnz);
     for (size_t i = 0; ok && i < m->rows; i++) {
         pi[i] = (int32_t)perm[i];
@@ -265,16 +264,15 @@ int irr_loop_report(irr_device *d, const irr_loop *l, const irr_csr *m,
     snprintf(w.name, sizeof w.name, "%s", l->name);
     w.bufs[0] = (irr_buf){NULL, m->rows * sizeof(float)};
     irr_ref ref = {.label = l->label, .ref = {sizeof(float), 0, 0, 0}};
-    irr_refrows x = {.w = &w, .r = &ref, .iterations = l->iterations,
-                     .a_written = 1};
+    irr_refrows x = {
+        .w = &w, .r = &ref, .iterations = l->iterations, .a_written = 1};
     float *want = irr_alloc_n(m->rows, sizeof *want);
     float *got = irr_alloc_n(m->rows, sizeof *got);
     int32_t *iota = irr_alloc_n(m->nnz, sizeof *iota);
     double plain = 0, dup = 0;
     for (size_t k = 0; iota && k < m->nnz; k++)
         iota[k] = (int32_t)k;
-    int ok = want && got && iota &&
-             run_loop(d, l, m, x0, 0, want, &plain) &&
+    int ok = want && got && iota && run_loop(d, l, m, x0, 0, want, &plain) &&
              count_rows(d, &x, &x.row[0], m, m->col) &&
              run_loop(d, l, m, x0, 1, got, &dup) &&
              count_rows(d, &x, &x.row[1], m, iota);

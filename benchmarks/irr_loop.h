@@ -13,7 +13,7 @@ typedef struct irr_loop {
     const char *label; /* "rank via col" */
     size_t iterations;
     float mul, add;
-    uint64_t seed;     /* METIS's */
+    uint64_t seed; /* METIS's */
 } irr_loop;
 
 /* Runs l over m from x0 and prints its rows: 1 verified, 0 not, -1

@@ -17,10 +17,10 @@
 
 typedef struct irr_variant {
     dl_irregular_method method;
-    const char *why; /* NULL when planned; else why the method does not
-                        apply to this workload */
-    irr_workload w;  /* plain = the base's kernel, redirect = the method's */
-    double plan_s;   /* host planning time (the layout built on the host) */
+    const char *why;    /* NULL when planned; else why the method does not
+                           apply to this workload */
+    irr_workload w;     /* plain = the base's kernel, redirect = the method's */
+    double plan_s;      /* host planning time (the layout built on the host) */
     size_t data_bytes;  /* copies of A's elements beyond A (padding, sharing) */
     size_t index_bytes; /* index and job maps the variant adds */
     /* What the analyser counts: the index the variant's kernel reads A

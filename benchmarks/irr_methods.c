@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#define WARP 32
+#define WARP    32
 #define SEGMENT 128
 
 static double seconds_now(void)
@@ -36,7 +36,8 @@ void *irr_alloc_n(size_t n, size_t size)
 }
 
 /* The variant's workload: the base's buffers borrowed, no variant args. */
-void irr_variant_derive(const irr_workload *w, const char *kernel, irr_variant *v)
+void irr_variant_derive(const irr_workload *w, const char *kernel,
+                        irr_variant *v)
 {
     v->w = *w;
     v->w.nshared = w->nbufs;
@@ -142,7 +143,7 @@ static int plan_job_swap(const irr_workload *w, irr_variant *v)
 /* The lanes of a CSR reference in ELL order (entry j*rows + t; -1, outside
  * A, where row t is shorter): the affine range remap.h profiles. */
 int32_t *irr_csr_lanes(const irr_ref *r, const int32_t *p, size_t rows,
-                          dl_coalesce_range *range, size_t *count)
+                       dl_coalesce_range *range, size_t *count)
 {
     size_t width = 0;
     for (size_t t = 0; t < rows; t++)
@@ -167,14 +168,14 @@ static int plan_perm(const irr_workload *w, const irr_method_env *env,
     size_t n = w->bufs[r->p].bytes / sizeof *p;
     dl_coalesce_geometry g = dl_coalesce_geometry_gpu();
     dl_coalesce_range range = r->range;
-    int32_t *lanes = r->rowptr ? irr_csr_lanes(r, p, w->threads, &range, &n)
-                               : NULL;
+    int32_t *lanes =
+        r->rowptr ? irr_csr_lanes(r, p, w->threads, &range, &n) : NULL;
     if (r->rowptr && !lanes)
         return 0;
     dl_remap_params prm = {DL_REMAP_CLIQUE, n > (1u << 22) ? 0.1 : 1.0, 0,
                            env->seed};
-    dl_status st = dl_remap_plan(&g, &r->ref, &range, lanes ? lanes : p, n,
-                                 4, a_count, &prm, perm, NULL);
+    dl_status st = dl_remap_plan(&g, &r->ref, &range, lanes ? lanes : p, n, 4,
+                                 a_count, &prm, perm, NULL);
     free(lanes);
     return st == DL_SUCCESS;
 }
@@ -232,7 +233,6 @@ static int plan_remap(const irr_workload *w, const irr_method_env *env,
     return ok;
 }
 
-
 int irr_variant_build(const irr_workload *w, dl_irregular_method method,
                       const irr_method_env *env, irr_variant *out)
 {
@@ -242,11 +242,13 @@ int irr_variant_build(const irr_workload *w, dl_irregular_method method,
     int ok = 1;
     switch (method) {
     case DL_METHOD_JOB_SWAP:
-        irr_variant_derive(w, !strcmp(w->plain, "spmv_csr")   ? "spmv_csr_swap"
-                  : !strcmp(w->plain, "spmv_ell") ? "spmv_ell_swap"
-                  : !strcmp(w->plain, "md_force") ? "md_force_swap"
-                                                  : "records_pair_swap",
-               out);
+        irr_variant_derive(w,
+                           !strcmp(w->plain, "spmv_csr")   ? "spmv_csr_swap"
+                           : !strcmp(w->plain, "spmv_ell") ? "spmv_ell_swap"
+                           : !strcmp(w->plain, "md_force")
+                               ? "md_force_swap"
+                               : "records_pair_swap",
+                           out);
         ok = plan_job_swap(w, out);
         break;
     case DL_METHOD_REMAP:
@@ -285,8 +287,8 @@ static int count_blocks(const irr_variant *v, const dl_coalesce_geometry *g,
             slots[i] = v->bpos[k] + (int32_t)i;
         dl_coalesce_range copy = {lsz, (size + lsz - 1) / lsz, 0, 1, lsz};
         dl_coalesce_counts c;
-        dl_status st = dl_coalesce_count(g, &v->cref.ref, &copy, slots, size,
-                                         4, &c);
+        dl_status st =
+            dl_coalesce_count(g, &v->cref.ref, &copy, slots, size, 4, &c);
         free(slots);
         if (st != DL_SUCCESS)
             return 0;
@@ -301,8 +303,7 @@ int irr_variant_count(const irr_variant *v, const irr_workload *base,
 {
     if (v->bsize)
         return count_blocks(v, g, out);
-    return irr_count_index(g, &v->cref, v->cidx, v->ccount, base->threads,
-                              out);
+    return irr_count_index(g, &v->cref, v->cidx, v->ccount, base->threads, out);
 }
 
 void irr_variant_free(irr_variant *v)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WARP 32
+#define WARP    32
 #define SEGMENT 128
 
 /* A's elements at `source` (zero bytes in an empty slot). */

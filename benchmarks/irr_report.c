@@ -32,12 +32,11 @@ static void print_row(const irr_refrows *x, const irr_mrow *m, int k)
            x->w->name, x->r->label, dl_irregular_method_name(m->m),
            k ? "device" : "gpu", m->g[k].simd_width, m->g[k].segment_bytes,
            (unsigned long long)m->c[k].accesses, tx, none,
-           none > 0 ? 100.0 * (1.0 - tx / none) : 0.0, x->r->ref.elem_bytes,
-           a, m->data, m->index, a > 0 ? (double)m->data / a : 0.0,
-           1e3 * x->plain, 1e3 * m->plan, 1e3 * m->reorg, 1e3 * m->kernel,
-           x->iterations, 1e3 * n * x->plain, 1e3 * net1, 1e3 * netn,
-           x->plain / net1, n * x->plain / netn, m->verified,
-           m->m == x->selected);
+           none > 0 ? 100.0 * (1.0 - tx / none) : 0.0, x->r->ref.elem_bytes, a,
+           m->data, m->index, a > 0 ? (double)m->data / a : 0.0, 1e3 * x->plain,
+           1e3 * m->plan, 1e3 * m->reorg, 1e3 * m->kernel, x->iterations,
+           1e3 * n * x->plain, 1e3 * net1, 1e3 * netn, x->plain / net1,
+           n * x->plain / netn, m->verified, m->m == x->selected);
 }
 
 int irr_report_geometries(irr_device *d, const irr_ref *r, irr_mrow *m)
@@ -51,10 +50,11 @@ int irr_report_geometries(irr_device *d, const irr_ref *r, irr_mrow *m)
 static int base_rows(irr_device *d, irr_refrows *x, const irr_times *t)
 {
     irr_mrow *none = &x->row[0], *dup = &x->row[1];
-    *none = (irr_mrow){.m = DL_METHOD_NONE, .kernel = t->plain,
-                       .verified = 1};
-    *dup = (irr_mrow){.m = DL_METHOD_DUPLICATION, .reorg = t->reorg,
-                      .kernel = t->redirect, .verified = t->verified,
+    *none = (irr_mrow){.m = DL_METHOD_NONE, .kernel = t->plain, .verified = 1};
+    *dup = (irr_mrow){.m = DL_METHOD_DUPLICATION,
+                      .reorg = t->reorg,
+                      .kernel = t->redirect,
+                      .verified = t->verified,
                       .data = x->w->bufs[x->r->a_prime].bytes};
     x->n = 2;
     if (!irr_report_geometries(d, x->r, none))
@@ -84,7 +84,8 @@ static int method_row(irr_device *d, irr_refrows *x, dl_irregular_method m,
                 dl_irregular_method_name(m), v.why);
         rc = 0;
     }
-    if (rc > 0 && (!irr_run(d, &v.w, &t) || !irr_report_geometries(d, x->r, row)))
+    if (rc > 0 &&
+        (!irr_run(d, &v.w, &t) || !irr_report_geometries(d, x->r, row)))
         rc = -1;
     for (int k = 0; rc > 0 && k < 2; k++)
         if (!irr_variant_count(&v, x->w, &row->g[k], &row->c[k]))
@@ -100,8 +101,8 @@ static int method_row(irr_device *d, irr_refrows *x, dl_irregular_method m,
         x->n++;
     }
     if (rc < 0)
-        fprintf(stderr, "dl-bench irregular: %s: %s failed: %s\n",
-                x->w->name, dl_irregular_method_name(m), dl_last_error());
+        fprintf(stderr, "dl-bench irregular: %s: %s failed: %s\n", x->w->name,
+                dl_irregular_method_name(m), dl_last_error());
     irr_variant_free(&v);
     return rc;
 }
@@ -110,8 +111,8 @@ static int method_row(irr_device *d, irr_refrows *x, dl_irregular_method m,
  * pos[i] and force, q and out): moving work-items disturbs them. */
 static void select_method(irr_device *d, irr_refrows *x)
 {
-    dl_selector_input in = {.budget_bytes = dl_gather_budget_bytes(
-                                d->cl->device, 0.25),
+    dl_selector_input in = {.budget_bytes =
+                                dl_gather_budget_bytes(d->cl->device, 0.25),
                             .a_written = x->a_written,
                             .others_disturbed = 1,
                             .reuse = (unsigned)x->iterations};
@@ -128,8 +129,7 @@ static void select_method(irr_device *d, irr_refrows *x)
 }
 
 static const dl_irregular_method others[] = {
-    DL_METHOD_PADDING, DL_METHOD_SHARING, DL_METHOD_JOB_SWAP,
-    DL_METHOD_REMAP};
+    DL_METHOD_PADDING, DL_METHOD_SHARING, DL_METHOD_JOB_SWAP, DL_METHOD_REMAP};
 
 static int report_ref(irr_device *d, irr_refrows *x, const irr_times *t,
                       const irr_method_env *env)
@@ -161,18 +161,22 @@ int irr_report_workload(irr_device *d, irr_workload *w, size_t iterations,
                         uint64_t seed)
 {
     irr_times t;
-    irr_method_env env = {.group = d->group, .local_bytes = d->local_bytes,
-                          .seed = seed};
+    irr_method_env env = {
+        .group = d->group, .local_bytes = d->local_bytes, .seed = seed};
     int rc = irr_run(d, w, &t) ? 1 : -1;
     for (int i = 0; rc >= 0 && i < w->nrefs; i++) {
-        irr_refrows x = {.w = w, .r = &w->refs[i], .plain = t.plain,
+        irr_refrows x = {.w = w,
+                         .r = &w->refs[i],
+                         .plain = t.plain,
                          .iterations = iterations};
         int r = report_ref(d, &x, &t, &env);
         rc = r < rc ? r : rc;
     }
     if (rc == 0)
-        fprintf(stderr, "dl-bench irregular: %s: a method's output differs "
-                        "from the plain one\n", w->name);
+        fprintf(stderr,
+                "dl-bench irregular: %s: a method's output differs "
+                "from the plain one\n",
+                w->name);
     irr_workload_free(w);
     return rc;
 }

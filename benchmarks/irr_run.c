@@ -19,9 +19,10 @@ const char *bench_kernel_source(const char *name);
 int irr_device_open(irr_device *d, bench_cl *cl, size_t reps)
 {
     cl_ulong local = 0;
-    clGetDeviceInfo(cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local,
-                    &local, NULL);
-    *d = (irr_device){.cl = cl, .reps = reps,
+    clGetDeviceInfo(cl->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local,
+                    NULL);
+    *d = (irr_device){.cl = cl,
+                      .reps = reps,
                       .group = LOCAL < cl->max_wg ? LOCAL : cl->max_wg,
                       .local_bytes = (size_t)local};
     const char *src = bench_kernel_source("irregular.cl");
@@ -34,8 +35,10 @@ int irr_device_open(irr_device *d, bench_cl *cl, size_t reps)
         char log[4096] = "";
         clGetProgramBuildInfo(d->program, cl->device, CL_PROGRAM_BUILD_LOG,
                               sizeof log - 1, log, NULL);
-        fprintf(stderr, "dl-bench irregular: building irregular.cl failed "
-                        "(%d):\n%s\n", (int)err, log);
+        fprintf(stderr,
+                "dl-bench irregular: building irregular.cl failed "
+                "(%d):\n%s\n",
+                (int)err, log);
         return 0;
     }
     if (dl_engine_create(cl->context, cl->device, &d->engine) != DL_SUCCESS) {
@@ -134,10 +137,10 @@ static int enqueue_uploads(irr_state *s, cl_command_queue q, cl_uint nwait,
     for (int i = 0; ok && i < w->nupload; i++) {
         const irr_buf *b = &w->bufs[w->upload[i]];
         cl_event ev = NULL;
-        ok = bench_cl_ok(clEnqueueWriteBuffer(
-                             q, s->mem[w->upload[i]], CL_FALSE, 0, b->bytes,
-                             b->host, prev ? 1 : nwait, prev ? &prev : wait,
-                             &ev),
+        ok = bench_cl_ok(clEnqueueWriteBuffer(q, s->mem[w->upload[i]], CL_FALSE,
+                                              0, b->bytes, b->host,
+                                              prev ? 1 : nwait,
+                                              prev ? &prev : wait, &ev),
                          "clEnqueueWriteBuffer");
         if (prev)
             clReleaseEvent(prev);
@@ -195,20 +198,19 @@ static int run_once(irr_state *s, void *host)
     if (ev)
         clReleaseEvent(ev);
     const irr_buf *out = &s->w->bufs[s->w->out];
-    return ok && bench_cl_ok(clEnqueueReadBuffer(q, s->mem[s->w->out],
-                                                 CL_TRUE, 0, out->bytes,
-                                                 host, 0, NULL, NULL),
-                             "clEnqueueReadBuffer");
+    return ok &&
+           bench_cl_ok(clEnqueueReadBuffer(q, s->mem[s->w->out], CL_TRUE, 0,
+                                           out->bytes, host, 0, NULL, NULL),
+                       "clEnqueueReadBuffer");
 }
 
 static int poison_output(irr_state *s)
 {
     cl_uchar ff = 0xff;
-    return bench_cl_ok(clEnqueueFillBuffer(s->dev->cl->queue,
-                                           s->mem[s->w->out], &ff, 1, 0,
-                                           s->w->bufs[s->w->out].bytes, 0,
-                                           NULL, NULL),
-                       "clEnqueueFillBuffer");
+    return bench_cl_ok(
+        clEnqueueFillBuffer(s->dev->cl->queue, s->mem[s->w->out], &ff, 1, 0,
+                            s->w->bufs[s->w->out].bytes, 0, NULL, NULL),
+        "clEnqueueFillBuffer");
 }
 
 static int measure(irr_state *s, unsigned char *want, unsigned char *got,
@@ -216,9 +218,8 @@ static int measure(irr_state *s, unsigned char *want, unsigned char *got,
 {
     cl_event ev = NULL;
     s->launching = s->plain;
-    int ok = run_once(s, want) &&
-             (s->w->plain_untimed ||
-              time_median(s, enqueue_kernel, &out->plain));
+    int ok = run_once(s, want) && (s->w->plain_untimed ||
+                                   time_median(s, enqueue_kernel, &out->plain));
     ok = ok && enqueue_gathers(s, s->dev->cl->queue, 0, NULL, &ev);
     if (ev)
         clReleaseEvent(ev);
@@ -226,8 +227,7 @@ static int measure(irr_state *s, unsigned char *want, unsigned char *got,
     s->launching = s->redirect;
     ok = ok && poison_output(s) && run_once(s, got) &&
          time_median(s, enqueue_kernel, &out->redirect);
-    out->verified =
-        ok && memcmp(want, got, s->w->bufs[s->w->out].bytes) == 0;
+    out->verified = ok && memcmp(want, got, s->w->bufs[s->w->out].bytes) == 0;
     return ok;
 }
 
@@ -241,8 +241,7 @@ int irr_run(irr_device *d, const irr_workload *w, irr_times *out)
     s.global = (w->threads + s.local - 1) / s.local * s.local;
     *out = (irr_times){0, 0, 0, 0};
     int ok = want && got && create_buffers(&s) &&
-             (s.plain = make_kernel(&s, w->plain, w->plain_args,
-                                    w->nplain)) &&
+             (s.plain = make_kernel(&s, w->plain, w->plain_args, w->nplain)) &&
              (s.redirect = make_kernel(&s, w->redirect, w->redirect_args,
                                        w->nredirect)) &&
              measure(&s, want, got, out);

@@ -45,10 +45,10 @@ typedef struct irr_ref {
 } irr_ref;
 
 typedef struct irr_workload {
-    char name[48];            /* "spmv-ell/stencil-shuffled"          */
+    char name[48];                /* "spmv-ell/stencil-shuffled"          */
     const char *plain, *redirect; /* kernel names in irregular.cl     */
-    size_t threads;           /* work-items of both kernels            */
-    int out;                  /* slot of the output compared           */
+    size_t threads;               /* work-items of both kernels            */
+    int out;                      /* slot of the output compared           */
     int nbufs, nplain, nredirect, nrefs;
     irr_buf bufs[IRR_MAX_BUFS];
     irr_arg plain_args[IRR_MAX_ARGS], redirect_args[IRR_MAX_ARGS];
@@ -64,7 +64,7 @@ typedef struct irr_workload {
 
 /* The problem sizes of one run (--quick: tiny ones). */
 typedef struct irr_sizes {
-    size_t stencil_n;   /* n of the n^3-row 7-point stencil             */
+    size_t stencil_n;    /* n of the n^3-row 7-point stencil             */
     unsigned rmat_scale; /* 2^scale vertices, 8 edges per vertex         */
     size_t uniform_rows, uniform_per_row;
     size_t particles, neighbours;
@@ -115,8 +115,7 @@ int irr_spmv_workloads(irr_csr *m, const char *matrix, uint64_t seed,
 
 int irr_gen_stencil(size_t n, irr_csr *out);
 int irr_gen_rmat(unsigned scale, uint64_t seed, irr_csr *out);
-int irr_gen_uniform(size_t rows, size_t per_row, uint64_t seed,
-                    irr_csr *out);
+int irr_gen_uniform(size_t rows, size_t per_row, uint64_t seed, irr_csr *out);
 int irr_gen_md(size_t particles, size_t neighbours, uint64_t seed,
                irr_workload *out);
 int irr_gen_records(size_t records, size_t lookups, uint64_t seed,

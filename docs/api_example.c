@@ -9,20 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct particle {   /* 32 bytes: 4 bytes of padding after pos */
+struct particle { /* 32 bytes: 4 bytes of padding after pos */
     float pos[3];
     double mass;
     int id;
 };
 
-#define CHECK(call)                                                        \
-    do {                                                                   \
-        dl_status st_ = (call);                                            \
-        if (st_ != DL_SUCCESS) {                                           \
-            fprintf(stderr, "%s: %s\n", dl_status_name(st_),               \
-                    dl_last_error());                                      \
-            return 1;                                                      \
-        }                                                                  \
+#define CHECK(call)                                                            \
+    do {                                                                       \
+        dl_status st_ = (call);                                                \
+        if (st_ != DL_SUCCESS) {                                               \
+            fprintf(stderr, "%s: %s\n", dl_status_name(st_), dl_last_error()); \
+            return 1;                                                          \
+        }                                                                      \
     } while (0)
 
 int main(void)
@@ -63,8 +62,8 @@ int main(void)
     dl_layout aos = dl_layout_aos(rec, n);
     dl_layout asta = dl_layout_asta(rec, n, 32);
     cl_event done;
-    CHECK(dl_enqueue_convert(engine, queue, buf, &aos, &asta, DL_ALGO_AUTO,
-                             0, NULL, &done));
+    CHECK(dl_enqueue_convert(engine, queue, buf, &aos, &asta, DL_ALGO_AUTO, 0,
+                             NULL, &done));
 
     /* 4. Read the buffer after the conversion; find particle 999's mass
      *    (in the last, partial tile of 1000 % 32 = 8) with the accessor. */
@@ -79,8 +78,8 @@ int main(void)
     printf("particle 999: mass %.1f at byte %zu of ASTA(32)\n", mass, off);
 
     /* 5. And back: the bytes are the original ones, padding included. */
-    CHECK(dl_enqueue_convert(engine, queue, buf, &asta, &aos, DL_ALGO_AUTO,
-                             0, NULL, NULL));
+    CHECK(dl_enqueue_convert(engine, queue, buf, &asta, &aos, DL_ALGO_AUTO, 0,
+                             NULL, NULL));
     clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, n * sizeof *p, raw, 0, NULL,
                         NULL);
     int ok = mass == p[999].mass && memcmp(raw, p, n * sizeof *p) == 0;

@@ -116,8 +116,7 @@ static int append_to_list(const char *var, const char *path)
 
 /* Sets control `name` for the program.  The command line wins over the
  * environment; when they differ, one line says which value was dropped. */
-static int set_control(const char *name, const char *value,
-                       const char *option)
+static int set_control(const char *name, const char *value, const char *option)
 {
     const char *env = getenv(name);
     if (env && strcmp(env, value) != 0)
@@ -136,8 +135,15 @@ static int valid_log_level(const char *level)
     return status == DL_SUCCESS && *level;
 }
 
-enum { OPT_LAYER = 256, OPT_PRELOAD, OPT_STATS, OPT_COALESCING, OPT_LOG,
-       OPT_DISABLE, OPT_VERSION };
+enum {
+    OPT_LAYER = 256,
+    OPT_PRELOAD,
+    OPT_STATS,
+    OPT_COALESCING,
+    OPT_LOG,
+    OPT_DISABLE,
+    OPT_VERSION
+};
 
 static const struct option long_options[] = {
     {"layer", no_argument, NULL, OPT_LAYER},
@@ -170,8 +176,8 @@ static int parse_options(int argc, char **argv, int *layer, int *first)
 {
     char log_option[64];
     opterr = 0; /* our messages, in usage_error's form */
-    for (int c; (c = getopt_long(argc, argv, "+:h", long_options, NULL)) !=
-                -1;) {
+    for (int c;
+         (c = getopt_long(argc, argv, "+:h", long_options, NULL)) != -1;) {
         switch (c) {
         case 'h':
             usage(stdout);

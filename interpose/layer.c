@@ -17,13 +17,16 @@
 #undef DL_ENTRY
 
 #ifdef DL_SHIM_ASM_ENTRY
-#define DL_ENTRY(ret, name, params, args, kind)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                \
     DL_SHIM_OTHER(ret, name, params, args)                                     \
     __attribute__((visibility("hidden"))) ret CL_API_CALL layer_##name params; \
     DL_SHIM_ASM_ENTRY("layer_" #name, ".hidden", name);
 #else
-#define DL_ENTRY(ret, name, params, args, kind)                                      \
-    static ret CL_API_CALL layer_##name params { DL_SHIM_FORWARD(name, args); }
+#define DL_ENTRY(ret, name, params, args, kind)                                \
+    static ret CL_API_CALL layer_##name params                                 \
+    {                                                                          \
+        DL_SHIM_FORWARD(name, args);                                           \
+    }
 #endif
 #include "entries.def"
 #undef DL_ENTRY
@@ -31,7 +34,10 @@
 static cl_icd_dispatch layer_table;
 
 /* clInitLayer copied the target's table into dl_shim_real already. */
-void dl_shim_find_real(cl_icd_dispatch *real) { (void)real; }
+void dl_shim_find_real(cl_icd_dispatch *real)
+{
+    (void)real;
+}
 
 static cl_int copy_info(const void *value, size_t size, size_t param_value_size,
                         void *param_value, size_t *param_value_size_ret)
@@ -68,7 +74,7 @@ clGetLayerInfo(cl_layer_info param_name, size_t param_value_size,
  * loader drops the layer and the program runs without dlayout. */
 static int holds_every_entry(cl_uint num_entries)
 {
-#define DL_ENTRY(ret, name, params, args, kind)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                \
     if (offsetof(cl_icd_dispatch, name) >= num_entries * sizeof(void *))       \
         return 0;
 #include "entries.def"

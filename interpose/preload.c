@@ -19,14 +19,14 @@
 #ifdef DL_SHIM_ASM_ENTRY
 /* CL/cl.h declares each entry: the assertion keeps entries.def true to it,
  * as the C definition below does by compiling. */
-#define DL_ENTRY(ret, name, params, args, kind)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                \
     DL_SHIM_OTHER(ret, name, params, args)                                     \
-    DL_SHIM_ASM_ENTRY(#name, ".globl", name);                               \
+    DL_SHIM_ASM_ENTRY(#name, ".globl", name);                                  \
     _Static_assert(__builtin_types_compatible_p(__typeof__(&name),             \
                                                 ret(CL_API_CALL *) params),    \
                    "entries.def: " #name " differs from CL/cl.h");
 #else
-#define DL_ENTRY(ret, name, params, args, kind)                                      \
+#define DL_ENTRY(ret, name, params, args, kind)                                \
     __attribute__((visibility("default"))) ret CL_API_CALL name params         \
     {                                                                          \
         DL_SHIM_FORWARD(name, args);                                           \

@@ -47,10 +47,10 @@ int dl_shim_start(void);
  * arguments passed on the stack: 18 instructions for
  * clEnqueueNDRangeKernel, now 11, and 4 for most entries). */
 #define DL_SHIM_FORWARD(name, args)                                            \
-    int state_ = __atomic_load_n(&dl_shim_state, __ATOMIC_ACQUIRE);           \
-    if (__builtin_expect(state_ == DL_SHIM_ACTIVE, 1))                        \
+    int state_ = __atomic_load_n(&dl_shim_state, __ATOMIC_ACQUIRE);            \
+    if (__builtin_expect(state_ == DL_SHIM_ACTIVE, 1))                         \
         return dl_rt_##name args;                                              \
-    if (__builtin_expect(state_ != DL_SHIM_UNSTARTED, 1))                     \
+    if (__builtin_expect(state_ != DL_SHIM_UNSTARTED, 1))                      \
         return dl_shim_real.name args;                                         \
     return dl_shim_first_##name args
 
@@ -58,7 +58,7 @@ int dl_shim_start(void);
  * expands entries.def with this before its entries): starts, then goes
  * where the mode says. */
 #define DL_SHIM_FIRST(ret, name, params, args)                                 \
-    static __attribute__((noinline, cold)) ret dl_shim_first_##name params    \
+    static __attribute__((noinline, cold)) ret dl_shim_first_##name params     \
     {                                                                          \
         if (dl_shim_start() == DL_SHIM_ACTIVE)                                 \
             return dl_rt_##name args;                                          \
@@ -76,23 +76,25 @@ int dl_shim_start(void);
  * one (layer: ".hidden"); the caller declares it with the entry's
  * prototype.  Other targets use the C body as the entry. */
 #define DL_SHIM_OTHER(ret, name, params, args)                                 \
-    __attribute__((visibility("hidden"), noinline)) ret                        \
-        dl_shim_other_##name params;                                           \
-    ret dl_shim_other_##name params { DL_SHIM_FORWARD(name, args); }
+    __attribute__((visibility("hidden"), noinline))                            \
+    ret dl_shim_other_##name params;                                           \
+    ret dl_shim_other_##name params                                            \
+    {                                                                          \
+        DL_SHIM_FORWARD(name, args);                                           \
+    }
 
 #if defined(__x86_64__) && defined(__ELF__)
 #define DL_SHIM_STR_(x) #x
-#define DL_SHIM_STR(x) DL_SHIM_STR_(x)
+#define DL_SHIM_STR(x)  DL_SHIM_STR_(x)
 #define DL_SHIM_ASM_ENTRY(symbol, binding, name)                               \
-    __asm__(".text\n"                                                         \
-            ".p2align 4\n"                                                    \
-            binding " " symbol "\n"                                           \
-            ".type " symbol ", @function\n" symbol ":\n"                      \
-            "\tcmpl $" DL_SHIM_STR(DL_SHIM_ACTIVE_VALUE)                     \
-            ", dl_shim_state(%rip)\n"                                         \
-            "\tjne dl_shim_other_" #name "\n"                                 \
-            "\tjmp dl_rt_" #name "\n"                                         \
-            ".size " symbol ", .-" symbol "\n")
+    __asm__(".text\n"                                                          \
+            ".p2align 4\n" binding " " symbol "\n"                             \
+            ".type " symbol ", @function\n" symbol ":\n"                       \
+            "\tcmpl $" DL_SHIM_STR(                                            \
+                DL_SHIM_ACTIVE_VALUE) ", dl_shim_state(%rip)\n"                \
+                                      "\tjne dl_shim_other_" #name "\n"        \
+                                      "\tjmp dl_rt_" #name "\n"                \
+                                      ".size " symbol ", .-" symbol "\n")
 #endif
 
 #endif

@@ -25,7 +25,7 @@ case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
 # without the X11/Qt front ends; any installed gnuplot variant will do.
 PACKAGES=(gcc libc6-dev python3 pkg-config meson ninja-build
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libclang-dev
-          libcmocka-dev oclgrind gnuplot-nox valgrind llvm-14 libmetis-dev)
+          libcmocka-dev oclgrind gnuplot-nox valgrind llvm-14 libmetis-dev clang-format-14)
 
 say() { printf '==> %s\n' "$*"; }
 

@@ -21,8 +21,8 @@
 
 /* ------------------------------------------------------------ options */
 
-int app_parse_long(const char *prog, const char *opt, const char *text,
-                   long lo, long hi, long *out)
+int app_parse_long(const char *prog, const char *opt, const char *text, long lo,
+                   long hi, long *out)
 {
     char *end = NULL;
     errno = 0;
@@ -43,8 +43,8 @@ int app_parse_u64(const char *prog, const char *opt, const char *text,
     errno = 0;
     unsigned long long v = strtoull(text, &end, 0);
     if (errno || end == text || *end != '\0' || text[0] == '-') {
-        fprintf(stderr, "%s: --%s wants an unsigned integer, not '%s'\n",
-                prog, opt, text);
+        fprintf(stderr, "%s: --%s wants an unsigned integer, not '%s'\n", prog,
+                opt, text);
         return 0;
     }
     *out = (uint64_t)v;
@@ -58,8 +58,8 @@ int app_parse_double(const char *prog, const char *opt, const char *text,
     errno = 0;
     double v = strtod(text, &end);
     if (errno || end == text || *end != '\0' || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "%s: --%s wants a number in [%g, %g], not '%s'\n",
-                prog, opt, lo, hi, text);
+        fprintf(stderr, "%s: --%s wants a number in [%g, %g], not '%s'\n", prog,
+                opt, lo, hi, text);
         return 0;
     }
     *out = v;
@@ -77,8 +77,14 @@ void app_common_defaults(app_common_opts *o)
 }
 
 enum {
-    OPT_KERNEL = APP_OPT_COMMON, OPT_OUTPUT, OPT_PLATFORM, OPT_DEVICE,
-    OPT_LOCAL, OPT_QUIET, OPT_HELP, OPT_VERSION
+    OPT_KERNEL = APP_OPT_COMMON,
+    OPT_OUTPUT,
+    OPT_PLATFORM,
+    OPT_DEVICE,
+    OPT_LOCAL,
+    OPT_QUIET,
+    OPT_HELP,
+    OPT_VERSION
 };
 
 static const struct option common_options[] = {
@@ -206,6 +212,8 @@ void app_common_usage(FILE *out)
 const char *app_cl_errstr(cl_int err)
 {
     switch (err) {
+        /* A table of cases, one macro each, kept as written. */
+        // clang-format off
 #define E(x) case x: return #x;
     E(CL_SUCCESS) E(CL_DEVICE_NOT_FOUND) E(CL_DEVICE_NOT_AVAILABLE)
     E(CL_COMPILER_NOT_AVAILABLE) E(CL_MEM_OBJECT_ALLOCATION_FAILURE)
@@ -236,8 +244,8 @@ const char *app_cl_errstr(cl_int err)
     E(CL_INVALID_IMAGE_DESCRIPTOR) E(CL_INVALID_COMPILER_OPTIONS)
     E(CL_INVALID_LINKER_OPTIONS) E(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef E
-    case -1001:
-        return "CL_PLATFORM_NOT_FOUND_KHR";
+            // clang-format on
+            case -1001 : return "CL_PLATFORM_NOT_FOUND_KHR";
     default:
         return "unknown OpenCL error";
     }
@@ -247,8 +255,8 @@ int app_cl_ok(const char *prog, cl_int err, const char *what)
 {
     if (err == CL_SUCCESS)
         return 1;
-    fprintf(stderr, "%s: %s failed: %s (%d)\n", prog, what,
-            app_cl_errstr(err), (int)err);
+    fprintf(stderr, "%s: %s failed: %s (%d)\n", prog, what, app_cl_errstr(err),
+            (int)err);
     return 0;
 }
 
@@ -266,8 +274,8 @@ int app_cl_open(app_cl *cl, const char *prog, const app_common_opts *o)
                     cl->device_name, NULL);
     cl->device_name[sizeof cl->device_name - 1] = '\0';
 
-    cl_context_properties props[] = {
-        CL_CONTEXT_PLATFORM, (cl_context_properties)cl->platform, 0};
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                     (cl_context_properties)cl->platform, 0};
     cl_int err;
     cl->context = clCreateContext(props, 1, &cl->device, NULL, NULL, &err);
     if (!app_cl_ok(prog, err, "clCreateContext"))
@@ -337,13 +345,13 @@ int app_cl_build(app_cl *cl, const char *path, const char *options)
         fprintf(stderr, "%s: building %s with \"%s\" failed: %s (%d)\n",
                 cl->prog, path, options, app_cl_errstr(err), (int)err);
         size_t loglen = 0;
-        if (clGetProgramBuildInfo(cl->program, cl->device,
-                                  CL_PROGRAM_BUILD_LOG, 0, NULL,
-                                  &loglen) == CL_SUCCESS && loglen > 1) {
+        if (clGetProgramBuildInfo(cl->program, cl->device, CL_PROGRAM_BUILD_LOG,
+                                  0, NULL, &loglen) == CL_SUCCESS &&
+            loglen > 1) {
             char *log = malloc(loglen + 1);
             if (log && clGetProgramBuildInfo(cl->program, cl->device,
-                                             CL_PROGRAM_BUILD_LOG, loglen,
-                                             log, NULL) == CL_SUCCESS) {
+                                             CL_PROGRAM_BUILD_LOG, loglen, log,
+                                             NULL) == CL_SUCCESS) {
                 log[loglen] = '\0';
                 fprintf(stderr, "--- build log ---\n%s\n-----------------\n",
                         log);
@@ -374,16 +382,16 @@ cl_mem app_cl_buffer(app_cl *cl, cl_mem_flags flags, size_t bytes,
     cl_int err;
     cl_mem m = clCreateBuffer(cl->context, flags, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
-        fprintf(stderr, "%s: clCreateBuffer (%s, %zu bytes) failed: %s "
-                        "(%d)\n", cl->prog, what, bytes, app_cl_errstr(err),
-                (int)err);
+        fprintf(stderr,
+                "%s: clCreateBuffer (%s, %zu bytes) failed: %s "
+                "(%d)\n",
+                cl->prog, what, bytes, app_cl_errstr(err), (int)err);
         return NULL;
     }
     return m;
 }
 
-double app_cl_events_ms(app_cl *cl, cl_event *events, size_t n,
-                        double *min_ms)
+double app_cl_events_ms(app_cl *cl, cl_event *events, size_t n, double *min_ms)
 {
     double ms = 0.0, lo = -1.0;
     int warned = 0;
@@ -393,8 +401,8 @@ double app_cl_events_ms(app_cl *cl, cl_event *events, size_t n,
         cl_ulong t0 = 0, t1 = 0;
         cl_int e1 = clGetEventProfilingInfo(
             events[i], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-        cl_int e2 = clGetEventProfilingInfo(
-            events[i], CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        cl_int e2 = clGetEventProfilingInfo(events[i], CL_PROFILING_COMMAND_END,
+                                            sizeof t1, &t1, NULL);
         if ((e1 != CL_SUCCESS || e2 != CL_SUCCESS) && !warned) {
             app_cl_ok(cl->prog, e1 != CL_SUCCESS ? e1 : e2,
                       "clGetEventProfilingInfo");
@@ -434,8 +442,7 @@ static char *join(const char *dir, size_t dirlen, const char *name)
     return p;
 }
 
-char *app_find_kernel(const char *prog, const char *override,
-                      const char *name)
+char *app_find_kernel(const char *prog, const char *override, const char *name)
 {
     if (override) {
         char *p = strdup(override);
@@ -458,8 +465,8 @@ char *app_find_kernel(const char *prog, const char *override,
         tried[0] = join(exe, (size_t)(slash - exe), name);
         if (*DL_APPS_KERNEL_REL) {
             char dir[PATH_MAX];
-            int len = snprintf(dir, sizeof dir, "%.*s/%s",
-                               (int)(slash - exe), exe, DL_APPS_KERNEL_REL);
+            int len = snprintf(dir, sizeof dir, "%.*s/%s", (int)(slash - exe),
+                               exe, DL_APPS_KERNEL_REL);
             if (len > 0 && (size_t)len < sizeof dir)
                 tried[1] = join(dir, (size_t)len, name);
         }

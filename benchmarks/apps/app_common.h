@@ -22,15 +22,15 @@
 /* Exit codes of every program (README.md). */
 enum {
     APP_EXIT_OK = 0,
-    APP_EXIT_FAIL = 1,  /* OpenCL or I/O failure */
-    APP_EXIT_USAGE = 2  /* invalid arguments     */
+    APP_EXIT_FAIL = 1, /* OpenCL or I/O failure */
+    APP_EXIT_USAGE = 2 /* invalid arguments     */
 };
 
 /* ------------------------------------------------------------ options */
 
 /* Decimal integer in [lo, hi]; 0 and a message otherwise. */
-int app_parse_long(const char *prog, const char *opt, const char *text,
-                   long lo, long hi, long *out);
+int app_parse_long(const char *prog, const char *opt, const char *text, long lo,
+                   long hi, long *out);
 int app_parse_u64(const char *prog, const char *opt, const char *text,
                   uint64_t *out);
 int app_parse_double(const char *prog, const char *opt, const char *text,
@@ -93,8 +93,7 @@ cl_mem app_cl_buffer(app_cl *cl, cl_mem_flags flags, size_t bytes,
                      const char *what);
 /* Sums the START..END spans of n profiled events, in milliseconds, and
  * releases them; *min_ms (if not NULL) gets the shortest span. */
-double app_cl_events_ms(app_cl *cl, cl_event *events, size_t n,
-                        double *min_ms);
+double app_cl_events_ms(app_cl *cl, cl_event *events, size_t n, double *min_ms);
 /* Rounds n up to a multiple of local (local 0: n unchanged). */
 size_t app_round_up(size_t n, size_t local);
 
@@ -104,8 +103,7 @@ size_t app_round_up(size_t n, size_t local);
  * that exists of <directory of the executable>/name and
  * DL_APPS_KERNEL_DIR/name (the install directory, set at compile time).
  * Returns a malloc'd string, or NULL with a message. */
-char *app_find_kernel(const char *prog, const char *override,
-                      const char *name);
+char *app_find_kernel(const char *prog, const char *override, const char *name);
 
 /* ------------------------------------------------------------- misc */
 

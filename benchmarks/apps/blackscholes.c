@@ -127,8 +127,9 @@ int main(int argc, char **argv)
     const size_t global = app_round_up(n, local);
 
     const double t0 = app_now_ms();
-    if (!app_cl_ok(PROG, clEnqueueWriteBuffer(cl.queue, din, CL_TRUE, 0,
-                                              in_bytes, opt, 0, NULL, NULL),
+    if (!app_cl_ok(PROG,
+                   clEnqueueWriteBuffer(cl.queue, din, CL_TRUE, 0, in_bytes,
+                                        opt, 0, NULL, NULL),
                    "clEnqueueWriteBuffer(options)") ||
         !app_cl_ok(PROG, clSetKernelArg(kernel, 0, sizeof din, &din),
                    "clSetKernelArg(0)") ||
@@ -136,14 +137,15 @@ int main(int argc, char **argv)
                    "clSetKernelArg(1)"))
         goto out;
     for (long it = 0; it < o.iters; it++)
-        if (!app_cl_ok(PROG, clEnqueueNDRangeKernel(
-                                 cl.queue, kernel, 1, NULL, &global,
-                                 local ? &local : NULL, 0, NULL,
-                                 &events[it]),
+        if (!app_cl_ok(PROG,
+                       clEnqueueNDRangeKernel(cl.queue, kernel, 1, NULL,
+                                              &global, local ? &local : NULL, 0,
+                                              NULL, &events[it]),
                        "clEnqueueNDRangeKernel(bs_price)"))
             goto out;
-    if (!app_cl_ok(PROG, clEnqueueReadBuffer(cl.queue, dout, CL_TRUE, 0,
-                                             out_bytes, price, 0, NULL, NULL),
+    if (!app_cl_ok(PROG,
+                   clEnqueueReadBuffer(cl.queue, dout, CL_TRUE, 0, out_bytes,
+                                       price, 0, NULL, NULL),
                    "clEnqueueReadBuffer(prices)"))
         goto out;
     const double total_ms = app_now_ms() - t0;
@@ -156,11 +158,11 @@ int main(int argc, char **argv)
         sum_call += price[i].call;
         sum_put += price[i].put;
         /* put-call parity: C - P = S - K exp(-rT) */
-        const double want = (double)opt[i].S -
-                            (double)opt[i].K * exp(-(double)opt[i].r *
-                                                   (double)opt[i].T);
-        const double err_i = fabs((double)price[i].call -
-                                  (double)price[i].put - want);
+        const double want =
+            (double)opt[i].S -
+            (double)opt[i].K * exp(-(double)opt[i].r * (double)opt[i].T);
+        const double err_i =
+            fabs((double)price[i].call - (double)price[i].put - want);
         parity = err_i > parity ? err_i : parity;
     }
     printf("blackscholes options=%ld iters=%ld seed=%llu sum_call=%.9e "
@@ -169,17 +171,18 @@ int main(int argc, char **argv)
            parity, (unsigned long long)app_fnv1a64(price, out_bytes));
     fflush(stdout);
     if (!o.common.quiet)
-        fprintf(stderr, PROG ": device=\"%s\" kernel=%s iters=%ld "
-                        "kernel_ms=%.3f kernel_ms_per_iter=%.4f kernel_ms_min=%.4f "
-                        "moptions_per_s=%.2f total_ms=%.3f\n",
+        fprintf(stderr,
+                PROG
+                ": device=\"%s\" kernel=%s iters=%ld "
+                "kernel_ms=%.3f kernel_ms_per_iter=%.4f kernel_ms_min=%.4f "
+                "moptions_per_s=%.2f total_ms=%.3f\n",
                 cl.device_name, kpath, o.iters, kernel_ms,
                 kernel_ms / (double)o.iters, min_ms,
-                kernel_ms > 0 ? (double)n * (double)o.iters /
-                                    (kernel_ms * 1e3)
+                kernel_ms > 0 ? (double)n * (double)o.iters / (kernel_ms * 1e3)
                               : 0.0,
                 total_ms);
-    if (o.common.output && !app_write_file(PROG, o.common.output, price,
-                                           out_bytes))
+    if (o.common.output &&
+        !app_write_file(PROG, o.common.output, price, out_bytes))
         goto out;
     rc = APP_EXIT_OK;
 

@@ -17,13 +17,12 @@ static cl_platform_id *platforms(cl_uint *n, char *why, size_t room)
         *n = 0;
         return calloc(1, sizeof(cl_platform_id));
     }
-    cl_platform_id *plats = err == CL_SUCCESS ? calloc(*n, sizeof *plats)
-                                              : NULL;
+    cl_platform_id *plats =
+        err == CL_SUCCESS ? calloc(*n, sizeof *plats) : NULL;
     if (plats && (err = clGetPlatformIDs(*n, plats, NULL)) == CL_SUCCESS)
         return plats;
     free(plats);
-    snprintf(why, room, "clGetPlatformIDs failed: OpenCL error %d",
-             (int)err);
+    snprintf(why, room, "clGetPlatformIDs failed: OpenCL error %d", (int)err);
     return NULL;
 }
 
@@ -110,8 +109,10 @@ int device_pick(device_choice choice, cl_platform_id *platform,
                  choice.platform, np);
     else if (!(devs = devices(plats[choice.platform], &nd)) ||
              choice.device < 0 || choice.device >= (long)nd)
-        snprintf(why, room, "OpenCL platform %ld has no device %ld (%u "
-                            "found)", choice.platform, choice.device, nd);
+        snprintf(why, room,
+                 "OpenCL platform %ld has no device %ld (%u "
+                 "found)",
+                 choice.platform, choice.device, nd);
     else {
         *platform = plats[choice.platform];
         *device = devs[choice.device];

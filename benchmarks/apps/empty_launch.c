@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROG "dl-app-empty-launch"
+#define PROG    "dl-app-empty-launch"
 #define RECORDS 1024 /* records of 4 floats */
 
 /* Record 0, field 0 sits at offset 0 in every layout, so the activated
@@ -66,8 +66,7 @@ static const struct option empty_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int empty_option(void *opts, int code, const char *name,
-                        const char *v)
+static int empty_option(void *opts, int code, const char *name, const char *v)
 {
     empty_opts *o = opts;
     if (code == OPT_ANNOTATED) {
@@ -80,15 +79,15 @@ static int empty_option(void *opts, int code, const char *name,
 
 static int parse(empty_opts *o, int argc, char **argv)
 {
-    return app_parse_options(PROG, argc, argv, empty_options, empty_option,
-                             o, &o->common, usage);
+    return app_parse_options(PROG, argc, argv, empty_options, empty_option, o,
+                             &o->common, usage);
 }
 
 static int build(app_cl *cl, const char *source)
 {
     cl_int err;
-    cl->program = clCreateProgramWithSource(cl->context, 1, &source, NULL,
-                                            &err);
+    cl->program =
+        clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
     if (!app_cl_ok(PROG, err, "clCreateProgramWithSource"))
         return 0;
     err = clBuildProgram(cl->program, 1, &cl->device, "", NULL, NULL);
@@ -135,8 +134,9 @@ int main(int argc, char **argv)
     const size_t global = app_round_up(64, local);
 
     const double t0 = app_now_ms();
-    if (!app_cl_ok(PROG, clEnqueueWriteBuffer(cl.queue, buf, CL_TRUE, 0,
-                                              bytes, data, 0, NULL, NULL),
+    if (!app_cl_ok(PROG,
+                   clEnqueueWriteBuffer(cl.queue, buf, CL_TRUE, 0, bytes, data,
+                                        0, NULL, NULL),
                    "clEnqueueWriteBuffer") ||
         !app_cl_ok(PROG, clSetKernelArg(kernel, 0, sizeof buf, &buf),
                    "clSetKernelArg(0)") ||
@@ -144,25 +144,26 @@ int main(int argc, char **argv)
                    "clSetKernelArg(1)"))
         goto out;
     for (long i = 0; i < o.launches; i++)
-        if (!app_cl_ok(PROG, clEnqueueNDRangeKernel(cl.queue, kernel, 1, NULL,
-                                                    &global,
-                                                    local ? &local : NULL, 0,
-                                                    NULL, NULL),
+        if (!app_cl_ok(PROG,
+                       clEnqueueNDRangeKernel(cl.queue, kernel, 1, NULL,
+                                              &global, local ? &local : NULL, 0,
+                                              NULL, NULL),
                        "clEnqueueNDRangeKernel(touch)"))
             goto out;
-    if (!app_cl_ok(PROG, clEnqueueReadBuffer(cl.queue, buf, CL_TRUE, 0, bytes,
-                                             data, 0, NULL, NULL),
+    if (!app_cl_ok(PROG,
+                   clEnqueueReadBuffer(cl.queue, buf, CL_TRUE, 0, bytes, data,
+                                       0, NULL, NULL),
                    "clEnqueueReadBuffer"))
         goto out;
     const double total_ms = app_now_ms() - t0;
 
-    printf("empty_launch launches=%ld count=%.0f fnv1a64=%016llx\n",
-           o.launches, (double)data[0],
-           (unsigned long long)app_fnv1a64(data, bytes));
+    printf("empty_launch launches=%ld count=%.0f fnv1a64=%016llx\n", o.launches,
+           (double)data[0], (unsigned long long)app_fnv1a64(data, bytes));
     fflush(stdout);
     if (!o.common.quiet)
-        fprintf(stderr, PROG ": device=\"%s\" annotated=%d launches=%ld "
-                        "us_per_launch=%.3f total_ms=%.3f\n",
+        fprintf(stderr,
+                PROG ": device=\"%s\" annotated=%d launches=%ld "
+                     "us_per_launch=%.3f total_ms=%.3f\n",
                 cl.device_name, o.annotated, o.launches,
                 1e3 * total_ms / (double)o.launches, total_ms);
     if (data[0] != (float)o.launches) {

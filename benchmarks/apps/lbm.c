@@ -18,18 +18,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROG "dl-app-lbm"
+#define PROG        "dl-app-lbm"
 #define CELL_FLOATS 20
-#define Q 19
-#define FLAG 19
+#define Q           19
+#define FLAG        19
 
 /* lattice velocities in the element order of lbm.cl */
-static const int CX[Q] = {0, 1, -1, 0, 0, 0, 0, 1, -1, 1, -1,
-                          0, 0, 0, 0, 1, 1, -1, -1};
-static const int CY[Q] = {0, 0, 0, 1, -1, 0, 0, 1, 1, -1, -1,
-                          1, 1, -1, -1, 0, 0, 0, 0};
-static const int CZ[Q] = {0, 0, 0, 0, 0, 1, -1, 0, 0, 0, 0,
-                          1, -1, 1, -1, 1, -1, 1, -1};
+static const int CX[Q] = {0,  1, -1, 0, 0, 0, 0, 1,  -1, 1,
+                          -1, 0, 0,  0, 0, 1, 1, -1, -1};
+static const int CY[Q] = {0,  0, 0, 1,  -1, 0, 0, 1, 1, -1,
+                          -1, 1, 1, -1, -1, 0, 0, 0, 0};
+static const int CZ[Q] = {0, 0, 0,  0, 0,  1, -1, 0, 0, 0,
+                          0, 1, -1, 1, -1, 1, -1, 1, -1};
 
 static void usage(FILE *out)
 {
@@ -54,8 +54,15 @@ typedef struct lbm_opts {
     app_common_opts common;
 } lbm_opts;
 
-enum { OPT_NX = APP_OPT_OWN, OPT_NY, OPT_NZ, OPT_STEPS, OPT_SEED, OPT_OMEGA,
-       OPT_LAYOUT };
+enum {
+    OPT_NX = APP_OPT_OWN,
+    OPT_NY,
+    OPT_NZ,
+    OPT_STEPS,
+    OPT_SEED,
+    OPT_OMEGA,
+    OPT_LAYOUT
+};
 
 static const struct option lbm_options[] = {
     {"nx", required_argument, NULL, OPT_NX},
@@ -100,8 +107,10 @@ static int parse(lbm_opts *o, int argc, char **argv)
                            &o->common, usage))
         return 0;
     if (o->nx * o->ny * o->nz * CELL_FLOATS > (long)INT_MAX) {
-        fprintf(stderr, PROG ": lattice %ldx%ldx%ld too large (the kernels "
-                             "index with int)\n", o->nx, o->ny, o->nz);
+        fprintf(stderr,
+                PROG ": lattice %ldx%ldx%ld too large (the kernels "
+                     "index with int)\n",
+                o->nx, o->ny, o->nz);
         return 0;
     }
     return 1;
@@ -113,10 +122,10 @@ static void equilibrium(float *cell, float rho, float ux, float uy, float uz)
 {
     const float u2 = 1.5f * (ux * ux + uy * uy + uz * uz);
     for (int q = 0; q < Q; q++) {
-        const float w = q == 0 ? 1.0f / 3.0f
-                               : (q <= 6 ? 1.0f / 18.0f : 1.0f / 36.0f);
-        const float cu = (float)CX[q] * ux + (float)CY[q] * uy +
-                         (float)CZ[q] * uz;
+        const float w =
+            q == 0 ? 1.0f / 3.0f : (q <= 6 ? 1.0f / 18.0f : 1.0f / 36.0f);
+        const float cu =
+            (float)CX[q] * ux + (float)CY[q] * uy + (float)CZ[q] * uz;
         cell[q] = w * rho * (1.0f + 3.0f * cu + 4.5f * cu * cu - u2);
     }
 }
@@ -190,8 +199,8 @@ int main(int argc, char **argv)
         goto out;
     init_lattice(lat, &o);
 
-    kpath = app_find_kernel(PROG, o.common.kernel,
-                            o.da ? "lbm_da.cl" : "lbm.cl");
+    kpath =
+        app_find_kernel(PROG, o.common.kernel, o.da ? "lbm_da.cl" : "lbm.cl");
     if (!kpath || !app_cl_open(&cl, PROG, &o.common))
         goto out;
     char opts[256];
@@ -204,8 +213,7 @@ int main(int argc, char **argv)
     if (!app_cl_ok(PROG, err, "clCreateKernel(lbm_step)"))
         goto out;
     for (int i = 0; i < 2; i++)
-        if (!(buf[i] = app_cl_buffer(&cl, CL_MEM_READ_WRITE, bytes,
-                                     "lattice")))
+        if (!(buf[i] = app_cl_buffer(&cl, CL_MEM_READ_WRITE, bytes, "lattice")))
             goto out;
 
     size_t local[3] = {(size_t)o.common.local, 1, 1};
@@ -221,9 +229,9 @@ int main(int argc, char **argv)
     /* both lattices start from the initial state (so the flags are valid
      * in both from the start) */
     for (int i = 0; i < 2; i++)
-        if (!app_cl_ok(PROG, clEnqueueWriteBuffer(cl.queue, buf[i], CL_TRUE,
-                                                  0, bytes, upload, 0, NULL,
-                                                  NULL),
+        if (!app_cl_ok(PROG,
+                       clEnqueueWriteBuffer(cl.queue, buf[i], CL_TRUE, 0, bytes,
+                                            upload, 0, NULL, NULL),
                        "clEnqueueWriteBuffer(lattice)"))
             goto out;
     for (long s = 0; s < o.steps; s++) {
@@ -232,17 +240,17 @@ int main(int argc, char **argv)
                        "clSetKernelArg(0)") ||
             !app_cl_ok(PROG, clSetKernelArg(kernel, 1, sizeof dst, &dst),
                        "clSetKernelArg(1)") ||
-            !app_cl_ok(PROG, clEnqueueNDRangeKernel(
-                                 cl.queue, kernel, 3, NULL, global,
-                                 local[0] ? local : NULL, 0, NULL,
-                                 &events[s]),
+            !app_cl_ok(PROG,
+                       clEnqueueNDRangeKernel(cl.queue, kernel, 3, NULL, global,
+                                              local[0] ? local : NULL, 0, NULL,
+                                              &events[s]),
                        "clEnqueueNDRangeKernel(lbm_step)"))
             goto out;
     }
     float *download = o.da ? tmp : lat;
-    if (!app_cl_ok(PROG, clEnqueueReadBuffer(cl.queue, buf[o.steps & 1],
-                                             CL_TRUE, 0, bytes, download, 0,
-                                             NULL, NULL),
+    if (!app_cl_ok(PROG,
+                   clEnqueueReadBuffer(cl.queue, buf[o.steps & 1], CL_TRUE, 0,
+                                       bytes, download, 0, NULL, NULL),
                    "clEnqueueReadBuffer(lattice)"))
         goto out;
     if (o.da)
@@ -268,21 +276,20 @@ int main(int argc, char **argv)
     printf("lbm nx=%ld ny=%ld nz=%ld steps=%ld seed=%llu omega=%g "
            "fluid_cells=%zu mass=%.9e momentum_z=%.9e fnv1a64=%016llx\n",
            o.nx, o.ny, o.nz, o.steps, (unsigned long long)o.seed, o.omega,
-           fluid, mass, mom_z,
-           (unsigned long long)app_fnv1a64(lat, bytes));
+           fluid, mass, mom_z, (unsigned long long)app_fnv1a64(lat, bytes));
     fflush(stdout);
     if (!o.common.quiet)
-        fprintf(stderr, PROG ": device=\"%s\" layout=%s kernel=%s "
-                        "steps=%ld kernel_ms=%.3f kernel_ms_per_step=%.3f "
-                        "kernel_ms_min=%.3f mlups=%.2f total_ms=%.3f\n",
-                cl.device_name, o.da ? "da" : "aos", kpath, o.steps,
-                kernel_ms, kernel_ms / (double)o.steps, min_ms,
-                kernel_ms > 0 ? (double)ncells * (double)o.steps /
-                                    (kernel_ms * 1e3)
-                              : 0.0,
+        fprintf(stderr,
+                PROG ": device=\"%s\" layout=%s kernel=%s "
+                     "steps=%ld kernel_ms=%.3f kernel_ms_per_step=%.3f "
+                     "kernel_ms_min=%.3f mlups=%.2f total_ms=%.3f\n",
+                cl.device_name, o.da ? "da" : "aos", kpath, o.steps, kernel_ms,
+                kernel_ms / (double)o.steps, min_ms,
+                kernel_ms > 0
+                    ? (double)ncells * (double)o.steps / (kernel_ms * 1e3)
+                    : 0.0,
                 total_ms);
-    if (o.common.output &&
-        !app_write_file(PROG, o.common.output, lat, bytes))
+    if (o.common.output && !app_write_file(PROG, o.common.output, lat, bytes))
         goto out;
     rc = APP_EXIT_OK;
 

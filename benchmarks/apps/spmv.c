@@ -24,9 +24,8 @@ static const struct shape {
     const char *name;
     long rows, k;
 } SHAPES[] = {
-    {"bcsstk18", 11948, 40},  {"e40r000", 17281, 62},
-    {"bcsstk31", 35588, 197}, {"bcsstk32", 44609, 215},
-    {"s3dkq4m2", 90449, 59},  {"conf6", 49152, 39},
+    {"bcsstk18", 11948, 40},  {"e40r000", 17281, 62},  {"bcsstk31", 35588, 197},
+    {"bcsstk32", 44609, 215}, {"s3dkq4m2", 90449, 59}, {"conf6", 49152, 39},
 };
 #define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
 
@@ -118,8 +117,10 @@ static int parse(spmv_opts *o, int argc, char **argv)
         while (i < NSHAPES && strcmp(SHAPES[i].name, shape) != 0)
             i++;
         if (i == NSHAPES) {
-            fprintf(stderr, PROG ": unknown shape '%s' (--help lists "
-                                 "them)\n", shape);
+            fprintf(stderr,
+                    PROG ": unknown shape '%s' (--help lists "
+                         "them)\n",
+                    shape);
             return 0;
         }
         o->rows = SHAPES[i].rows;
@@ -127,8 +128,10 @@ static int parse(spmv_opts *o, int argc, char **argv)
         o->shape = SHAPES[i].name;
     }
     if ((double)o->rows * (double)o->k > (double)INT_MAX) {
-        fprintf(stderr, PROG ": %ld x %ld slots too many (the kernel indexes "
-                             "with int)\n", o->rows, o->k);
+        fprintf(stderr,
+                PROG ": %ld x %ld slots too many (the kernel indexes "
+                     "with int)\n",
+                o->rows, o->k);
         return 0;
     }
     return 1;
@@ -165,8 +168,9 @@ static int make_matrix(const spmv_opts *o, float *val, cl_int *col, float *x,
     const long kmax = k < width ? k : width;
     *nnz = 0;
     for (long r = 0; r < rows; r++) {
-        long n = r == 0 ? kmax : lo + (long)app_rng_below(&rng,
-                                                         (uint32_t)(k - lo + 1));
+        long n = r == 0
+                     ? kmax
+                     : lo + (long)app_rng_below(&rng, (uint32_t)(k - lo + 1));
         if (n > kmax)
             n = kmax;
         /* n distinct positions in [0, width) (Floyd's sampling) */
@@ -254,14 +258,17 @@ int main(int argc, char **argv)
     const size_t global = app_round_up((size_t)o.rows, local);
 
     const double t0 = app_now_ms();
-    if (!app_cl_ok(PROG, clEnqueueWriteBuffer(cl.queue, dval, CL_FALSE, 0,
-                                              val_bytes, val, 0, NULL, NULL),
+    if (!app_cl_ok(PROG,
+                   clEnqueueWriteBuffer(cl.queue, dval, CL_FALSE, 0, val_bytes,
+                                        val, 0, NULL, NULL),
                    "clEnqueueWriteBuffer(val)") ||
-        !app_cl_ok(PROG, clEnqueueWriteBuffer(cl.queue, dcol, CL_FALSE, 0,
-                                              col_bytes, col, 0, NULL, NULL),
+        !app_cl_ok(PROG,
+                   clEnqueueWriteBuffer(cl.queue, dcol, CL_FALSE, 0, col_bytes,
+                                        col, 0, NULL, NULL),
                    "clEnqueueWriteBuffer(col)") ||
-        !app_cl_ok(PROG, clEnqueueWriteBuffer(cl.queue, dvec[0], CL_TRUE, 0,
-                                              vec_bytes, x, 0, NULL, NULL),
+        !app_cl_ok(PROG,
+                   clEnqueueWriteBuffer(cl.queue, dvec[0], CL_TRUE, 0,
+                                        vec_bytes, x, 0, NULL, NULL),
                    "clEnqueueWriteBuffer(x)"))
         goto out;
     if (!app_cl_ok(PROG, clSetKernelArg(kernel, 0, sizeof dval, &dval),
@@ -275,16 +282,16 @@ int main(int argc, char **argv)
                        "clSetKernelArg(2)") ||
             !app_cl_ok(PROG, clSetKernelArg(kernel, 3, sizeof res, &res),
                        "clSetKernelArg(3)") ||
-            !app_cl_ok(PROG, clEnqueueNDRangeKernel(
-                                 cl.queue, kernel, 1, NULL, &global,
-                                 local ? &local : NULL, 0, NULL,
-                                 &events[it]),
+            !app_cl_ok(PROG,
+                       clEnqueueNDRangeKernel(cl.queue, kernel, 1, NULL,
+                                              &global, local ? &local : NULL, 0,
+                                              NULL, &events[it]),
                        "clEnqueueNDRangeKernel(spmv_ell)"))
             goto out;
     }
-    if (!app_cl_ok(PROG, clEnqueueReadBuffer(cl.queue, dvec[o.iters & 1],
-                                             CL_TRUE, 0, vec_bytes, x, 0,
-                                             NULL, NULL),
+    if (!app_cl_ok(PROG,
+                   clEnqueueReadBuffer(cl.queue, dvec[o.iters & 1], CL_TRUE, 0,
+                                       vec_bytes, x, 0, NULL, NULL),
                    "clEnqueueReadBuffer(y)"))
         goto out;
     const double total_ms = app_now_ms() - t0;
@@ -306,17 +313,18 @@ int main(int argc, char **argv)
            (unsigned long long)app_fnv1a64(x, vec_bytes));
     fflush(stdout);
     if (!o.common.quiet)
-        fprintf(stderr, PROG ": device=\"%s\" kernel=%s shape=%s iters=%ld "
-                        "kernel_ms=%.3f kernel_ms_per_iter=%.4f kernel_ms_min=%.4f "
-                        "gflops=%.3f total_ms=%.3f\n",
+        fprintf(stderr,
+                PROG
+                ": device=\"%s\" kernel=%s shape=%s iters=%ld "
+                "kernel_ms=%.3f kernel_ms_per_iter=%.4f kernel_ms_min=%.4f "
+                "gflops=%.3f total_ms=%.3f\n",
                 cl.device_name, kpath, o.shape, o.iters, kernel_ms,
                 kernel_ms / (double)o.iters, min_ms,
-                kernel_ms > 0 ? 2.0 * (double)nnz * (double)o.iters /
-                                    (kernel_ms * 1e6)
-                              : 0.0,
+                kernel_ms > 0
+                    ? 2.0 * (double)nnz * (double)o.iters / (kernel_ms * 1e6)
+                    : 0.0,
                 total_ms);
-    if (o.common.output && !app_write_file(PROG, o.common.output, x,
-                                           vec_bytes))
+    if (o.common.output && !app_write_file(PROG, o.common.output, x, vec_bytes))
         goto out;
     rc = APP_EXIT_OK;
 

@@ -37,7 +37,10 @@ static void blanks(cursor *c)
     }
 }
 
-static unsigned column(const cursor *c) { return c->col0 + 2 + c->pos; }
+static unsigned column(const cursor *c)
+{
+    return c->col0 + 2 + c->pos;
+}
 
 /* A syntax error: what was expected and what was found. */
 static dl_status expected(const cursor *c, const char *what)
@@ -47,12 +50,15 @@ static dl_status expected(const cursor *c, const char *what)
            isgraph((unsigned char)c->s[c->pos + n]))
         n++;
     if (c->pos >= c->len)
-        return dl_fail(DL_INVALID_ARGUMENT, "column %u: expected %s, found "
-                       "the end of the line", column(c), what);
+        return dl_fail(DL_INVALID_ARGUMENT,
+                       "column %u: expected %s, found "
+                       "the end of the line",
+                       column(c), what);
     if (n == 0)
-        return dl_fail(DL_INVALID_ARGUMENT, "column %u: expected %s, found "
-                       "byte 0x%02x", column(c), what,
-                       (unsigned char)c->s[c->pos]);
+        return dl_fail(DL_INVALID_ARGUMENT,
+                       "column %u: expected %s, found "
+                       "byte 0x%02x",
+                       column(c), what, (unsigned char)c->s[c->pos]);
     return dl_fail(DL_INVALID_ARGUMENT, "column %u: expected %s, found '%.*s'",
                    column(c), what, (int)n, c->s + c->pos);
 }
@@ -78,8 +84,7 @@ static const char *ident(cursor *c, size_t *n)
     blanks(c);
     const char *start = c->s + c->pos;
     *n = 0;
-    if (c->pos < c->len &&
-        (isalpha((unsigned char)*start) || *start == '_'))
+    if (c->pos < c->len && (isalpha((unsigned char)*start) || *start == '_'))
         while (c->pos + *n < c->len &&
                (isalnum((unsigned char)start[*n]) || start[*n] == '_'))
             (*n)++;
@@ -105,9 +110,10 @@ static dl_status number(cursor *c, uint64_t max, const char *what,
         unsigned d = (unsigned)(c->s[c->pos++] - '0');
         if (v > (max - d) / 10) {
             c->pos = start;
-            return dl_fail(DL_INVALID_ARGUMENT, "column %u: %s is larger "
-                           "than %llu", column(c), what,
-                           (unsigned long long)max);
+            return dl_fail(DL_INVALID_ARGUMENT,
+                           "column %u: %s is larger "
+                           "than %llu",
+                           column(c), what, (unsigned long long)max);
         }
         v = v * 10 + d;
     }
@@ -147,8 +153,8 @@ static dl_status parse_layout(cursor *c, int target, dl_annot_layout *out)
         c->pos = save;
         uint64_t t;
         DL_RETURN_IF_FAIL(number(c, DL_ANNOT_MAX_TILE,
-                                 target ? "a tile size or auto"
-                                        : "a tile size", &t));
+                                 target ? "a tile size or auto" : "a tile size",
+                                 &t));
         DL_RETURN_ERROR_ON(t == 0, DL_INVALID_ARGUMENT,
                            "column %u: the tile size must be at least 1",
                            column(c));
@@ -164,13 +170,12 @@ static dl_status parse_dims(cursor *c, dl_annot_pending *p)
         const char *start = c->s + c->pos;
         const char *end = memchr(start, ']', c->len - c->pos);
         DL_RETURN_ERROR_ON(!end, DL_INVALID_ARGUMENT,
-                           "column %u: '[' without a matching ']'",
-                           column(c));
+                           "column %u: '[' without a matching ']'", column(c));
         DL_RETURN_ERROR_ON(p->ndims == DL_ANNOT_MAX_DIMS, DL_INVALID_ARGUMENT,
                            "column %u: more than %d dimensions", column(c),
                            DL_ANNOT_MAX_DIMS);
-        dl_status status = dl_dims_parse(start, (size_t)(end - start),
-                                         &p->dims[p->ndims]);
+        dl_status status =
+            dl_dims_parse(start, (size_t)(end - start), &p->dims[p->ndims]);
         if (status != DL_SUCCESS)
             return dl_fail_wrap(status, "dimension %u starting at column %u",
                                 p->ndims + 1, column(c));
@@ -221,8 +226,9 @@ static dl_status parse_record(cursor *c, dl_annot_pending *p)
     do {
         uint64_t offset, size;
         DL_RETURN_IF_FAIL(number(c, UINT32_MAX, "a field offset", &offset));
-        DL_RETURN_IF_FAIL(expect(c, ":", "':' between a field's offset and "
-                                         "size"));
+        DL_RETURN_IF_FAIL(expect(c, ":",
+                                 "':' between a field's offset and "
+                                 "size"));
         DL_RETURN_IF_FAIL(number(c, UINT32_MAX, "a field size", &size));
         DL_RETURN_IF_FAIL(add_field(p, offset, size, c));
     } while (accept(c, ","));
@@ -249,22 +255,20 @@ static dl_status check_record(dl_annot_pending *p)
         dl_field f = sorted[i];
         if (f.size == 0 || f.size > DL_MAX_FIELD_SIZE)
             status = dl_fail(DL_INVALID_ARGUMENT,
-                             "field %u:%u: a field has 1 to %u bytes",
-                             f.offset, f.size, DL_MAX_FIELD_SIZE);
+                             "field %u:%u: a field has 1 to %u bytes", f.offset,
+                             f.size, DL_MAX_FIELD_SIZE);
         else if (i > 0 && f.offset < end)
-            status = dl_fail(DL_INVALID_ARGUMENT,
-                             "fields %u:%u and %u:%u overlap",
-                             sorted[i - 1].offset, sorted[i - 1].size,
-                             f.offset, f.size);
-        else if (p->record_size && (uint64_t)f.offset + f.size >
-                                       p->record_size)
+            status = dl_fail(
+                DL_INVALID_ARGUMENT, "fields %u:%u and %u:%u overlap",
+                sorted[i - 1].offset, sorted[i - 1].size, f.offset, f.size);
+        else if (p->record_size && (uint64_t)f.offset + f.size > p->record_size)
             status = dl_fail(DL_INVALID_ARGUMENT,
                              "field %u:%u does not fit the record of %u "
-                             "bytes", f.offset, f.size, p->record_size);
+                             "bytes",
+                             f.offset, f.size, p->record_size);
         else if ((uint64_t)f.offset + f.size > UINT32_MAX)
             status = dl_fail(DL_INVALID_ARGUMENT,
-                             "field %u:%u ends beyond 4 GiB", f.offset,
-                             f.size);
+                             "field %u:%u ends beyond 4 GiB", f.offset, f.size);
         end = (uint64_t)f.offset + f.size;
     }
     free(sorted);
@@ -296,12 +300,15 @@ static dl_status parse_launch(cursor *c, dl_annot_pending *p)
         }
         DL_RETURN_ERROR_ON(end >= c->len, DL_INVALID_ARGUMENT,
                            "column %u: '(' after tiled without a matching "
-                           "')'", column(c));
-        dl_status status = dl_dims_parse(c->s + start, end - start,
-                                         &p->dims[0]);
+                           "')'",
+                           column(c));
+        dl_status status =
+            dl_dims_parse(c->s + start, end - start, &p->dims[0]);
         if (status != DL_SUCCESS)
-            return dl_fail_wrap(status, "the bound of tiled(...) at column "
-                                "%u", column(c));
+            return dl_fail_wrap(status,
+                                "the bound of tiled(...) at column "
+                                "%u",
+                                column(c));
         p->ndims = 1;
         c->pos = end + 1;
     }
@@ -327,8 +334,8 @@ static dl_status balanced(cursor *c, char open, char close, const char *what,
             break;
     }
     DL_RETURN_ERROR_ON(*end >= c->len, DL_INVALID_ARGUMENT,
-                       "column %u: '%c' %s without a matching '%c'",
-                       column(c), open, what, close);
+                       "column %u: '%c' %s without a matching '%c'", column(c),
+                       open, what, close);
     c->pos = *end + 1;
     return DL_SUCCESS;
 }
@@ -364,19 +371,19 @@ static dl_status parse_indirect_ref(cursor *c, dl_annot_pending *p)
     DL_RETURN_IF_FAIL(expect(c, "[", "'[' after the array name"));
     DL_RETURN_IF_FAIL(name_copy(c, "the index buffer's name", &p->via));
     DL_RETURN_IF_FAIL(expect(c, "[", "'[' after the index buffer's name"));
-    DL_RETURN_IF_FAIL(balanced(c, '[', ']', "of the index buffer", &start,
-                               &end));
+    DL_RETURN_IF_FAIL(
+        balanced(c, '[', ']', "of the index buffer", &start, &end));
     DL_RETURN_IF_FAIL(span_expr(c, start, end, "the index", &p->index));
     blanks(c);
     int plus = accept(c, "+");
     if (plus || accept(c, "-")) {
         c->pos -= !plus; /* keep the minus */
-        DL_RETURN_IF_FAIL(balanced(c, '[', ']', "of the array", &start,
-                                   &end));
+        DL_RETURN_IF_FAIL(balanced(c, '[', ']', "of the array", &start, &end));
         return span_expr(c, start, end, "the offset", &p->offset);
     }
-    return expect(c, "]", "']', '+' or '-' after the index buffer's "
-                          "element");
+    return expect(c, "]",
+                  "']', '+' or '-' after the index buffer's "
+                  "element");
 }
 
 /* "for" "(" j "<" trips ")"; the word "for" is read. */
@@ -419,7 +426,7 @@ static dl_status parse_indirect(cursor *c, dl_annot_pending *p)
         c->pos = save;
     blanks(c);
     if (c->pos < c->len)
-        return expected(c, p->loop_var ? "the end"
+        return expected(c, p->loop_var     ? "the end"
                            : p->has_record ? "for(...) or the end"
                                            : "record(...), for(...) or the "
                                              "end");
@@ -514,9 +521,12 @@ int dl_annot_same_layout(dl_annot_layout a, dl_annot_layout b)
 int dl_annot_layout_format(dl_annot_layout layout, char *buf, size_t size)
 {
     switch (layout.kind) {
-    case DL_KIND_AOS: return snprintf(buf, size, "aos");
-    case DL_KIND_DA: return snprintf(buf, size, "da");
-    case DL_KIND_ASTA: break;
+    case DL_KIND_AOS:
+        return snprintf(buf, size, "aos");
+    case DL_KIND_DA:
+        return snprintf(buf, size, "da");
+    case DL_KIND_ASTA:
+        break;
     }
     if (layout.tile == 0)
         return snprintf(buf, size, "asta(auto)");
@@ -558,7 +568,7 @@ int dl_annot_format(const dl_annot_arg *arg, char *buf, size_t size)
         dl_textbuf_put(&o, " record(size=%u;", arg->record_size);
         for (uint32_t i = 0; i < arg->nfields; i++)
             dl_textbuf_put(&o, "%s %u:%u", i ? "," : "", arg->fields[i].offset,
-                   arg->fields[i].size);
+                           arg->fields[i].size);
         dl_textbuf_put(&o, ")");
     }
     if (!dl_annot_same_layout(arg->from, arg->to)) {

@@ -25,9 +25,9 @@ typedef struct dl_annot_pending {
     /* An indirect reference rather than an argument's layout:
      * "indirect: read A[P[index] + offset] record(...) for(j < trips)".
      * name is A; the record, if any, is in fields/record_size. */
-    int indirect;      /* 1 for an indirect reference                  */
-    int write;         /* "write": the reference stores into A         */
-    char *via;         /* P, the index buffer                          */
+    int indirect;         /* 1 for an indirect reference                  */
+    int write;            /* "write": the reference stores into A         */
+    char *via;            /* P, the index buffer                          */
     dl_dims_expr *index;  /* into P: affine in gid and the loop variable */
     dl_dims_expr *offset; /* c, added to P's element; NULL: none         */
     char *loop_var;       /* the loop variable, NULL: no loop            */

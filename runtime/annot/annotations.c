@@ -27,7 +27,7 @@ typedef struct scan {
     dl_annot_program *prog;
     dl_annot_pending *pending;
     uint32_t npending;
-    int dropped; /* pending annotations were dropped: next kernel not ok */
+    int dropped;    /* pending annotations were dropped: next kernel not ok */
     unsigned depth; /* braces */
     uint32_t kernels_cap;
     /* Kernel names -> index + 1 (0: free), open addressing, so that a
@@ -82,9 +82,11 @@ static dl_status add_pending(scan *sc, const char *body, size_t len,
 {
     if (sc->npending == DL_ANNOT_MAX_PENDING) {
         if (!sc->dropped)
-            diag(sc, line, "more than %d annotations before one kernel; "
-                           "the rest are ignored and that kernel runs "
-                           "untransformed", DL_ANNOT_MAX_PENDING);
+            diag(sc, line,
+                 "more than %d annotations before one kernel; "
+                 "the rest are ignored and that kernel runs "
+                 "untransformed",
+                 DL_ANNOT_MAX_PENDING);
         sc->dropped = 1;
         return DL_SUCCESS;
     }
@@ -111,9 +113,10 @@ static dl_status on_annotation(void *user, const dl_clsrc_token *t)
 {
     scan *sc = user;
     if (sc->depth > 0) {
-        diag(sc, t->line, "annotation inside braces (a function or struct "
-                          "body) is ignored: put it before the kernel it "
-                          "describes");
+        diag(sc, t->line,
+             "annotation inside braces (a function or struct "
+             "body) is ignored: put it before the kernel it "
+             "describes");
         return DL_SUCCESS;
     }
     return add_pending(sc, t->s, t->len, t->line, t->col);
@@ -148,7 +151,8 @@ static dl_status lookup_scalar(void *user, const char *name, int32_t *index,
     DL_RETURN_ERROR_ON(p->pointer || p->int_type == DL_INT_NONE,
                        DL_INVALID_ARGUMENT,
                        "'%s' in a dimension is not an integer argument (it "
-                       "is %s%s)", name, p->type, p->pointer ? " *" : "");
+                       "is %s%s)",
+                       name, p->type, p->pointer ? " *" : "");
     *index = (int32_t)i;
     *type = p->int_type;
     return DL_SUCCESS;
@@ -190,8 +194,7 @@ static dl_status build_count(const dl_annot_pending *p, uint32_t ncount,
 /* Scalar arrays: the last of two or more dimensions is the number of
  * elements of a record; it must be a constant. */
 static dl_status scalar_record(const dl_annot_pending *p,
-                               const dl_kernel_param *param,
-                               dl_annot_arg *arg)
+                               const dl_kernel_param *param, dl_annot_arg *arg)
 {
     uint32_t e = param->elem_size;
     int64_t k = 1;
@@ -200,19 +203,21 @@ static dl_status scalar_record(const dl_annot_pending *p,
         DL_RETURN_ERROR_ON(!dl_dims_is_const(last), DL_INVALID_ARGUMENT,
                            "the last dimension [%s] of the %s array '%s' is "
                            "the number of elements of a record and must be "
-                           "a constant", last->text, param->type, p->name);
+                           "a constant",
+                           last->text, param->type, p->name);
         DL_RETURN_IF_FAIL(dl_dims_eval(last, NULL, &k));
         DL_RETURN_ERROR_ON(k < 1 || k > DL_MAX_FIELDS, DL_INVALID_ARGUMENT,
                            "a record of '%s' must have 1 to %u elements, "
-                           "not %lld", p->name, DL_MAX_FIELDS, (long long)k);
+                           "not %lld",
+                           p->name, DL_MAX_FIELDS, (long long)k);
     }
     uint64_t stride = (uint64_t)k * e;
     if (p->has_record) {
         DL_RETURN_ERROR_ON(p->record_size != stride, DL_INVALID_ARGUMENT,
                            "record size %u does not match the %llu bytes of "
-                           "%lld %s element(s) of '%s'%s", p->record_size,
-                           (unsigned long long)stride, (long long)k,
-                           param->type, p->name,
+                           "%lld %s element(s) of '%s'%s",
+                           p->record_size, (unsigned long long)stride,
+                           (long long)k, param->type, p->name,
                            p->ndims == 1 ? ": give the elements per record "
                                            "as a last dimension"
                                          : "");
@@ -255,21 +260,25 @@ static dl_status resolve(const dl_annot_pending *p, const dl_annot_kernel *k,
                             param->space != DL_SPACE_CONSTANT),
                        DL_INVALID_ARGUMENT,
                        "argument '%s' of kernel '%s' is not a __global or "
-                       "__constant pointer", p->name, k->name);
+                       "__constant pointer",
+                       p->name, k->name);
     const dl_annot_arg *twice = dl_annot_find_arg(k, index);
     DL_RETURN_ERROR_ON(twice, DL_INVALID_ARGUMENT,
                        "argument '%s' of kernel '%s' is annotated twice "
-                       "(first on line %u)", p->name, k->name,
-                       twice ? twice->line : 0);
+                       "(first on line %u)",
+                       p->name, k->name, twice ? twice->line : 0);
 
-    *arg = (dl_annot_arg){.line = p->line, .index = index,
-                          .name = param->name, .from = p->from, .to = p->to,
+    *arg = (dl_annot_arg){.line = p->line,
+                          .index = index,
+                          .name = param->name,
+                          .from = p->from,
+                          .to = p->to,
                           .explicit_record = p->has_record};
     arg->dims = calloc(p->ndims, sizeof *arg->dims);
     DL_RETURN_ERROR_ON(!arg->dims, DL_OUT_OF_MEMORY, "out of host memory");
     for (; arg->ndims < p->ndims; arg->ndims++)
-        DL_RETURN_IF_FAIL(parse_bound(p->dims[arg->ndims]->text, k,
-                                      &arg->dims[arg->ndims]));
+        DL_RETURN_IF_FAIL(
+            parse_bound(p->dims[arg->ndims]->text, k, &arg->dims[arg->ndims]));
 
     int scalar = param->elem_size > 0;
     uint32_t ncount = scalar && p->ndims > 1 ? p->ndims - 1 : p->ndims;
@@ -286,8 +295,8 @@ static dl_status resolve(const dl_annot_pending *p, const dl_annot_kernel *k,
     DL_RETURN_ERROR_ON(!arg->nfields && !dl_annot_same_layout(p->from, p->to),
                        DL_INVALID_ARGUMENT,
                        "'%s' points to %s, whose layout the runtime does not "
-                       "know: a conversion needs record(...)", p->name,
-                       param->type);
+                       "know: a conversion needs record(...)",
+                       p->name, param->type);
     DL_RETURN_IF_FAIL(build_count(p, ncount, k, &arg->count));
     if (arg->nfields) {
         dl_status status = dl_record_create(arg->fields, arg->nfields,
@@ -305,7 +314,8 @@ static dl_status resolve_launch(const dl_annot_pending *p, dl_annot_kernel *k)
     DL_RETURN_ERROR_ON(p->error, DL_INVALID_ARGUMENT, "%s", p->error);
     DL_RETURN_ERROR_ON(k->tiled, DL_INVALID_ARGUMENT,
                        "kernel '%s' has a second launch flag (first on line "
-                       "%u)", k->name, k->tiled_line);
+                       "%u)",
+                       k->name, k->tiled_line);
     if (p->ndims)
         DL_RETURN_IF_FAIL(parse_bound(p->dims[0]->text, k, &k->tiled_bound));
     k->tiled = 1;
@@ -370,8 +380,10 @@ static dl_status bind_pending(scan *sc, dl_annot_kernel *k)
             return status;
         if (status == DL_SUCCESS)
             continue;
-        diag(sc, sc->pending[i].line, "annotation rejected, kernel '%s' "
-             "will run untransformed: %s", k->name, dl_last_error());
+        diag(sc, sc->pending[i].line,
+             "annotation rejected, kernel '%s' "
+             "will run untransformed: %s",
+             k->name, dl_last_error());
         k->ok = 0;
     }
     return DL_SUCCESS;
@@ -455,9 +467,10 @@ static dl_status add_kernel(scan *sc, dl_annot_kernel *k, int defined)
     dl_annot_kernel *old = find_kernel(sc, k->name);
     int annotated = sc->npending > 0 || sc->dropped;
     if (old && (annotated || (defined && old->defined))) {
-        diag(sc, k->line, "kernel '%s' is %s again (first on line %u); "
-             "it will run untransformed", k->name,
-             annotated ? "annotated" : "defined", old->line);
+        diag(sc, k->line,
+             "kernel '%s' is %s again (first on line %u); "
+             "it will run untransformed",
+             k->name, annotated ? "annotated" : "defined", old->line);
         old->ok = 0;
         old->defined |= defined;
         kernel_free(k);
@@ -495,8 +508,10 @@ static dl_status parse_kernel(scan *sc, dl_clsrc_lexer *lx)
     DL_RETURN_IF_FAIL(dl_clsrc_read_kernel(lx, &sig, &found));
     if (!found)
         return DL_SUCCESS;
-    dl_annot_kernel k = {.name = sig.name, .line = sig.line,
-                         .nparams = sig.nparams, .params = sig.params};
+    dl_annot_kernel k = {.name = sig.name,
+                         .line = sig.line,
+                         .nparams = sig.nparams,
+                         .params = sig.params};
     return add_kernel(sc, &k, sig.defined);
 }
 
@@ -540,12 +555,17 @@ static dl_status scan_source(scan *sc, const char *src, size_t len)
     for (uint32_t i = 0; i < sc->npending; i++) {
         dl_annot_pending *p = &sc->pending[i];
         if (p->error)
-            diag(sc, p->line, "annotation rejected: %s (and no kernel "
-                              "function follows it)", p->error);
+            diag(sc, p->line,
+                 "annotation rejected: %s (and no kernel "
+                 "function follows it)",
+                 p->error);
         else
-            diag(sc, p->line, "annotation of '%s' is not followed by a "
-                              "kernel function; ignored",
-                 p->tiled_launch ? "launch" : p->name ? p->name : "?");
+            diag(sc, p->line,
+                 "annotation of '%s' is not followed by a "
+                 "kernel function; ignored",
+                 p->tiled_launch ? "launch"
+                 : p->name       ? p->name
+                                 : "?");
     }
     return DL_SUCCESS;
 }
@@ -576,8 +596,8 @@ static const dl_annot_arg *first_conversion(const dl_annot_kernel *k)
     return NULL;
 }
 
-dl_status dl_annot_refuse_unselected(dl_annot_program *prog,
-                                     const char *source, size_t len)
+dl_status dl_annot_refuse_unselected(dl_annot_program *prog, const char *source,
+                                     size_t len)
 {
     DL_RETURN_ERROR_ON(!prog || (!source && len), DL_INVALID_ARGUMENT,
                        "program or source is NULL");
@@ -591,10 +611,12 @@ dl_status dl_annot_refuse_unselected(dl_annot_program *prog,
         DL_RETURN_ERROR_ON(asprintf(&macro, "DL_ACTIVE_%s", k->name) < 0,
                            DL_OUT_OF_MEMORY, "out of host memory");
         if (!names_identifier(source ? source : "", len, macro)) {
-            diag(&sc, arg->line, "annotation refused, kernel '%s' will run "
+            diag(&sc, arg->line,
+                 "annotation refused, kernel '%s' will run "
                  "untransformed: it asks for a conversion of '%s', but the "
                  "source has no transformed indexing under #ifdef %s "
-                 "(dl-annotate writes it)", k->name, arg->name, macro);
+                 "(dl-annotate writes it)",
+                 k->name, arg->name, macro);
             k->ok = 0;
         }
         free(macro);
@@ -621,15 +643,14 @@ dl_status dl_annot_parse(const char *source, size_t len,
 {
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "program output is NULL");
     *out = NULL;
-    DL_RETURN_ERROR_ON(!source && len, DL_INVALID_ARGUMENT,
-                       "source is NULL");
+    DL_RETURN_ERROR_ON(!source && len, DL_INVALID_ARGUMENT, "source is NULL");
     dl_annot_program *prog = calloc(1, sizeof *prog);
     DL_RETURN_ERROR_ON(!prog, DL_OUT_OF_MEMORY, "out of host memory");
     prog->source_name = strdup(source_name ? source_name : "<source>");
     scan sc = {.prog = prog};
     dl_status status = prog->source_name
-        ? scan_source(&sc, source ? source : "", len)
-        : dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
+                           ? scan_source(&sc, source ? source : "", len)
+                           : dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
     clear_pending(&sc);
     free(sc.pending);
     free(sc.slots);
@@ -642,8 +663,7 @@ dl_status dl_annot_parse(const char *source, size_t len,
 }
 
 dl_status dl_annot_parse_strings(cl_uint count, const char **strings,
-                                 const size_t *lengths,
-                                 const char *source_name,
+                                 const size_t *lengths, const char *source_name,
                                  dl_annot_program **out)
 {
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "program output is NULL");
@@ -681,12 +701,10 @@ const dl_annot_kernel *dl_annot_find(const dl_annot_program *prog,
     return NULL;
 }
 
-const dl_annot_arg *dl_annot_find_arg(const dl_annot_kernel *k,
-                                      uint32_t index)
+const dl_annot_arg *dl_annot_find_arg(const dl_annot_kernel *k, uint32_t index)
 {
     for (uint32_t i = 0; k && i < k->nargs; i++)
         if (k->args[i].index == index)
             return &k->args[i];
     return NULL;
 }
-

@@ -21,10 +21,10 @@
 #include "dims.h"
 #include "dlayout.h"
 
-#define DL_ANNOT_MAX_DIMS 8      /* [..] groups of one annotation         */
-#define DL_ANNOT_MAX_DIAGS 64    /* messages kept (and logged) per source */
+#define DL_ANNOT_MAX_DIMS    8   /* [..] groups of one annotation         */
+#define DL_ANNOT_MAX_DIAGS   64  /* messages kept (and logged) per source */
 #define DL_ANNOT_MAX_PENDING 256 /* annotations waiting for one kernel    */
-#define DL_ANNOT_MAX_TILE ((size_t)1 << 31)
+#define DL_ANNOT_MAX_TILE    ((size_t)1 << 31)
 /* The largest tile of a tiled launch ("launch: tiled"): the tile is the
  * NDRange's dimension 0, and dl-annotate's tiled variant is selected by
  * the same bound (1 < T <= this), so both sides agree on it. */
@@ -37,9 +37,9 @@ typedef struct dl_annot_layout {
 } dl_annot_layout;
 
 typedef struct dl_annot_arg {
-    unsigned line;       /* of the annotation                          */
-    uint32_t index;      /* kernel argument index                      */
-    const char *name;    /* the parameter's name (owned by the kernel) */
+    unsigned line;        /* of the annotation                          */
+    uint32_t index;       /* kernel argument index                      */
+    const char *name;     /* the parameter's name (owned by the kernel) */
     dl_annot_layout from; /* the layout the host code uses             */
     dl_annot_layout to;   /* the layout the kernel wants (= from if the
                              annotation names no target)               */
@@ -63,16 +63,16 @@ typedef struct dl_annot_arg {
  * writes) element P[index] + offset of A, where index is affine in gid
  * and, inside a loop, in the loop variable j (0 <= j < trips). */
 typedef struct dl_annot_indirect {
-    unsigned line;        /* of the annotation                          */
-    int write;            /* the reference stores into A                */
-    uint32_t array, via;  /* argument indexes of A and P                */
+    unsigned line;       /* of the annotation                          */
+    int write;           /* the reference stores into A                */
+    uint32_t array, via; /* argument indexes of A and P                */
     const char *array_name, *via_name; /* owned by the kernel           */
     dl_int_type via_type; /* P's element type                           */
     uint32_t elem_size;   /* bytes of one element (record) of A         */
     /* The bytes of the element the reference touches: the span of the
      * fields of record(...), else the whole element. */
     uint32_t field_offset, field_size;
-    int explicit_record;  /* written as record(...)                     */
+    int explicit_record; /* written as record(...)                     */
     uint32_t nfields;
     dl_field *fields;
     /* Bound names: a kernel argument's index, or nparams + one of
@@ -135,8 +135,7 @@ dl_status dl_annot_parse(const char *source, size_t len,
 /* The clCreateProgramWithSource form: `count` strings, each of lengths[i]
  * bytes, or NUL-terminated where lengths is NULL or lengths[i] is 0. */
 dl_status dl_annot_parse_strings(cl_uint count, const char **strings,
-                                 const size_t *lengths,
-                                 const char *source_name,
+                                 const size_t *lengths, const char *source_name,
                                  dl_annot_program **out);
 
 /* Marks `ok = 0`, with a diagnostic, every kernel whose annotations ask
@@ -186,8 +185,8 @@ typedef dl_status (*dl_annot_macro_fn)(void *user, const char *name,
 
 /* Evaluates ref at a launch described by env (kernel arguments by index,
  * sizes and offsets); `nparams` is the kernel's parameter count. */
-dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref,
-                                 uint32_t nparams, const dl_dims_env *env,
+dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref, uint32_t nparams,
+                                 const dl_dims_env *env,
                                  dl_annot_macro_fn macro, void *user,
                                  dl_annot_indirect_range *out);
 

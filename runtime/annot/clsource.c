@@ -11,15 +11,19 @@
 #include <string.h>
 
 #define MAX_TYPE_WORDS 8
-#define MAX_PARAMS 1024
+#define MAX_PARAMS     1024
 
 /* ------------------------------------------------------------------ lexer */
 
 void dl_clsrc_init(dl_clsrc_lexer *lx, const char *src, size_t len,
                    dl_clsrc_annot_fn on_annotation, void *user)
 {
-    *lx = (dl_clsrc_lexer){.s = src, .len = len, .line = 1, .line_blank = 1,
-                           .on_annotation = on_annotation, .user = user};
+    *lx = (dl_clsrc_lexer){.s = src,
+                           .len = len,
+                           .line = 1,
+                           .line_blank = 1,
+                           .on_annotation = on_annotation,
+                           .user = user};
 }
 
 size_t dl_clsrc_annotation_start(const char *body, size_t len)
@@ -91,14 +95,20 @@ static void skip_literal(dl_clsrc_lexer *lx)
     }
 }
 
-static int ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static int ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
 
 /* The next token, preprocessor lines and annotations included: blanks
  * and plain comments are all it skips. */
 static dl_clsrc_token lex(dl_clsrc_lexer *lx)
 {
     for (;;) {
-        dl_clsrc_token t = {DL_CLSRC_EOF, lx->s + lx->pos, 0, lx->line,
+        dl_clsrc_token t = {DL_CLSRC_EOF,
+                            lx->s + lx->pos,
+                            0,
+                            lx->line,
                             (unsigned)(lx->pos - lx->line_start + 1),
                             lx->directive};
         if (lx->pos >= lx->len)
@@ -192,8 +202,7 @@ dl_clsrc_token dl_clsrc_peek(const dl_clsrc_lexer *lx)
     dl_clsrc_token t;
     do
         t = lex(&copy);
-    while (t.kind == DL_CLSRC_ANNOT ||
-           (t.directive && t.kind != DL_CLSRC_EOF));
+    while (t.kind == DL_CLSRC_ANNOT || (t.directive && t.kind != DL_CLSRC_EOF));
     return t;
 }
 
@@ -231,11 +240,11 @@ static const struct {
     uint32_t size;
     dl_int_type int_type;
 } scalar_types[] = {
-    {"char", 1, DL_INT_I8},    {"uchar", 1, DL_INT_U8},
-    {"short", 2, DL_INT_I16},  {"ushort", 2, DL_INT_U16},
-    {"int", 4, DL_INT_I32},    {"uint", 4, DL_INT_U32},
-    {"long", 8, DL_INT_I64},   {"ulong", 8, DL_INT_U64},
-    {"half", 2, DL_INT_NONE},  {"float", 4, DL_INT_NONE},
+    {"char", 1, DL_INT_I8},     {"uchar", 1, DL_INT_U8},
+    {"short", 2, DL_INT_I16},   {"ushort", 2, DL_INT_U16},
+    {"int", 4, DL_INT_I32},     {"uint", 4, DL_INT_U32},
+    {"long", 8, DL_INT_I64},    {"ulong", 8, DL_INT_U64},
+    {"half", 2, DL_INT_NONE},   {"float", 4, DL_INT_NONE},
     {"double", 8, DL_INT_NONE},
 };
 
@@ -276,14 +285,26 @@ static const struct {
     const char *word;
     int space; /* dl_addr_space + 1, or 0 for other qualifiers */
 } qualifiers[] = {
-    {"__global", 1 + DL_SPACE_GLOBAL},     {"global", 1 + DL_SPACE_GLOBAL},
-    {"__constant", 1 + DL_SPACE_CONSTANT}, {"constant", 1 + DL_SPACE_CONSTANT},
-    {"__local", 1 + DL_SPACE_LOCAL},       {"local", 1 + DL_SPACE_LOCAL},
-    {"__private", 1 + DL_SPACE_PRIVATE},   {"private", 1 + DL_SPACE_PRIVATE},
-    {"const", 0},         {"volatile", 0},     {"restrict", 0},
-    {"__restrict", 0},    {"__restrict__", 0}, {"__read_only", 0},
-    {"read_only", 0},     {"__write_only", 0}, {"write_only", 0},
-    {"__read_write", 0},  {"read_write", 0},   {"signed", 0},
+    {"__global", 1 + DL_SPACE_GLOBAL},
+    {"global", 1 + DL_SPACE_GLOBAL},
+    {"__constant", 1 + DL_SPACE_CONSTANT},
+    {"constant", 1 + DL_SPACE_CONSTANT},
+    {"__local", 1 + DL_SPACE_LOCAL},
+    {"local", 1 + DL_SPACE_LOCAL},
+    {"__private", 1 + DL_SPACE_PRIVATE},
+    {"private", 1 + DL_SPACE_PRIVATE},
+    {"const", 0},
+    {"volatile", 0},
+    {"restrict", 0},
+    {"__restrict", 0},
+    {"__restrict__", 0},
+    {"__read_only", 0},
+    {"read_only", 0},
+    {"__write_only", 0},
+    {"write_only", 0},
+    {"__read_write", 0},
+    {"read_write", 0},
+    {"signed", 0},
 };
 
 static void add_word(param_words *pw, dl_clsrc_token t)
@@ -311,9 +332,9 @@ static char *type_name(const dl_clsrc_token *words, unsigned n)
             is_unsigned = 1;
             continue;
         }
-        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s",
-                                 used ? " " : "", (int)words[i].len,
-                                 words[i].s);
+        used +=
+            (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s",
+                             used ? " " : "", (int)words[i].len, words[i].s);
         if (used >= sizeof buf)
             used = sizeof buf - 1;
     }
@@ -336,17 +357,15 @@ static dl_status finish_param(param_words *pw, dl_clsrc_signature *sig)
         /* Grow by doubling: the count is bounded by MAX_PARAMS. */
         if ((sig->nparams & (sig->nparams - 1)) == 0) {
             uint32_t cap = sig->nparams ? 2 * sig->nparams : 4;
-            dl_kernel_param *grown = realloc(sig->params,
-                                             cap * sizeof *grown);
-            DL_RETURN_ERROR_ON(!grown, DL_OUT_OF_MEMORY,
-                               "out of host memory");
+            dl_kernel_param *grown = realloc(sig->params, cap * sizeof *grown);
+            DL_RETURN_ERROR_ON(!grown, DL_OUT_OF_MEMORY, "out of host memory");
             sig->params = grown;
         }
         dl_kernel_param *p = &sig->params[sig->nparams++];
         memset(p, 0, sizeof *p);
         /* The last word names the parameter, unless it is the only one. */
-        dl_clsrc_token name = nw > 1 ? pw->words[nw - 1]
-                                     : (dl_clsrc_token){.s = "", .len = 0};
+        dl_clsrc_token name =
+            nw > 1 ? pw->words[nw - 1] : (dl_clsrc_token){.s = "", .len = 0};
         p->name = strndup(name.s, name.len);
         p->type = type_name(pw->words, nw > 1 ? nw - 1 : 1);
         DL_RETURN_ERROR_ON(!p->name || !p->type, DL_OUT_OF_MEMORY,

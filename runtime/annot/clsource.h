@@ -24,7 +24,7 @@ typedef struct dl_kernel_param {
      * "unsigned int"), "struct foo", "foo_t".  For a pointer, the type
      * it points to. */
     char *type;
-    unsigned pointer;     /* levels of '*' (or [] declarators)         */
+    unsigned pointer; /* levels of '*' (or [] declarators)         */
     dl_addr_space space;
     uint32_t elem_size;   /* bytes of `type` if it is an OpenCL C scalar
                              or vector type, else 0 (struct, typedef)   */

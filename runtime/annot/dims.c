@@ -51,23 +51,60 @@ dl_status dl_int_decode(const void *bytes, size_t size, dl_int_type type,
                        int_types[type].name, size, int_types[type].size);
     /* memcpy: clSetKernelArg's pointer need not be aligned. */
     switch (type) {
-    case DL_INT_I8: { int8_t v; memcpy(&v, bytes, 1); *value = v; break; }
-    case DL_INT_U8: { uint8_t v; memcpy(&v, bytes, 1); *value = v; break; }
-    case DL_INT_I16: { int16_t v; memcpy(&v, bytes, 2); *value = v; break; }
-    case DL_INT_U16: { uint16_t v; memcpy(&v, bytes, 2); *value = v; break; }
-    case DL_INT_I32: { int32_t v; memcpy(&v, bytes, 4); *value = v; break; }
-    case DL_INT_U32: { uint32_t v; memcpy(&v, bytes, 4); *value = v; break; }
-    case DL_INT_I64: { int64_t v; memcpy(&v, bytes, 8); *value = v; break; }
+    case DL_INT_I8: {
+        int8_t v;
+        memcpy(&v, bytes, 1);
+        *value = v;
+        break;
+    }
+    case DL_INT_U8: {
+        uint8_t v;
+        memcpy(&v, bytes, 1);
+        *value = v;
+        break;
+    }
+    case DL_INT_I16: {
+        int16_t v;
+        memcpy(&v, bytes, 2);
+        *value = v;
+        break;
+    }
+    case DL_INT_U16: {
+        uint16_t v;
+        memcpy(&v, bytes, 2);
+        *value = v;
+        break;
+    }
+    case DL_INT_I32: {
+        int32_t v;
+        memcpy(&v, bytes, 4);
+        *value = v;
+        break;
+    }
+    case DL_INT_U32: {
+        uint32_t v;
+        memcpy(&v, bytes, 4);
+        *value = v;
+        break;
+    }
+    case DL_INT_I64: {
+        int64_t v;
+        memcpy(&v, bytes, 8);
+        *value = v;
+        break;
+    }
     case DL_INT_U64: {
         uint64_t v;
         memcpy(&v, bytes, 8);
         DL_RETURN_ERROR_ON(v > INT64_MAX, DL_SIZE_OVERFLOW,
                            "ulong value %llu does not fit 64-bit signed "
-                           "arithmetic", (unsigned long long)v);
+                           "arithmetic",
+                           (unsigned long long)v);
         *value = (int64_t)v;
         break;
     }
-    case DL_INT_NONE: break;
+    case DL_INT_NONE:
+        break;
     }
     return DL_SUCCESS;
 }
@@ -141,8 +178,7 @@ static dl_status syntax_error(const parser *p, const char *what)
     else if (isprint((unsigned char)p->s[p->pos]))
         snprintf(got, sizeof got, "'%c'", p->s[p->pos]);
     else
-        snprintf(got, sizeof got, "byte 0x%02x",
-                 (unsigned char)p->s[p->pos]);
+        snprintf(got, sizeof got, "byte 0x%02x", (unsigned char)p->s[p->pos]);
     return dl_fail(DL_INVALID_ARGUMENT, "column %zu: %s, found %s in '%.*s%s'",
                    p->pos + 1, what, got,
                    (int)(p->len < QUOTE ? p->len : QUOTE), p->s,
@@ -153,7 +189,8 @@ static dl_status emit(parser *p, dl_dims_node node, uint32_t *index)
 {
     DL_RETURN_ERROR_ON(p->nnodes >= DL_DIMS_MAX_NODES, DL_INVALID_ARGUMENT,
                        "dimension expression is too long (more than %d "
-                       "terms and operators)", DL_DIMS_MAX_NODES);
+                       "terms and operators)",
+                       DL_DIMS_MAX_NODES);
     node.arg_index = -1;
     p->nodes[p->nnodes] = node;
     *index = p->nnodes++;
@@ -182,12 +219,12 @@ static dl_status parse_number(parser *p, uint32_t *root)
             d = tolower(c) - 'a' + 10;
         else
             break;
-        DL_RETURN_ERROR_ON(v > ((uint64_t)INT64_MAX - (uint64_t)d) / base,
-                           DL_SIZE_OVERFLOW,
-                           "column %zu: the number '%.*s...' does not fit "
-                           "64-bit signed arithmetic", start + 1,
-                           (int)(p->len - start < 60 ? p->len - start : 60),
-                           p->s + start);
+        DL_RETURN_ERROR_ON(
+            v > ((uint64_t)INT64_MAX - (uint64_t)d) / base, DL_SIZE_OVERFLOW,
+            "column %zu: the number '%.*s...' does not fit "
+            "64-bit signed arithmetic",
+            start + 1, (int)(p->len - start < 60 ? p->len - start : 60),
+            p->s + start);
         v = v * base + (uint64_t)d;
     }
     if (digits == 0)
@@ -255,7 +292,8 @@ static dl_status enter(parser *p)
 {
     DL_RETURN_ERROR_ON(++p->depth > DL_DIMS_MAX_DEPTH, DL_INVALID_ARGUMENT,
                        "column %zu: dimension expression nested more than "
-                       "%d deep", p->pos + 1, DL_DIMS_MAX_DEPTH);
+                       "%d deep",
+                       p->pos + 1, DL_DIMS_MAX_DEPTH);
     return DL_SUCCESS;
 }
 
@@ -268,9 +306,9 @@ static dl_status parse_unary(parser *p, uint32_t *root)
         uint32_t operand;
         DL_RETURN_IF_FAIL(parse_unary(p, &operand));
         p->depth--;
-        return emit(p, (dl_dims_node){.op = c == '-' ? DL_DIMS_NEG
-                                                     : DL_DIMS_NOT,
-                                      .lhs = operand},
+        return emit(p,
+                    (dl_dims_node){.op = c == '-' ? DL_DIMS_NEG : DL_DIMS_NOT,
+                                   .lhs = operand},
                     root);
     }
     if (c == '(') {
@@ -304,9 +342,9 @@ static dl_status parse_level(parser *p, const char *ops, const dl_dims_op *map,
             break;
         p->pos++;
         DL_RETURN_IF_FAIL(operand(p, &rhs));
-        DL_RETURN_IF_FAIL(emit(
-            p, (dl_dims_node){.op = map[op - ops], .lhs = lhs, .rhs = rhs},
-            &lhs));
+        DL_RETURN_IF_FAIL(
+            emit(p, (dl_dims_node){.op = map[op - ops], .lhs = lhs, .rhs = rhs},
+                 &lhs));
     }
     *root = lhs;
     return DL_SUCCESS;
@@ -336,10 +374,12 @@ static dl_status parse_shift(parser *p, uint32_t *root)
             break;
         p->pos += 2;
         DL_RETURN_IF_FAIL(parse_additive(p, &rhs));
-        DL_RETURN_IF_FAIL(emit(
-            p, (dl_dims_node){.op = c == '<' ? DL_DIMS_SHL : DL_DIMS_SHR,
-                              .lhs = lhs, .rhs = rhs},
-            &lhs));
+        DL_RETURN_IF_FAIL(
+            emit(p,
+                 (dl_dims_node){.op = c == '<' ? DL_DIMS_SHL : DL_DIMS_SHR,
+                                .lhs = lhs,
+                                .rhs = rhs},
+                 &lhs));
     }
     *root = lhs;
     return DL_SUCCESS;
@@ -451,8 +491,7 @@ int dl_dims_is_const(const dl_dims_expr *e)
 
 dl_status dl_dims_bind(dl_dims_expr *e, dl_dims_lookup_fn lookup, void *user)
 {
-    DL_RETURN_ERROR_ON(!e || !lookup, DL_INVALID_ARGUMENT,
-                       "nothing to bind");
+    DL_RETURN_ERROR_ON(!e || !lookup, DL_INVALID_ARGUMENT, "nothing to bind");
     for (uint32_t i = 0; i < e->nnodes; i++) {
         dl_dims_node *n = &e->nodes[i];
         if (n->op != DL_DIMS_ARG)
@@ -526,21 +565,25 @@ typedef struct macro_text {
 
 /* A macro neither the options nor the source define.  `top`: a name of
  * the annotation, which could also have been a kernel argument. */
-static dl_status not_defined(const char *name, const dl_srcmacros *src,
-                             int top)
+static dl_status not_defined(const char *name, const dl_srcmacros *src, int top)
 {
     const char *arg = top ? "a kernel argument nor " : "";
     if (!src)
-        return dl_fail(DL_INVALID_ARGUMENT, "'%s' is neither %sdefined by "
-                       "the build options", name, arg);
+        return dl_fail(DL_INVALID_ARGUMENT,
+                       "'%s' is neither %sdefined by "
+                       "the build options",
+                       name, arg);
     if (src->include_line)
-        return dl_fail(DL_INVALID_ARGUMENT, "'%s' is neither %sdefined by "
+        return dl_fail(DL_INVALID_ARGUMENT,
+                       "'%s' is neither %sdefined by "
                        "the build options nor by a #define of the "
                        "program's source (%s:%u includes %.*s, whose "
                        "macros dlayout does not read: it sees only the "
-                       "source string)", name, arg, src->label,
-                       src->include_line, QUOTE, src->include);
-    return dl_fail(DL_INVALID_ARGUMENT, "'%s' is neither %sdefined by the "
+                       "source string)",
+                       name, arg, src->label, src->include_line, QUOTE,
+                       src->include);
+    return dl_fail(DL_INVALID_ARGUMENT,
+                   "'%s' is neither %sdefined by the "
                    "build options nor by a #define of the program's source",
                    name, arg);
 }
@@ -551,13 +594,12 @@ static dl_status find_macro(const char *name, const char *options,
 {
     const dl_srcmacro *def;
     DL_RETURN_IF_FAIL(dl_srcmacros_find(src, name, &def));
-    int in_options = find_define(options ? options : "", name, &t->text,
-                                 &t->len);
-    DL_RETURN_ERROR_ON(in_options && def && !def->guarded,
-                       DL_INVALID_ARGUMENT,
+    int in_options =
+        find_define(options ? options : "", name, &t->text, &t->len);
+    DL_RETURN_ERROR_ON(in_options && def && !def->guarded, DL_INVALID_ARGUMENT,
                        "'%s' is defined both by the build options and at "
-                       "%s:%u, whose value the compiler takes", name,
-                       src->label, def->line);
+                       "%s:%u, whose value the compiler takes",
+                       name, src->label, def->line);
     t->def = in_options ? NULL : def;
     if (t->def) {
         t->text = def->value;
@@ -604,8 +646,7 @@ static dl_status resolve_names(dl_dims_expr *v, const char *options,
  * are other macros. */
 static dl_status macro_value(const char *name, const macro_text *t,
                              const char *options, const dl_srcmacros *src,
-                             unsigned depth, int64_t *value,
-                             int *is_unsigned)
+                             unsigned depth, int64_t *value, int *is_unsigned)
 {
     dl_dims_expr *v = NULL;
     dl_status status = parse_text(t->text, t->len, 1, &v);
@@ -640,7 +681,8 @@ static dl_status resolve(const char *name, const char *options,
 {
     DL_RETURN_ERROR_ON(depth > DL_DIMS_MACRO_DEPTH, DL_INVALID_ARGUMENT,
                        "'%s': macros nested more than %d deep (does one "
-                       "name itself?)", name, DL_DIMS_MACRO_DEPTH);
+                       "name itself?)",
+                       name, DL_DIMS_MACRO_DEPTH);
     macro_text t;
     DL_RETURN_IF_FAIL(find_macro(name, options, src, depth == 0, &t));
     return macro_value(name, &t, options, src, depth, value, is_unsigned);
@@ -686,12 +728,16 @@ static int precedence(dl_dims_op op)
 {
     switch (op) {
     case DL_DIMS_ADD:
-    case DL_DIMS_SUB: return 1;
+    case DL_DIMS_SUB:
+        return 1;
     case DL_DIMS_MUL:
     case DL_DIMS_DIV:
-    case DL_DIMS_MOD: return 2;
-    case DL_DIMS_NEG: return 3;
-    default: return 4;
+    case DL_DIMS_MOD:
+        return 2;
+    case DL_DIMS_NEG:
+        return 3;
+    default:
+        return 4;
     }
 }
 
@@ -699,8 +745,10 @@ static int precedence(dl_dims_op op)
 static void format_node(const dl_dims_expr *e, uint32_t i, int min_prec,
                         dl_textbuf *s)
 {
-    static const char ops[] = {[DL_DIMS_ADD] = '+', [DL_DIMS_SUB] = '-',
-                               [DL_DIMS_MUL] = '*', [DL_DIMS_DIV] = '/',
+    static const char ops[] = {[DL_DIMS_ADD] = '+',
+                               [DL_DIMS_SUB] = '-',
+                               [DL_DIMS_MUL] = '*',
+                               [DL_DIMS_DIV] = '/',
                                [DL_DIMS_MOD] = '%'};
     const dl_dims_node *n = &e->nodes[i];
     int prec = precedence(n->op);
@@ -708,9 +756,13 @@ static void format_node(const dl_dims_expr *e, uint32_t i, int min_prec,
     if (paren)
         dl_textbuf_put(s, "(");
     switch (n->op) {
-    case DL_DIMS_CONST: dl_textbuf_put(s, "%lld", (long long)n->value); break;
+    case DL_DIMS_CONST:
+        dl_textbuf_put(s, "%lld", (long long)n->value);
+        break;
     case DL_DIMS_ARG:
-    case DL_DIMS_MACRO: dl_textbuf_put(s, "%s", n->name); break;
+    case DL_DIMS_MACRO:
+        dl_textbuf_put(s, "%s", n->name);
+        break;
     case DL_DIMS_NEG:
         dl_textbuf_put(s, "-");
         format_node(e, n->lhs, prec, s);
@@ -719,7 +771,8 @@ static void format_node(const dl_dims_expr *e, uint32_t i, int min_prec,
     case DL_DIMS_LOCAL_SIZE:
     case DL_DIMS_NUM_GROUPS:
     case DL_DIMS_GLOBAL_OFFSET:
-        dl_textbuf_put(s, "%s(%lld)", builtin_names[n->op], (long long)n->value);
+        dl_textbuf_put(s, "%s(%lld)", builtin_names[n->op],
+                       (long long)n->value);
         break;
     default:
         /* Left-associative: an equal-precedence right operand needs
@@ -776,8 +829,7 @@ static dl_status builtin_value(const dl_dims_expr *e, const dl_dims_node *n,
         break;
     }
     DL_RETURN_ERROR_ON(v > INT64_MAX, DL_SIZE_OVERFLOW,
-                       "'%.*s': %s(%u) is too large", QUOTE, e->text, name,
-                       d);
+                       "'%.*s': %s(%u) is too large", QUOTE, e->text, name, d);
     *out = (int64_t)v;
     return DL_SUCCESS;
 }
@@ -788,8 +840,8 @@ static dl_status arg_value(const dl_dims_expr *e, const dl_dims_node *n,
     if (env->arg_value)
         return env->arg_value(env->user, n, out);
     DL_RETURN_ERROR_ON(n->arg_index < 0, DL_INVALID_ARGUMENT,
-                       "'%.*s': '%s' is not bound to a kernel argument",
-                       QUOTE, e->text, n->name);
+                       "'%.*s': '%s' is not bound to a kernel argument", QUOTE,
+                       e->text, n->name);
     DL_RETURN_ERROR_ON((cl_uint)n->arg_index >= env->nargs ||
                            !env->args[n->arg_index].value,
                        DL_INVALID_ARGUMENT,
@@ -808,20 +860,37 @@ static dl_status apply(const dl_dims_expr *e, dl_dims_op op, int64_t a,
 {
     int overflow = 0;
     switch (op) {
-    case DL_DIMS_NEG: overflow = __builtin_sub_overflow(0, a, out); break;
-    case DL_DIMS_ADD: overflow = __builtin_add_overflow(a, b, out); break;
-    case DL_DIMS_SUB: overflow = __builtin_sub_overflow(a, b, out); break;
-    case DL_DIMS_MUL: overflow = __builtin_mul_overflow(a, b, out); break;
-    case DL_DIMS_NOT: *out = ~a; break;
-    case DL_DIMS_AND: *out = a & b; break;
-    case DL_DIMS_XOR: *out = a ^ b; break;
-    case DL_DIMS_OR: *out = a | b; break;
+    case DL_DIMS_NEG:
+        overflow = __builtin_sub_overflow(0, a, out);
+        break;
+    case DL_DIMS_ADD:
+        overflow = __builtin_add_overflow(a, b, out);
+        break;
+    case DL_DIMS_SUB:
+        overflow = __builtin_sub_overflow(a, b, out);
+        break;
+    case DL_DIMS_MUL:
+        overflow = __builtin_mul_overflow(a, b, out);
+        break;
+    case DL_DIMS_NOT:
+        *out = ~a;
+        break;
+    case DL_DIMS_AND:
+        *out = a & b;
+        break;
+    case DL_DIMS_XOR:
+        *out = a ^ b;
+        break;
+    case DL_DIMS_OR:
+        *out = a | b;
+        break;
     case DL_DIMS_SHL:
     case DL_DIMS_SHR:
         DL_RETURN_ERROR_ON(b < 0 || b > 62 || (op == DL_DIMS_SHL && a < 0),
-                           DL_INVALID_ARGUMENT, "'%.*s': a shift of %lld "
-                           "by %lld", QUOTE, e->text, (long long)a,
-                           (long long)b);
+                           DL_INVALID_ARGUMENT,
+                           "'%.*s': a shift of %lld "
+                           "by %lld",
+                           QUOTE, e->text, (long long)a, (long long)b);
         overflow = op == DL_DIMS_SHL && a > (INT64_MAX >> b);
         if (!overflow)
             *out = op == DL_DIMS_SHL ? a << b : a >> b;
@@ -836,11 +905,13 @@ static dl_status apply(const dl_dims_expr *e, dl_dims_op op, int64_t a,
             *out = b == -1 ? (op == DL_DIMS_DIV ? -a : 0)
                            : (op == DL_DIMS_DIV ? a / b : a % b);
         break;
-    default: break;
+    default:
+        break;
     }
     DL_RETURN_ERROR_ON(overflow, DL_SIZE_OVERFLOW,
                        "'%.*s': the value overflows 64-bit signed "
-                       "arithmetic", QUOTE, e->text);
+                       "arithmetic",
+                       QUOTE, e->text);
     return DL_SUCCESS;
 }
 
@@ -855,18 +926,22 @@ dl_status dl_dims_eval(const dl_dims_expr *e, const dl_dims_env *env,
     int64_t v[DL_DIMS_MAX_NODES];
     int is_unsigned = e->unsigned_literal;
     for (uint32_t i = 0; i < e->nnodes; i++)
-        is_unsigned |= e->nodes[i].op == DL_DIMS_MACRO &&
-                       e->nodes[i].unsigned_value;
+        is_unsigned |=
+            e->nodes[i].op == DL_DIMS_MACRO && e->nodes[i].unsigned_value;
     for (uint32_t i = 0; i < e->nnodes; i++) {
         const dl_dims_node *n = &e->nodes[i];
         switch (n->op) {
-        case DL_DIMS_CONST: v[i] = n->value; break;
-        case DL_DIMS_ARG: DL_RETURN_IF_FAIL(arg_value(e, n, env, &v[i])); break;
+        case DL_DIMS_CONST:
+            v[i] = n->value;
+            break;
+        case DL_DIMS_ARG:
+            DL_RETURN_IF_FAIL(arg_value(e, n, env, &v[i]));
+            break;
         case DL_DIMS_MACRO:
             DL_RETURN_ERROR_ON(!n->defined, DL_INVALID_ARGUMENT,
                                "'%.*s': '%s' is neither a kernel argument "
-                               "nor defined by the build options", QUOTE,
-                               e->text, n->name);
+                               "nor defined by the build options",
+                               QUOTE, e->text, n->name);
             v[i] = n->value;
             break;
         case DL_DIMS_GLOBAL_SIZE:
@@ -886,8 +961,8 @@ dl_status dl_dims_eval(const dl_dims_expr *e, const dl_dims_env *env,
         /* C would compute in an unsigned type and wrap around */
         DL_RETURN_ERROR_ON(is_unsigned && v[i] < 0, DL_INVALID_ARGUMENT,
                            "'%.*s': a negative value with an unsigned "
-                           "(u) literal, which C would wrap around", QUOTE,
-                           e->text);
+                           "(u) literal, which C would wrap around",
+                           QUOTE, e->text);
     }
     *value = v[e->nnodes - 1];
     return DL_SUCCESS;
@@ -900,8 +975,8 @@ dl_status dl_dims_eval_count(const dl_dims_expr *e, const dl_dims_env *env,
     int64_t v;
     DL_RETURN_IF_FAIL(dl_dims_eval(e, env, &v));
     DL_RETURN_ERROR_ON(v < 0, DL_INVALID_ARGUMENT,
-                       "record count '%.*s' is negative (%lld)", QUOTE,
-                       e->text, (long long)v);
+                       "record count '%.*s' is negative (%lld)", QUOTE, e->text,
+                       (long long)v);
     DL_RETURN_ERROR_ON((uint64_t)v > SIZE_MAX, DL_SIZE_OVERFLOW,
                        "record count '%.*s' does not fit a size_t", QUOTE,
                        e->text);

@@ -11,8 +11,9 @@
  * A name is a scalar integer kernel argument, whose value is the one given
  * to clSetKernelArg, or else a macro of the program's build options
  * (`-D NX=120`) or of its source (`#define NX 120`), whose value
- * dl_dims_define_src reads at each build.  Arithmetic is 64-bit signed with every overflow,
- * division by zero and unknown value reported as an error, never a crash.
+ * dl_dims_define_src reads at each build.  Arithmetic is 64-bit signed with
+ * every overflow, division by zero and unknown value reported as an error,
+ * never a crash.
  * "/" and "%" truncate toward zero, as in C. */
 #ifndef DL_DIMS_H
 #define DL_DIMS_H
@@ -35,7 +36,7 @@ typedef enum dl_int_type {
     DL_INT_U64
 } dl_int_type;
 
-size_t dl_int_type_size(dl_int_type type); /* 0 for DL_INT_NONE */
+size_t dl_int_type_size(dl_int_type type);      /* 0 for DL_INT_NONE */
 const char *dl_int_type_name(dl_int_type type); /* "int", "ulong", ... */
 /* Reads a clSetKernelArg value of `type`; `size` must be its size.  A
  * ulong above INT64_MAX is DL_SIZE_OVERFLOW. */
@@ -57,8 +58,8 @@ typedef enum dl_dims_op {
     DL_DIMS_DIV,
     DL_DIMS_MOD,
     /* Only in macro values (dl_dims_define), as C spells them: */
-    DL_DIMS_NOT,           /* ~lhs                                  */
-    DL_DIMS_SHL,           /* lhs << rhs                            */
+    DL_DIMS_NOT, /* ~lhs                                  */
+    DL_DIMS_SHL, /* lhs << rhs                            */
     DL_DIMS_SHR,
     DL_DIMS_AND,
     DL_DIMS_XOR,
@@ -70,12 +71,12 @@ typedef enum dl_dims_op {
 typedef struct dl_dims_node {
     dl_dims_op op;
     int64_t value;
-    uint32_t lhs, rhs;     /* operand node indices                    */
-    const char *name;      /* DL_DIMS_ARG: NUL-terminated, in the expr */
-    int32_t arg_index;     /* DL_DIMS_ARG: -1 until dl_dims_bind       */
-    dl_int_type arg_type;  /* DL_DIMS_ARG: DL_INT_NONE until bound     */
-    int defined;           /* DL_DIMS_MACRO: the build defines it     */
-    int unsigned_value;    /* DL_DIMS_MACRO: its value has a u literal */
+    uint32_t lhs, rhs;    /* operand node indices                    */
+    const char *name;     /* DL_DIMS_ARG: NUL-terminated, in the expr */
+    int32_t arg_index;    /* DL_DIMS_ARG: -1 until dl_dims_bind       */
+    dl_int_type arg_type; /* DL_DIMS_ARG: DL_INT_NONE until bound     */
+    int defined;          /* DL_DIMS_MACRO: the build defines it     */
+    int unsigned_value;   /* DL_DIMS_MACRO: its value has a u literal */
 } dl_dims_node;
 
 typedef struct dl_dims_expr {
@@ -148,8 +149,7 @@ typedef struct dl_dims_env {
     const size_t *global_offset;
     const dl_dims_raw_arg *args;
     cl_uint nargs;
-    dl_status (*arg_value)(void *user, const dl_dims_node *arg,
-                           int64_t *value);
+    dl_status (*arg_value)(void *user, const dl_dims_node *arg, int64_t *value);
     void *user;
 } dl_dims_env;
 

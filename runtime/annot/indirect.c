@@ -14,10 +14,13 @@
 /* The integer element type of an index buffer, or DL_INT_NONE. */
 static dl_int_type element_int_type(const char *type)
 {
-    static const struct { const char *name; dl_int_type t; } types[] = {
-        {"char", DL_INT_I8},   {"uchar", DL_INT_U8},  {"short", DL_INT_I16},
-        {"ushort", DL_INT_U16}, {"int", DL_INT_I32},  {"uint", DL_INT_U32},
-        {"long", DL_INT_I64},  {"ulong", DL_INT_U64},
+    static const struct {
+        const char *name;
+        dl_int_type t;
+    } types[] = {
+        {"char", DL_INT_I8},    {"uchar", DL_INT_U8},  {"short", DL_INT_I16},
+        {"ushort", DL_INT_U16}, {"int", DL_INT_I32},   {"uint", DL_INT_U32},
+        {"long", DL_INT_I64},   {"ulong", DL_INT_U64},
     };
     for (size_t i = 0; i < sizeof types / sizeof *types; i++)
         if (strcmp(type, types[i].name) == 0)
@@ -47,7 +50,8 @@ static dl_status global_pointer(const dl_annot_kernel *k, const char *name,
                             param->space != DL_SPACE_CONSTANT),
                        DL_INVALID_ARGUMENT,
                        "%s '%s' of kernel '%s' is not a __global or "
-                       "__constant pointer", role, name, k->name);
+                       "__constant pointer",
+                       role, name, k->name);
     return DL_SUCCESS;
 }
 
@@ -72,8 +76,7 @@ static dl_status lookup(void *user, const char *name, int32_t *index,
                        "'%s' may only appear in the index", name);
     *type = DL_INT_I64;
     if (gid || loop) {
-        *index = (int32_t)(np + (gid ? DL_ANNOT_NAME_GID
-                                     : DL_ANNOT_NAME_LOOP));
+        *index = (int32_t)(np + (gid ? DL_ANNOT_NAME_GID : DL_ANNOT_NAME_LOOP));
         return DL_SUCCESS;
     }
     const dl_kernel_param *p = find_param(n->k, name, &i);
@@ -91,8 +94,8 @@ static dl_status lookup(void *user, const char *name, int32_t *index,
 }
 
 /* A copy of expr, bound to the kernel's names. */
-static dl_status bind_copy(const dl_dims_expr *expr, names *n,
-                           const char *what, dl_dims_expr **out)
+static dl_status bind_copy(const dl_dims_expr *expr, names *n, const char *what,
+                           dl_dims_expr **out)
 {
     DL_RETURN_IF_FAIL(dl_dims_parse(expr->text, strlen(expr->text), out));
     dl_status status = dl_dims_bind(*out, lookup, n);
@@ -107,8 +110,9 @@ static unsigned var_bits(const dl_dims_node *node, uint32_t nparams)
     if (node->op != DL_DIMS_ARG || node->arg_index < (int32_t)nparams)
         return 0;
     uint32_t which = (uint32_t)node->arg_index - nparams;
-    return which == DL_ANNOT_NAME_GID ? 1u
-         : which == DL_ANNOT_NAME_LOOP ? 2u : 0u;
+    return which == DL_ANNOT_NAME_GID    ? 1u
+           : which == DL_ANNOT_NAME_LOOP ? 2u
+                                         : 0u;
 }
 
 /* The index must be affine in gid and the loop variable: no product of
@@ -122,16 +126,17 @@ static dl_status check_affine(const dl_dims_expr *e, uint32_t nparams,
         const dl_dims_node *n = &e->nodes[i];
         unsigned l = n->op >= DL_DIMS_NEG ? bits[n->lhs] : 0;
         unsigned r = n->op > DL_DIMS_NEG ? bits[n->rhs] : 0;
-        DL_RETURN_ERROR_ON(n->op == DL_DIMS_MUL && l && r,
-                           DL_INVALID_ARGUMENT,
+        DL_RETURN_ERROR_ON(n->op == DL_DIMS_MUL && l && r, DL_INVALID_ARGUMENT,
                            "the index '%s' is not affine: it multiplies "
                            "the global id or the loop variable by itself or "
-                           "the other", e->text);
+                           "the other",
+                           e->text);
         DL_RETURN_ERROR_ON((n->op == DL_DIMS_DIV || n->op == DL_DIMS_MOD) &&
                                (l || r),
                            DL_INVALID_ARGUMENT,
                            "the index '%s' is not affine: it divides the "
-                           "global id or the loop variable", e->text);
+                           "global id or the loop variable",
+                           e->text);
         bits[i] = var_bits(n, nparams) | l | r;
     }
     *used = bits[e->nnodes - 1];
@@ -139,19 +144,19 @@ static dl_status check_affine(const dl_dims_expr *e, uint32_t nparams,
 }
 
 /* The element size of A and the span of the bytes the reference touches. */
-static dl_status element(const dl_annot_pending *p,
-                         const dl_kernel_param *a, dl_annot_indirect *out)
+static dl_status element(const dl_annot_pending *p, const dl_kernel_param *a,
+                         dl_annot_indirect *out)
 {
     DL_RETURN_ERROR_ON(!a->elem_size && !p->has_record, DL_INVALID_ARGUMENT,
                        "the size of an element of '%s' (%s) is unknown: "
-                       "give record(size=S; offset:size, ...)", p->name,
-                       a->type);
+                       "give record(size=S; offset:size, ...)",
+                       p->name, a->type);
     DL_RETURN_ERROR_ON(a->elem_size && p->has_record &&
                            p->record_size != a->elem_size,
                        DL_INVALID_ARGUMENT,
                        "record size %u is not the %u bytes of an element of "
-                       "'%s' (%s)", p->record_size, a->elem_size, p->name,
-                       a->type);
+                       "'%s' (%s)",
+                       p->record_size, a->elem_size, p->name, a->type);
     out->elem_size = a->elem_size ? a->elem_size : p->record_size;
     out->field_offset = 0;
     out->field_size = out->elem_size;
@@ -185,29 +190,28 @@ static dl_status bind_arrays(const dl_annot_pending *p,
                        "index buffer '%s' holds %s, not integers", p->via,
                        pp->type);
     DL_RETURN_ERROR_ON(out->array == out->via, DL_INVALID_ARGUMENT,
-                       "'%s' is both the array and its index buffer",
-                       p->name);
+                       "'%s' is both the array and its index buffer", p->name);
     out->array_name = k->params[out->array].name;
     out->via_name = pp->name;
     return element(p, &k->params[out->array], out);
 }
 
 /* The loop variable: a new name, used by the index. */
-static dl_status check_loop(const dl_annot_pending *p,
-                            const dl_annot_kernel *k, unsigned used)
+static dl_status check_loop(const dl_annot_pending *p, const dl_annot_kernel *k,
+                            unsigned used)
 {
     uint32_t i;
     if (!p->loop_var)
         return DL_SUCCESS;
-    DL_RETURN_ERROR_ON(strcmp(p->loop_var, "gid") == 0 ||
-                           find_param(k, p->loop_var, &i),
-                       DL_INVALID_ARGUMENT,
-                       "the loop variable '%s' is %s", p->loop_var,
-                       strcmp(p->loop_var, "gid") == 0
-                           ? "the global id" : "an argument of the kernel");
+    DL_RETURN_ERROR_ON(
+        strcmp(p->loop_var, "gid") == 0 || find_param(k, p->loop_var, &i),
+        DL_INVALID_ARGUMENT, "the loop variable '%s' is %s", p->loop_var,
+        strcmp(p->loop_var, "gid") == 0 ? "the global id"
+                                        : "an argument of the kernel");
     DL_RETURN_ERROR_ON(!(used & 2u), DL_INVALID_ARGUMENT,
                        "the loop variable '%s' does not appear in the index "
-                       "'%s'", p->loop_var, p->index->text);
+                       "'%s'",
+                       p->loop_var, p->index->text);
     return DL_SUCCESS;
 }
 
@@ -221,8 +225,8 @@ static dl_status check_twice(const dl_annot_kernel *k,
         dl_annot_format_indirect(&k->indirect[i], other, sizeof other);
         DL_RETURN_ERROR_ON(strcmp(mine, other) == 0, DL_INVALID_ARGUMENT,
                            "the reference to '%s' through '%s' is annotated "
-                           "twice (first on line %u)", ref->array_name,
-                           ref->via_name, k->indirect[i].line);
+                           "twice (first on line %u)",
+                           ref->array_name, ref->via_name, k->indirect[i].line);
     }
     return DL_SUCCESS;
 }
@@ -279,8 +283,8 @@ int dl_annot_format_indirect(const dl_annot_indirect *ref, char *buf,
                  text + (text[0] == '-'));
     }
     if (ref->explicit_record) {
-        size_t n = (size_t)snprintf(record, sizeof record,
-                                    " record(size=%u;", ref->elem_size);
+        size_t n = (size_t)snprintf(record, sizeof record, " record(size=%u;",
+                                    ref->elem_size);
         for (uint32_t i = 0; i < ref->nfields && n < sizeof record; i++)
             n += (size_t)snprintf(record + n, sizeof record - n, "%s %u:%u",
                                   i ? "," : "", ref->fields[i].offset,
@@ -314,10 +318,9 @@ static dl_status launch_arg(const dl_dims_env *env, const dl_dims_node *n,
 {
     if (env->arg_value)
         return env->arg_value(env->user, n, value);
-    DL_RETURN_ERROR_ON((cl_uint)n->arg_index >= env->nargs ||
-                           !env->args[n->arg_index].value,
-                       DL_INVALID_ARGUMENT, "argument '%s' is not set",
-                       n->name);
+    DL_RETURN_ERROR_ON(
+        (cl_uint)n->arg_index >= env->nargs || !env->args[n->arg_index].value,
+        DL_INVALID_ARGUMENT, "argument '%s' is not set", n->name);
     const dl_dims_raw_arg *raw = &env->args[n->arg_index];
     return dl_int_decode(raw->value, raw->size, n->arg_type, value);
 }
@@ -331,9 +334,14 @@ static dl_status name_value(void *user, const dl_dims_node *n, int64_t *value)
     if ((uint32_t)n->arg_index < c->nparams)
         return launch_arg(c->launch, n, value);
     switch ((uint32_t)n->arg_index - c->nparams) {
-    case DL_ANNOT_NAME_GID: *value = c->gid; return DL_SUCCESS;
-    case DL_ANNOT_NAME_LOOP: *value = c->j; return DL_SUCCESS;
-    default: break;
+    case DL_ANNOT_NAME_GID:
+        *value = c->gid;
+        return DL_SUCCESS;
+    case DL_ANNOT_NAME_LOOP:
+        *value = c->j;
+        return DL_SUCCESS;
+    default:
+        break;
     }
     DL_RETURN_ERROR_ON(!c->macro, DL_INVALID_ARGUMENT,
                        "'%s' is neither an argument nor a known macro",
@@ -359,8 +367,8 @@ static dl_status difference(int64_t a, int64_t b, int64_t *out)
     return DL_SUCCESS;
 }
 
-dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref,
-                                 uint32_t nparams, const dl_dims_env *env,
+dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref, uint32_t nparams,
+                                 const dl_dims_env *env,
                                  dl_annot_macro_fn macro, void *user,
                                  dl_annot_indirect_range *out)
 {

@@ -90,9 +90,9 @@ static void skip_literal(scan *sc)
            sc->s[sc->pos] != '\n') {
         size_t n = splice_at(sc, sc->pos);
         sc->line += n != 0;
-        sc->pos += n                                          ? n
+        sc->pos += n                                                 ? n
                    : sc->s[sc->pos] == '\\' && sc->pos + 1 < sc->len ? 2
-                                                              : 1;
+                                                                     : 1;
     }
     if (sc->pos < sc->len && sc->s[sc->pos] == quote)
         sc->pos++;
@@ -192,13 +192,13 @@ static int add_def(scan *sc, unsigned line, const char *rest, int undef)
         return 0;
     m->defs = grown;
     dl_srcmacro *d = &m->defs[m->ndefs];
-    *d = (dl_srcmacro){.line = line, .undef = undef,
-                       .function_like = !undef && *rest == '('};
+    *d = (dl_srcmacro){
+        .line = line, .undef = undef, .function_like = !undef && *rest == '('};
     const frame *top = sc->nframes ? &sc->frames[sc->nframes - 1] : NULL;
     d->if_line = top ? top->line : 0;
     d->name = strndup(name, n);
-    d->guarded = sc->nframes == 1 && !top->in_else && top->guard &&
-                 d->name && strcmp(top->guard, d->name) == 0;
+    d->guarded = sc->nframes == 1 && !top->in_else && top->guard && d->name &&
+                 strcmp(top->guard, d->name) == 0;
     d->value = trimmed(rest);
     if (!d->name || !d->value) {
         free(d->name);
@@ -315,7 +315,8 @@ dl_status dl_srcmacros_find(const dl_srcmacros *m, const char *name,
             continue;
         DL_RETURN_ERROR_ON(d->undef, DL_INVALID_ARGUMENT,
                            "'%s' is #undef'd at %s:%u: its value depends "
-                           "on where it is used", name, m->label, d->line);
+                           "on where it is used",
+                           name, m->label, d->line);
         DL_RETURN_ERROR_ON(first, DL_INVALID_ARGUMENT,
                            "'%s' is defined more than once (%s:%u and "
                            "line %u): its value depends on where it is used",
@@ -325,10 +326,9 @@ dl_status dl_srcmacros_find(const dl_srcmacros *m, const char *name,
     if (!first)
         return DL_SUCCESS;
     DL_RETURN_ERROR_ON(first->function_like, DL_INVALID_ARGUMENT,
-                       "'%s' is a function-like macro (%s:%u)", name,
-                       m->label, first->line);
-    DL_RETURN_ERROR_ON(first->if_line && !first->guarded,
-                       DL_INVALID_ARGUMENT,
+                       "'%s' is a function-like macro (%s:%u)", name, m->label,
+                       first->line);
+    DL_RETURN_ERROR_ON(first->if_line && !first->guarded, DL_INVALID_ARGUMENT,
                        "'%s' is defined at %s:%u inside the conditional "
                        "block of line %u, which dlayout does not evaluate",
                        name, m->label, first->line, first->if_line);

@@ -18,16 +18,16 @@
 
 typedef struct dl_srcmacro {
     char *name;
-    char *value;      /* the replacement text, comments removed       */
+    char *value; /* the replacement text, comments removed       */
     unsigned line;
-    int undef;        /* an #undef line, not a definition              */
+    int undef; /* an #undef line, not a definition              */
     int function_like;
     int guarded;      /* alone in `#ifndef NAME` at the top level      */
     unsigned if_line; /* the innermost #if/#ifdef/#ifndef around it, 0 */
 } dl_srcmacro;
 
 typedef struct dl_srcmacros {
-    char *label;           /* the program's name, for messages          */
+    char *label; /* the program's name, for messages          */
     dl_srcmacro *defs;
     size_t ndefs;
     unsigned include_line; /* the first #include, 0 when none           */

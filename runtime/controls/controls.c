@@ -119,9 +119,15 @@ static dl_status parse_text(const dl_control_info *info, const char *text,
     out->path = NULL;
     out->fraction = 0.0;
     switch (info->kind) {
-    case DL_CONTROL_ENUM: out->number = enum_index(info->values, text); break;
-    case DL_CONTROL_BOOL: out->number = bool_value(text); break;
-    case DL_CONTROL_TILE: out->number = tile_value(text); break;
+    case DL_CONTROL_ENUM:
+        out->number = enum_index(info->values, text);
+        break;
+    case DL_CONTROL_BOOL:
+        out->number = bool_value(text);
+        break;
+    case DL_CONTROL_TILE:
+        out->number = tile_value(text);
+        break;
     case DL_CONTROL_FRACTION:
         out->fraction = fraction_value(text);
         out->number = out->fraction > 0.0 ? 0 : -1;
@@ -151,9 +157,9 @@ static dl_status parse_text(const dl_control_info *info, const char *text,
 }
 
 /* Stores a parsed value into the member of row `row`. */
-#define DL_ASSIGN_ENUM(member, ctype) c->member = (ctype)v->number
-#define DL_ASSIGN_BOOL(member, ctype) c->member = (ctype)v->number
-#define DL_ASSIGN_TILE(member, ctype) c->member = (ctype)v->number
+#define DL_ASSIGN_ENUM(member, ctype)     c->member = (ctype)v->number
+#define DL_ASSIGN_BOOL(member, ctype)     c->member = (ctype)v->number
+#define DL_ASSIGN_TILE(member, ctype)     c->member = (ctype)v->number
 #define DL_ASSIGN_FRACTION(member, ctype) c->member = (ctype)v->fraction
 #define DL_ASSIGN_PATH(member, ctype)                                          \
     do {                                                                       \
@@ -165,7 +171,9 @@ static void assign(dl_controls *c, unsigned row, const parsed *v)
 {
     switch (row) {
 #define DL_CONTROL(name, member, kind, ctype, def, values, help)               \
-    case CTL_##member: DL_ASSIGN_##kind(member, ctype); break;
+    case CTL_##member:                                                         \
+        DL_ASSIGN_##kind(member, ctype);                                       \
+        break;
 #include "controls.def"
 #undef DL_CONTROL
     }
@@ -235,8 +243,8 @@ unsigned dl_controls_parse(dl_controls *c, dl_control_get_fn get,
     unsigned invalid = 0;
     for (unsigned i = 0; get && i < CTL_COUNT; i++) {
         const char *value = get(dl_control_table[i].name, get_user);
-        if (!value || dl_controls_set(c, dl_control_table[i].name, value) ==
-                          DL_SUCCESS)
+        if (!value ||
+            dl_controls_set(c, dl_control_table[i].name, value) == DL_SUCCESS)
             continue;
         invalid++;
         if (warn)
@@ -301,24 +309,24 @@ static void enum_name(const char *values, long long n, char *buf, size_t size)
     snprintf(buf, size, "%.*s", (int)(bar ? bar - p : (long)strlen(p)), p);
 }
 
-#define DL_NUMBER_ENUM(member) (long long)c->member
-#define DL_NUMBER_BOOL(member) (long long)c->member
-#define DL_NUMBER_TILE(member) (long long)c->member
-#define DL_NUMBER_FRACTION(member) 0
-#define DL_NUMBER_PATH(member) 0
-#define DL_PATH_ENUM(member) NULL
-#define DL_PATH_BOOL(member) NULL
-#define DL_PATH_TILE(member) NULL
-#define DL_PATH_FRACTION(member) NULL
-#define DL_PATH_PATH(member) c->member
-#define DL_FRACTION_ENUM(member) 0.0
-#define DL_FRACTION_BOOL(member) 0.0
-#define DL_FRACTION_TILE(member) 0.0
+#define DL_NUMBER_ENUM(member)       (long long)c->member
+#define DL_NUMBER_BOOL(member)       (long long)c->member
+#define DL_NUMBER_TILE(member)       (long long)c->member
+#define DL_NUMBER_FRACTION(member)   0
+#define DL_NUMBER_PATH(member)       0
+#define DL_PATH_ENUM(member)         NULL
+#define DL_PATH_BOOL(member)         NULL
+#define DL_PATH_TILE(member)         NULL
+#define DL_PATH_FRACTION(member)     NULL
+#define DL_PATH_PATH(member)         c->member
+#define DL_FRACTION_ENUM(member)     0.0
+#define DL_FRACTION_BOOL(member)     0.0
+#define DL_FRACTION_TILE(member)     0.0
 #define DL_FRACTION_FRACTION(member) c->member
-#define DL_FRACTION_PATH(member) 0.0
+#define DL_FRACTION_PATH(member)     0.0
 
-void dl_controls_value_text(const dl_controls *c, const char *name,
-                            char *buf, size_t size)
+void dl_controls_value_text(const dl_controls *c, const char *name, char *buf,
+                            size_t size)
 {
     const dl_control_info *info = dl_control_find(name);
     long long number = 0;
@@ -340,16 +348,24 @@ void dl_controls_value_text(const dl_controls *c, const char *name,
 #undef DL_CONTROL
     }
     switch (info->kind) {
-    case DL_CONTROL_ENUM: enum_name(info->values, number, buf, size); break;
-    case DL_CONTROL_BOOL: snprintf(buf, size, "%d", number != 0); break;
-    case DL_CONTROL_PATH: snprintf(buf, size, "%s", path ? path : ""); break;
+    case DL_CONTROL_ENUM:
+        enum_name(info->values, number, buf, size);
+        break;
+    case DL_CONTROL_BOOL:
+        snprintf(buf, size, "%d", number != 0);
+        break;
+    case DL_CONTROL_PATH:
+        snprintf(buf, size, "%s", path ? path : "");
+        break;
     case DL_CONTROL_TILE:
         if (number == DL_CONTROL_TILE_AUTO)
             snprintf(buf, size, "auto");
         else
             snprintf(buf, size, "%lld", number);
         break;
-    case DL_CONTROL_FRACTION: snprintf(buf, size, "%.6g", fraction); break;
+    case DL_CONTROL_FRACTION:
+        snprintf(buf, size, "%.6g", fraction);
+        break;
     }
 }
 
@@ -380,11 +396,16 @@ static void wrap(FILE *out, const char *text, int indent, int width)
 static const char *values_text(const dl_control_info *info)
 {
     switch (info->kind) {
-    case DL_CONTROL_BOOL: return "1|0";
-    case DL_CONTROL_PATH: return "PATH";
-    case DL_CONTROL_TILE: return "auto|N";
-    case DL_CONTROL_FRACTION: return "F";
-    case DL_CONTROL_ENUM: break;
+    case DL_CONTROL_BOOL:
+        return "1|0";
+    case DL_CONTROL_PATH:
+        return "PATH";
+    case DL_CONTROL_TILE:
+        return "auto|N";
+    case DL_CONTROL_FRACTION:
+        return "F";
+    case DL_CONTROL_ENUM:
+        break;
     }
     return info->values;
 }
@@ -411,14 +432,17 @@ static void markdown_values(FILE *out, const dl_control_info *info)
         fprintf(out, "boolean: `1`/`0`, `yes`/`no`, `true`/`false`, "
                      "`on`/`off` (any case)");
         return;
-    case DL_CONTROL_PATH: fprintf(out, "a path"); return;
+    case DL_CONTROL_PATH:
+        fprintf(out, "a path");
+        return;
     case DL_CONTROL_TILE:
         fprintf(out, "`auto`, or a tile size from 1 to 2147483648");
         return;
     case DL_CONTROL_FRACTION:
         fprintf(out, "a decimal number above 0 and at most 1 (`0.25`)");
         return;
-    case DL_CONTROL_ENUM: break;
+    case DL_CONTROL_ENUM:
+        break;
     }
     for (const char *p = info->values; *p;) {
         size_t n = strcspn(p, "|");
@@ -429,26 +453,27 @@ static void markdown_values(FILE *out, const dl_control_info *info)
 
 void dl_controls_print_markdown(FILE *out)
 {
-    fprintf(out,
-            "# DL_* controls\n"
-            "\n"
-            "<!-- Generated from runtime/controls/controls.def by dl-controls-doc; "
-            "do not edit.\n"
-            "     Regenerate with: ninja -C build controls-doc -->\n"
-            "\n"
-            "The dlayout runtime reads these environment variables once, "
-            "when it starts.\n"
-            "`dl-run --help` prints the same list.  An empty value is the "
-            "same as an unset\n"
-            "one.  An invalid value produces one warning that names the "
-            "variable and the\n"
-            "value, and the default is kept.  In a setuid or setgid "
-            "program (`AT_SECURE`),\n"
-            "none is read: dlayout passes every call through and writes "
-            "nothing.\n"
-            "\n"
-            "| Variable | Values | Default |\n"
-            "|----------|--------|---------|\n");
+    fprintf(
+        out,
+        "# DL_* controls\n"
+        "\n"
+        "<!-- Generated from runtime/controls/controls.def by dl-controls-doc; "
+        "do not edit.\n"
+        "     Regenerate with: ninja -C build controls-doc -->\n"
+        "\n"
+        "The dlayout runtime reads these environment variables once, "
+        "when it starts.\n"
+        "`dl-run --help` prints the same list.  An empty value is the "
+        "same as an unset\n"
+        "one.  An invalid value produces one warning that names the "
+        "variable and the\n"
+        "value, and the default is kept.  In a setuid or setgid "
+        "program (`AT_SECURE`),\n"
+        "none is read: dlayout passes every call through and writes "
+        "nothing.\n"
+        "\n"
+        "| Variable | Values | Default |\n"
+        "|----------|--------|---------|\n");
     for (unsigned i = 0; i < CTL_COUNT; i++) {
         const dl_control_info *info = &dl_control_table[i];
         fprintf(out, "| `%s` | ", info->name);

@@ -21,7 +21,7 @@ typedef enum dl_policy {
 
 /* DL_TILE=auto is stored as this. */
 #define DL_CONTROL_TILE_AUTO 0u
-#define DL_CONTROL_TILE_MAX ((size_t)1 << 31)
+#define DL_CONTROL_TILE_MAX  ((size_t)1 << 31)
 
 /* One member per table row; PATH members are NULL when unset and owned by
  * the struct (dl_controls_free). */

@@ -7,8 +7,8 @@
 
 /* GPU schedule: registers of one work-group. */
 #define BS_GPU_MAX_WORDS_PER_ITEM 16u
-#define BS_GPU_MAX_LOCAL 256u
-#define BS_GPU_TARGET_WORDS 1024u /* words per group: several small tiles */
+#define BS_GPU_MAX_LOCAL          256u
+#define BS_GPU_TARGET_WORDS       1024u /* words per group: several small tiles */
 
 /* CPU schedule: two private arrays of a batch on the worker thread's
  * stack.  Tiles of up to 64 KiB (2 x 64 KiB of stack, far below the 8 MiB
@@ -20,7 +20,7 @@
 /* Bytes per work-item: POCL hands out work-groups one at a time, so each
  * should carry a few hundred KiB (256 KiB measured better than 64 KiB);
  * but keep >= 8 work-items per core for balance. */
-#define BS_CPU_ITEM_BYTES (256u * 1024u)
+#define BS_CPU_ITEM_BYTES     (256u * 1024u)
 #define BS_CPU_ITEMS_PER_CORE 8u
 /* How far ahead a work-item prefetches its batches (bs.cl). */
 #define BS_CPU_PREFETCH_BYTES (16u * 1024u)
@@ -55,8 +55,7 @@ static dl_status prepare_gpu(dl_engine *e, dl_step *s, dl_spec *spec)
 {
     const dl_step_desc *d = &s->desc;
     size_t n = d->tile * d->rec->rec_words;
-    size_t group_tiles =
-        n >= BS_GPU_TARGET_WORDS ? 1 : BS_GPU_TARGET_WORDS / n;
+    size_t group_tiles = n >= BS_GPU_TARGET_WORDS ? 1 : BS_GPU_TARGET_WORDS / n;
     size_t local = gpu_local_size(e);
     if (local > group_tiles * n)
         local = group_tiles * n;
@@ -72,9 +71,9 @@ static dl_status prepare_gpu(dl_engine *e, dl_step *s, dl_spec *spec)
     dl_spec_define(spec, "DL_L", "%zu", local);
     dl_spec_define(spec, "DL_K", "%zu", k);
     int inv = d->inverse;
-    dl_status st = dl_engine_kernel(
-        e, "bs.cl", spec, inv ? "dl_bs_group_inverse" : "dl_bs_group",
-        &s->kernels[0]);
+    dl_status st = dl_engine_kernel(e, "bs.cl", spec,
+                                    inv ? "dl_bs_group_inverse" : "dl_bs_group",
+                                    &s->kernels[0]);
     if (st == DL_SUCCESS)
         st = dl_engine_kernel(e, "bs.cl", spec,
                               inv ? "dl_bs_tail_inverse" : "dl_bs_tail",
@@ -91,8 +90,8 @@ static dl_status enqueue_gpu(dl_step *s, dl_chain *c, cl_mem buf)
         size_t global = dl_div_up(full, s->params[P_GROUP_TILES]) * local;
         DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 0, sizeof buf, &buf));
         DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 1, sizeof full, &full));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
-                                          &local));
+        DL_RETURN_IF_FAIL(
+            dl_chain_kernel(c, s->kernels[0], 1, &global, &local));
     }
     return dl_chain_tail_tile(c, s, s->kernels[1], buf, local);
 }
@@ -115,19 +114,16 @@ static void append(char *buf, size_t room, size_t *len, const char *fmt,
  * pieces of 8, 4, 3, 2 or 1 words (the sizes vloadN exists for, and a
  * plain word).  A rest of 5 moves as 3 + 2 rather than 4 + 1.  (Splitting
  * 9 words as 5 + 4 instead of 8 + 1 measured 5-10% slower.) */
-static void chunk_lists(uint32_t words, char *chunks, char *pieces,
-                        size_t room)
+static void chunk_lists(uint32_t words, char *chunks, char *pieces, size_t room)
 {
-    static const uint32_t split[9][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0},
-                                         {4, 0}, {3, 2}, {4, 2}, {4, 3},
-                                         {8, 0}};
+    static const uint32_t split[9][2] = {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0},
+                                         {3, 2}, {4, 2}, {4, 3}, {8, 0}};
     size_t nc = 0, np = 0;
     for (uint32_t u = 0; u < words;) {
         uint32_t c = words - u < 8 ? words - u : 8;
         append(chunks, room, &nc, "X(%uu,%u)", u, c, 0, 0);
         for (uint32_t i = 0, j = 0; i < 2 && split[c][i]; i++) {
-            append(pieces, room, &np, "Y(%uu,%u,%u,%u)", u, c, j,
-                   split[c][i]);
+            append(pieces, room, &np, "Y(%uu,%u,%u,%u)", u, c, j, split[c][i]);
             j += split[c][i];
         }
         u += c;
@@ -144,8 +140,8 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
         group_tiles = 1;
     size_t batches = d->count / d->tile / group_tiles;
     size_t per_item = BS_CPU_ITEM_BYTES / (group_tiles * tile_bytes);
-    size_t balance = dl_div_up(batches, BS_CPU_ITEMS_PER_CORE *
-                                            (size_t)e->compute_units);
+    size_t balance =
+        dl_div_up(batches, BS_CPU_ITEMS_PER_CORE * (size_t)e->compute_units);
     if (per_item > balance)
         per_item = balance;
     if (per_item < 1)
@@ -155,8 +151,8 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
 
     /* Rows need one word per part; wide records (W < 16) are chunked. */
     int chunked = r->word < 16 && r->rec_words > 8;
-    int rows = r->uniform &&
-               (!chunked || r->rec_words <= BS_CPU_MAX_CHUNKED_WORDS);
+    int rows =
+        r->uniform && (!chunked || r->rec_words <= BS_CPU_MAX_CHUNKED_WORDS);
     dl_spec_define(spec, "DL_G", "%zuu", group_tiles);
     dl_spec_define(spec, "DL_PREFETCH", "%zuu",
                    dl_div_up(BS_CPU_PREFETCH_BYTES, group_tiles * tile_bytes));
@@ -196,8 +192,7 @@ static dl_status enqueue_cpu(dl_step *s, dl_chain *c, cl_mem buf)
     size_t global = items + (size_t)rest;
     DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 0, sizeof buf, &buf));
     DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 1, sizeof count, &count));
-    DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 2, sizeof per_item,
-                                 &per_item));
+    DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 2, sizeof per_item, &per_item));
     DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 3, sizeof items, &items));
     return dl_chain_kernel(c, s->kernels[0], 1, &global, &one);
 }

@@ -12,8 +12,8 @@ static int oop_fits(const dl_engine *e, const dl_step_desc *d)
 }
 
 /* The layouts on both sides of a step, as effective tiles. */
-static void step_tiles(const dl_step_desc *d, dl_step_kind kind,
-                       size_t *from, size_t *to)
+static void step_tiles(const dl_step_desc *d, dl_step_kind kind, size_t *from,
+                       size_t *to)
 {
     size_t other = kind == DL_STEP_TILES ? 1 : d->count;
     *from = d->inverse ? d->tile : other;
@@ -50,8 +50,8 @@ static dl_status oop_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
 {
     cl_int err;
     size_t bytes = s->extra_bytes;
-    cl_mem tmp = dl_cl.clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE, bytes,
-                                NULL, &err);
+    cl_mem tmp = dl_cl.clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE,
+                                      bytes, NULL, &err);
     DL_RETURN_ON_CL(err, "clCreateBuffer (out-of-place temporary)");
     cl_ulong count = s->desc.count;
     size_t words = count * s->desc.rec->rec_words;

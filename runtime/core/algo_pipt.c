@@ -28,8 +28,8 @@ static dl_status pipt_prepare(dl_engine *e, dl_step *s)
     dl_spec spec;
     dl_spec_init(&spec);
     dl_chunk_spec(&spec, d, &g);
-    dl_status st = dl_engine_kernel(e, "pipt.cl", &spec, "dl_pipt",
-                                    &s->kernels[0]);
+    dl_status st =
+        dl_engine_kernel(e, "pipt.cl", &spec, "dl_pipt", &s->kernels[0]);
     dl_spec_free(&spec);
     DL_RETURN_IF_FAIL(st);
     DL_RETURN_IF_FAIL(dl_tail_prepare(e, s));
@@ -45,7 +45,7 @@ static dl_status pipt_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
     if (s->extra_bytes) {
         cl_int err;
         tmp = dl_cl.clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE,
-                             s->extra_bytes, NULL, &err);
+                                   s->extra_bytes, NULL, &err);
         DL_RETURN_ON_CL(err, "clCreateBuffer (tail split)");
     }
     cl_ulong q = s->desc.count / s->desc.tile;
@@ -63,7 +63,8 @@ static dl_status pipt_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
     if (st == DL_SUCCESS && s->desc.inverse)
         st = dl_tail_enqueue(s, c, buf, tmp);
     if (tmp)
-        dl_cl.clReleaseMemObject(tmp); /* freed once the queued commands finish */
+        dl_cl.clReleaseMemObject(
+            tmp); /* freed once the queued commands finish */
     return st;
 }
 

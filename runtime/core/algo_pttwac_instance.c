@@ -63,8 +63,8 @@ static dl_status pi_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
     if (full) {
         size_t global = full * local;
         DL_RETURN_IF_FAIL(dl_set_arg(s->kernels[0], 0, sizeof buf, &buf));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
-                                          &local));
+        DL_RETURN_IF_FAIL(
+            dl_chain_kernel(c, s->kernels[0], 1, &global, &local));
     }
     return dl_chain_tail_tile(c, s, s->kernels[1], buf, local);
 }

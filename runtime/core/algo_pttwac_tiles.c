@@ -9,12 +9,12 @@
 #include "tail.h"
 
 #define PTTWAC_GROUPS_PER_CU 2u
-#define PTTWAC_MAX_GROUPS 4096u
+#define PTTWAC_MAX_GROUPS    4096u
 /* A concurrent walk that starts inside a long cycle ends in a link; runs
  * with G groups needed about 14*G links, so rounds rarely overflow. */
 #define PTTWAC_LINKS_PER_GROUP 16u
-#define PTTWAC_LINKS_MIN 32u
-#define PTTWAC_CTL_BYTES 16u
+#define PTTWAC_LINKS_MIN       32u
+#define PTTWAC_CTL_BYTES       16u
 
 enum { P_GROUPS, P_CAP, P_DONE_WORDS, P_LOCAL };
 
@@ -56,8 +56,8 @@ static dl_status pttwac_prepare(dl_engine *e, dl_step *s)
     dl_status st = dl_engine_kernel(e, "pttwac_tiles.cl", &spec,
                                     "dl_pttwac_walk", &s->kernels[0]);
     if (st == DL_SUCCESS)
-        st = dl_engine_kernel(e, "pttwac_tiles.cl", &spec,
-                              "dl_pttwac_resolve", &s->kernels[1]);
+        st = dl_engine_kernel(e, "pttwac_tiles.cl", &spec, "dl_pttwac_resolve",
+                              &s->kernels[1]);
     dl_spec_free(&spec);
     s->params[P_LOCAL] = g.local;
     DL_RETURN_IF_FAIL(st);
@@ -86,10 +86,9 @@ static dl_status enqueue_rounds(dl_step *s, dl_chain *c, cl_mem tmp)
     DL_RETURN_IF_FAIL(dl_chain_fill(c, tmp, control_bytes(s)));
     for (size_t r = 0; r < sizeof rounds / sizeof *rounds; r++) {
         size_t global = rounds[r] * local;
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[0], 1, &global,
-                                          &local));
-        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[1], 1, &local,
-                                          &local));
+        DL_RETURN_IF_FAIL(
+            dl_chain_kernel(c, s->kernels[0], 1, &global, &local));
+        DL_RETURN_IF_FAIL(dl_chain_kernel(c, s->kernels[1], 1, &local, &local));
     }
     return DL_SUCCESS;
 }
@@ -100,7 +99,7 @@ static dl_status pttwac_enqueue(dl_step *s, dl_chain *c, cl_mem buf)
         return DL_SUCCESS;
     cl_int err;
     cl_mem tmp = dl_cl.clCreateBuffer(c->engine->context, CL_MEM_READ_WRITE,
-                                s->extra_bytes, NULL, &err);
+                                      s->extra_bytes, NULL, &err);
     DL_RETURN_ON_CL(err, "clCreateBuffer (PTTWAC done bits)");
     cl_ulong q = s->desc.count / s->desc.tile;
     cl_uint cap = (cl_uint)s->params[P_CAP];

@@ -19,7 +19,7 @@
 #define STAGED_MIN_FACTOR 4u
 /* Work division as bs.cl's CPU schedule: a few hundred KiB per work-item,
  * at least 8 work-items per core; prefetch one block ahead. */
-#define STAGED_ITEM_BYTES (256u * 1024u)
+#define STAGED_ITEM_BYTES     (256u * 1024u)
 #define STAGED_ITEMS_PER_CORE 8u
 
 enum { P_PER_ITEM };
@@ -62,8 +62,7 @@ size_t dl_staged_aos_tile(const dl_engine *e, const dl_record *rec,
 static int staged_fits(const dl_engine *e, const dl_step_desc *d)
 {
     /* Blocks tile the buffer in whole ASTA(T) tiles, or one block is all. */
-    return e->local_is_global && d->block > d->tile &&
-           d->block <= d->count &&
+    return e->local_is_global && d->block > d->tile && d->block <= d->count &&
            (d->block % d->tile == 0 || d->block == d->count) &&
            d->block * d->rec->size <= STAGED_BLOCK_BYTES;
 }
@@ -74,8 +73,8 @@ static dl_status staged_prepare(dl_engine *e, dl_step *s)
     size_t block_bytes = d->block * d->rec->size;
     size_t blocks = d->count / d->block;
     size_t per_item = STAGED_ITEM_BYTES / block_bytes;
-    size_t balance = dl_div_up(blocks, STAGED_ITEMS_PER_CORE *
-                                           (size_t)e->compute_units);
+    size_t balance =
+        dl_div_up(blocks, STAGED_ITEMS_PER_CORE * (size_t)e->compute_units);
     if (per_item > balance)
         per_item = balance;
     if (per_item < 1)
@@ -89,8 +88,8 @@ static dl_status staged_prepare(dl_engine *e, dl_step *s)
     dl_spec_define(&spec, "DL_T1", "%zuu", d->block);
     dl_spec_define(&spec, "DL_N1", "%zuu", d->block * d->rec->rec_words);
     dl_spec_define(&spec, "DL_INVERSE", "%d", d->inverse);
-    dl_status st = dl_engine_kernel(e, "staged.cl", &spec, "dl_regroup",
-                                    &s->kernels[0]);
+    dl_status st =
+        dl_engine_kernel(e, "staged.cl", &spec, "dl_regroup", &s->kernels[0]);
     dl_spec_free(&spec);
     return st;
 }

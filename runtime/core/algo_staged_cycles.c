@@ -19,7 +19,7 @@
  * CPU streams longer runs better: 512 B measured best at T = 256, W = 4)
  * and at most CYCLES_MAX_SLICE_BYTES (the carried slice is a private
  * array); the cycles are split into groups for the rest. */
-#define CYCLES_ITEMS_PER_CORE 8u
+#define CYCLES_ITEMS_PER_CORE  8u
 #define CYCLES_MIN_SLICE_BYTES 512u
 #define CYCLES_MAX_SLICE_BYTES 32768u
 /* Moves whose slices are prefetched ahead of the current one (16 measured
@@ -100,8 +100,7 @@ static dl_status make_map(dl_step *s, cycles_state *cs)
             do {
                 seen[c / 8] |= (uint8_t)(1u << (c % 8));
                 length++;
-                c = chunk_next(start, len, r->rec_words, c, q,
-                               s->desc.inverse);
+                c = chunk_next(start, len, r->rec_words, c, q, s->desc.inverse);
             } while (c != v);
             if (length < 2)
                 continue;
@@ -170,10 +169,10 @@ static dl_status prepare_step(dl_engine *e, dl_step *s)
     dl_spec_define(&spec, "DL_P", "1u");
     dl_spec_define(&spec, "DL_AHEAD", "%uu", CYCLES_AHEAD);
     dl_spec_define(&spec, "DL_COMING", "%uu", CYCLES_COMING);
-    dl_status st = dl_engine_kernel(
-        e, "staged_cycles.cl", &spec,
-        d->inverse ? "dl_staged_cycles_inverse" : "dl_staged_cycles",
-        &s->kernels[0]);
+    dl_status st = dl_engine_kernel(e, "staged_cycles.cl", &spec,
+                                    d->inverse ? "dl_staged_cycles_inverse"
+                                               : "dl_staged_cycles",
+                                    &s->kernels[0]);
     dl_spec_free(&spec);
     DL_RETURN_IF_FAIL(st);
     DL_RETURN_IF_FAIL(dl_tail_prepare(e, s));
@@ -190,8 +189,8 @@ static dl_status cycles_prepare(dl_engine *e, dl_step *s)
     return st;
 }
 
-static dl_status enqueue_cycles(dl_step *s, dl_chain *c, cl_mem buf,
-                                cl_mem tmp, const void *map)
+static dl_status enqueue_cycles(dl_step *s, dl_chain *c, cl_mem buf, cl_mem tmp,
+                                const void *map)
 {
     cycles_state *cs = s->priv;
     cl_kernel k = s->kernels[0];

@@ -37,8 +37,8 @@ dl_status dl_chain_kernel(dl_chain *c, cl_kernel kernel, cl_uint dims,
     const cl_event *wait;
     cl_uint n = next_wait(c, &wait);
     cl_event ev;
-    cl_int err = dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, dims, NULL, global,
-                                        local, n, wait, &ev);
+    cl_int err = dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, dims, NULL,
+                                              global, local, n, wait, &ev);
     DL_RETURN_ON_CL(err, "clEnqueueNDRangeKernel (marshal kernel)");
     advance(c, ev);
     return DL_SUCCESS;
@@ -51,7 +51,7 @@ dl_status dl_chain_fill(dl_chain *c, cl_mem mem, size_t bytes)
     cl_uint zero = 0;
     cl_event ev;
     cl_int err = dl_cl.clEnqueueFillBuffer(c->queue, mem, &zero, sizeof zero, 0,
-                                     bytes, n, wait, &ev);
+                                           bytes, n, wait, &ev);
     DL_RETURN_ON_CL(err, "clEnqueueFillBuffer (done bits)");
     advance(c, ev);
     return DL_SUCCESS;
@@ -62,16 +62,15 @@ dl_status dl_chain_copy(dl_chain *c, cl_mem src, cl_mem dst, size_t bytes)
     const cl_event *wait;
     cl_uint n = next_wait(c, &wait);
     cl_event ev;
-    cl_int err = dl_cl.clEnqueueCopyBuffer(c->queue, src, dst, 0, 0, bytes, n, wait,
-                                     &ev);
+    cl_int err = dl_cl.clEnqueueCopyBuffer(c->queue, src, dst, 0, 0, bytes, n,
+                                           wait, &ev);
     DL_RETURN_ON_CL(err, "clEnqueueCopyBuffer (marshal temporary)");
     advance(c, ev);
     return DL_SUCCESS;
 }
 
 /* `src` is read when the write runs, not now: it must outlive the command. */
-dl_status dl_chain_write(dl_chain *c, cl_mem dst, const void *src,
-                         size_t bytes)
+dl_status dl_chain_write(dl_chain *c, cl_mem dst, const void *src, size_t bytes)
 {
     const cl_event *wait;
     cl_uint n = next_wait(c, &wait);
@@ -92,7 +91,7 @@ dl_status dl_chain_end(dl_chain *c, cl_event *event)
             return DL_SUCCESS;
         cl_event ev;
         cl_int err = dl_cl.clEnqueueMarkerWithWaitList(c->queue, c->num_wait,
-                                                 c->wait_list, &ev);
+                                                       c->wait_list, &ev);
         DL_RETURN_ON_CL(err, "clEnqueueMarkerWithWaitList");
         c->last = ev;
     }
@@ -104,13 +103,12 @@ dl_status dl_chain_end(dl_chain *c, cl_event *event)
     return DL_SUCCESS;
 }
 
-dl_status dl_set_arg(cl_kernel k, cl_uint index, size_t size,
-                     const void *value)
+dl_status dl_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value)
 {
     cl_int err = dl_cl.clSetKernelArg(k, index, size, value);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_OPENCL_ERROR,
-                       "clSetKernelArg(%u) failed with OpenCL error %d",
-                       index, (int)err);
+                       "clSetKernelArg(%u) failed with OpenCL error %d", index,
+                       (int)err);
     return DL_SUCCESS;
 }
 

@@ -16,7 +16,10 @@ static void fill_default(void)
     dl_cl_check_blocking(&dl_cl);
 }
 
-void dl_cl_init_default(void) { pthread_once(&default_once, fill_default); }
+void dl_cl_init_default(void)
+{
+    pthread_once(&default_once, fill_default);
+}
 
 void dl_cl_install(const cl_icd_dispatch *real)
 {

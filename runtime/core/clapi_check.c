@@ -6,9 +6,10 @@
  * would never end.
  *
  * In builds with DL_LOCK_CHECK (meson option lock_check: on in debug
- * builds and in the README's test command), dl_cl's blocking entries are replaced by wrappers that
- * abort when the calling thread holds a lock (dl_cl_lock_enter/leave, kept
- * by the lock's owners).  Other builds keep dl_cl as it was installed. */
+ * builds and in the README's test command), dl_cl's blocking entries are
+ * replaced by wrappers that abort when the calling thread holds a lock
+ * (dl_cl_lock_enter/leave, kept by the lock's owners).  Other builds keep dl_cl
+ * as it was installed. */
 #include "clapi.h"
 #include "log.h"
 
@@ -28,17 +29,29 @@
  * dlayout passes on for the application pay for it. */
 static void *owner;
 
-static inline void *this_thread(void) { return __builtin_thread_pointer(); }
+static inline void *this_thread(void)
+{
+    return __builtin_thread_pointer();
+}
 
 void dl_cl_lock_enter(void)
 {
     __atomic_store_n(&owner, this_thread(), __ATOMIC_RELAXED);
 }
 
-void dl_cl_lock_leave(void) { __atomic_store_n(&owner, NULL, __ATOMIC_RELAXED); }
+void dl_cl_lock_leave(void)
+{
+    __atomic_store_n(&owner, NULL, __ATOMIC_RELAXED);
+}
 
-void dl_cl_lock_check_suspend(void) { dl_cl_lock_leave(); }
-void dl_cl_lock_check_resume(void) { dl_cl_lock_enter(); }
+void dl_cl_lock_check_suspend(void)
+{
+    dl_cl_lock_leave();
+}
+void dl_cl_lock_check_resume(void)
+{
+    dl_cl_lock_enter();
+}
 
 static __attribute__((noreturn, noinline, cold)) void
 blocked_under_lock(const char *call)
@@ -51,9 +64,9 @@ blocked_under_lock(const char *call)
 
 #define check(call)                                                            \
     do {                                                                       \
-        if (__builtin_expect(                                                  \
-                __atomic_load_n(&owner, __ATOMIC_RELAXED) == this_thread(),    \
-                0))                                                            \
+        if (__builtin_expect(__atomic_load_n(&owner, __ATOMIC_RELAXED) ==      \
+                                 this_thread(),                                \
+                             0))                                               \
             blocked_under_lock(call);                                          \
     } while (0)
 
@@ -93,8 +106,8 @@ static cl_int CL_API_CALL checked_clCompileProgram(
 }
 
 static cl_program CL_API_CALL checked_clLinkProgram(
-    cl_context ctx, cl_uint ndev, const cl_device_id *dev,
-    const char *options, cl_uint nprogs, const cl_program *progs,
+    cl_context ctx, cl_uint ndev, const cl_device_id *dev, const char *options,
+    cl_uint nprogs, const cl_program *progs,
     void(CL_CALLBACK *notify)(cl_program, void *), void *user, cl_int *err)
 {
     if (!notify)
@@ -125,9 +138,8 @@ static cl_int CL_API_CALL checked_clEnqueueWriteBuffer(
 
 static cl_int CL_API_CALL checked_clEnqueueReadBufferRect(
     cl_command_queue q, cl_mem m, cl_bool blocking, const size_t *bo,
-    const size_t *ho, const size_t *region, size_t brp, size_t bsp,
-    size_t hrp, size_t hsp, void *ptr, cl_uint nwait, const cl_event *wait,
-    cl_event *ev)
+    const size_t *ho, const size_t *region, size_t brp, size_t bsp, size_t hrp,
+    size_t hsp, void *ptr, cl_uint nwait, const cl_event *wait, cl_event *ev)
 {
     if (blocking)
         check("a blocking clEnqueueReadBufferRect");
@@ -137,9 +149,9 @@ static cl_int CL_API_CALL checked_clEnqueueReadBufferRect(
 
 static cl_int CL_API_CALL checked_clEnqueueWriteBufferRect(
     cl_command_queue q, cl_mem m, cl_bool blocking, const size_t *bo,
-    const size_t *ho, const size_t *region, size_t brp, size_t bsp,
-    size_t hrp, size_t hsp, const void *ptr, cl_uint nwait,
-    const cl_event *wait, cl_event *ev)
+    const size_t *ho, const size_t *region, size_t brp, size_t bsp, size_t hrp,
+    size_t hsp, const void *ptr, cl_uint nwait, const cl_event *wait,
+    cl_event *ev)
 {
     if (blocking)
         check("a blocking clEnqueueWriteBufferRect");
@@ -222,7 +234,10 @@ void dl_cl_check_blocking(cl_icd_dispatch *table)
 
 void dl_cl_lock_enter(void) {}
 void dl_cl_lock_leave(void) {}
-void dl_cl_check_blocking(cl_icd_dispatch *table) { (void)table; }
+void dl_cl_check_blocking(cl_icd_dispatch *table)
+{
+    (void)table;
+}
 void dl_cl_lock_check_suspend(void) {}
 void dl_cl_lock_check_resume(void) {}
 

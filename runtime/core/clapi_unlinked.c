@@ -3,4 +3,7 @@
  * there. */
 #include "clapi.h"
 
-void dl_cl_fill_linked(cl_icd_dispatch *table) { (void)table; }
+void dl_cl_fill_linked(cl_icd_dispatch *table)
+{
+    (void)table;
+}

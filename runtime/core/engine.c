@@ -43,25 +43,26 @@ dl_status dl_engine_create(cl_context context, cl_device_id device,
     cl_device_type type = 0;
     cl_device_local_mem_type local_type = CL_LOCAL;
     cl_int err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
-                                 sizeof e->max_wg, &e->max_wg, NULL);
+                                       sizeof e->max_wg, &e->max_wg, NULL);
     if (err == CL_SUCCESS)
         err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE,
-                              sizeof e->local_mem, &e->local_mem, NULL);
+                                    sizeof e->local_mem, &e->local_mem, NULL);
     if (err == CL_SUCCESS)
         err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS,
-                              sizeof e->compute_units, &e->compute_units,
-                              NULL);
+                                    sizeof e->compute_units, &e->compute_units,
+                                    NULL);
     if (err == CL_SUCCESS)
         err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type,
-                              NULL);
+                                    NULL);
     if (err == CL_SUCCESS)
         err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_TYPE,
-                              sizeof local_type, &local_type, NULL);
+                                    sizeof local_type, &local_type, NULL);
     if (err != CL_SUCCESS) {
         free(e);
         return dl_fail(DL_OPENCL_ERROR,
                        "querying the device failed with OpenCL error %d "
-                       "(is it a device of this context?)", (int)err);
+                       "(is it a device of this context?)",
+                       (int)err);
     }
     e->local_is_global = (type & CL_DEVICE_TYPE_CPU) || local_type != CL_LOCAL;
     if (e->compute_units == 0)
@@ -135,11 +136,14 @@ static const char *binary_dir;
 static int binary_deferred;
 static double binary_since_ms; /* when the cache was set: life so far */
 
-#define STORE_BUDGET 0.01
-#define STORE_GUESS_MS 150.0 /* cost of a store before one was timed */
+#define STORE_BUDGET     0.01
+#define STORE_GUESS_MS   150.0 /* cost of a store before one was timed */
 #define STORE_AFTER_RUNS 3     /* a program this many runs built: recurs */
 
-static double now_ms(void) { return (double)dl_now_ns() * 1e-6; }
+static double now_ms(void)
+{
+    return (double)dl_now_ns() * 1e-6;
+}
 
 void dl_engine_set_binary_cache(const char *dir, int deferred)
 {
@@ -153,7 +157,7 @@ void dl_engine_set_binary_dir(const char *dir)
     dl_engine_set_binary_cache(dir, 0);
 }
 
-#define BINARY_MAGIC "dlayout-binary-2"
+#define BINARY_MAGIC  "dlayout-binary-2"
 #define BUILD_OPTIONS "-cl-std=CL1.2"
 
 typedef struct build_key {
@@ -179,8 +183,8 @@ static int make_key(const dl_engine *e, const char *const texts[3],
         dl_cl.clGetDeviceInfo(e->device, CL_DRIVER_VERSION, sizeof driver - 1,
                               driver, NULL) != CL_SUCCESS)
         return 0;
-    const char *parts[] = {BINARY_MAGIC, device, driver, BUILD_OPTIONS,
-                           texts[0], texts[1], texts[2]};
+    const char *parts[] = {BINARY_MAGIC, device,   driver,  BUILD_OPTIONS,
+                           texts[0],     texts[1], texts[2]};
     size_t room = 0;
     *k = (build_key){0};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
@@ -200,11 +204,10 @@ static int make_key(const dl_engine *e, const char *const texts[3],
 static int key_path(const char *dir, const build_key *k, char *path,
                     size_t room)
 {
-    int n = snprintf(path, room, "%s/%016llx%016llx.clbin", dir,
-                     (unsigned long long)dl_hash(DL_HASH_SEED, k->text,
-                                               k->len),
-                     (unsigned long long)dl_hash(0x84222325cbf29ce4ull, k->text,
-                                               k->len));
+    int n = snprintf(
+        path, room, "%s/%016llx%016llx.clbin", dir,
+        (unsigned long long)dl_hash(DL_HASH_SEED, k->text, k->len),
+        (unsigned long long)dl_hash(0x84222325cbf29ce4ull, k->text, k->len));
     return n > 0 && (size_t)n < room;
 }
 
@@ -234,8 +237,8 @@ static unsigned char *read_binary(const char *path, const build_key *k,
     free(key);
     if (!ok) {
         DL_LOG_WARN("ignoring the cached marshal program %s: %s; building "
-                    "it from source", path,
-                    ours ? "damaged" : "not written for this program");
+                    "it from source",
+                    path, ours ? "damaged" : "not written for this program");
         free(bin);
         return NULL;
     }
@@ -258,13 +261,14 @@ static cl_program load_binary(const dl_engine *e, const char *path,
         e->context, 1, &e->device, &len, bins, &bin_status, &err);
     free(bin);
     if (err == CL_SUCCESS && bin_status == CL_SUCCESS &&
-        dl_cl.clBuildProgram(prog, 1, &e->device, BUILD_OPTIONS, NULL,
-                             NULL) == CL_SUCCESS)
+        dl_cl.clBuildProgram(prog, 1, &e->device, BUILD_OPTIONS, NULL, NULL) ==
+            CL_SUCCESS)
         return prog;
     if (err == CL_SUCCESS)
         dl_cl.clReleaseProgram(prog);
     DL_LOG_WARN("ignoring the cached marshal program %s: the device refuses "
-                "it; building it from source", path);
+                "it; building it from source",
+                path);
     return NULL;
 }
 
@@ -326,15 +330,14 @@ static void store_binary(const char *dir, const char *path, cl_program prog,
     int ok = dl_cl.clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len,
                                     &len, NULL) == CL_SUCCESS &&
              len > 0 && (bin = malloc(len)) &&
-             dl_cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin,
-                                    &bin, NULL) == CL_SUCCESS;
+             dl_cl.clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin,
+                                    NULL) == CL_SUCCESS;
     uint64_t key_len = k->len, bin_len = len;
     uint64_t sum = ok ? dl_hash(DL_HASH_SEED, bin, len) : 0;
     ok = ok && fwrite(&key_len, sizeof key_len, 1, f) == 1 &&
          fwrite(k->text, 1, k->len, f) == k->len &&
          fwrite(&bin_len, sizeof bin_len, 1, f) == 1 &&
-         fwrite(bin, 1, len, f) == len &&
-         fwrite(&sum, sizeof sum, 1, f) == 1;
+         fwrite(bin, 1, len, f) == len && fwrite(&sum, sizeof sum, 1, f) == 1;
     if (fclose(f) != 0)
         ok = 0;
     if (!ok || rename(tmp, path) != 0)
@@ -491,8 +494,8 @@ unsigned dl_engine_store_pending(double budget_ms)
     pthread_mutex_unlock(&pending_lock);
     if (total)
         DL_LOG_INFO("binary cache: stored %u of %u marshal programs built "
-                    "from source in %.0f ms (budget %.0f ms)", stored, total,
-                    spent, budget_ms);
+                    "from source in %.0f ms (budget %.0f ms)",
+                    stored, total, spent, budget_ms);
     return stored;
 }
 
@@ -523,8 +526,8 @@ static dl_status build_program(dl_engine *e, const char *source,
     }
     cl_int err;
     double t0 = now_ms();
-    cl_program prog = dl_cl.clCreateProgramWithSource(e->context, 3, texts,
-                                                      NULL, &err);
+    cl_program prog =
+        dl_cl.clCreateProgramWithSource(e->context, 3, texts, NULL, &err);
     if (err != CL_SUCCESS)
         free(key.text);
     DL_RETURN_ON_CL(err, "clCreateProgramWithSource");
@@ -532,7 +535,7 @@ static dl_status build_program(dl_engine *e, const char *source,
     if (err != CL_SUCCESS) {
         char log[1024] = "";
         dl_cl.clGetProgramBuildInfo(prog, e->device, CL_PROGRAM_BUILD_LOG,
-                              sizeof log - 1, log, NULL);
+                                    sizeof log - 1, log, NULL);
         dl_cl.clReleaseProgram(prog);
         free(key.text);
         return dl_fail(DL_BUILD_ERROR, "building %s failed (%d): %.700s",

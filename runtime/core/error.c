@@ -28,21 +28,34 @@ dl_status dl_fail_wrap(dl_status status, const char *fmt, ...)
     return dl_fail(status, "%s: %s", what, why);
 }
 
-const char *dl_last_error(void) { return last_error; }
+const char *dl_last_error(void)
+{
+    return last_error;
+}
 
 const char *dl_status_name(dl_status status)
 {
     switch (status) {
-    case DL_SUCCESS: return "DL_SUCCESS";
-    case DL_INVALID_ARGUMENT: return "DL_INVALID_ARGUMENT";
-    case DL_INVALID_LAYOUT: return "DL_INVALID_LAYOUT";
-    case DL_INCOMPATIBLE: return "DL_INCOMPATIBLE";
-    case DL_UNSUPPORTED: return "DL_UNSUPPORTED";
-    case DL_BUFFER_TOO_SMALL: return "DL_BUFFER_TOO_SMALL";
-    case DL_SIZE_OVERFLOW: return "DL_SIZE_OVERFLOW";
-    case DL_OUT_OF_MEMORY: return "DL_OUT_OF_MEMORY";
-    case DL_OPENCL_ERROR: return "DL_OPENCL_ERROR";
-    case DL_BUILD_ERROR: return "DL_BUILD_ERROR";
+    case DL_SUCCESS:
+        return "DL_SUCCESS";
+    case DL_INVALID_ARGUMENT:
+        return "DL_INVALID_ARGUMENT";
+    case DL_INVALID_LAYOUT:
+        return "DL_INVALID_LAYOUT";
+    case DL_INCOMPATIBLE:
+        return "DL_INCOMPATIBLE";
+    case DL_UNSUPPORTED:
+        return "DL_UNSUPPORTED";
+    case DL_BUFFER_TOO_SMALL:
+        return "DL_BUFFER_TOO_SMALL";
+    case DL_SIZE_OVERFLOW:
+        return "DL_SIZE_OVERFLOW";
+    case DL_OUT_OF_MEMORY:
+        return "DL_OUT_OF_MEMORY";
+    case DL_OPENCL_ERROR:
+        return "DL_OPENCL_ERROR";
+    case DL_BUILD_ERROR:
+        return "DL_BUILD_ERROR";
     }
     return "DL_UNKNOWN_STATUS";
 }

@@ -38,10 +38,10 @@ typedef struct dl_plan_entry dl_plan_entry;
 struct dl_engine {
     cl_context context;
     cl_device_id device;
-    size_t max_wg;        /* CL_DEVICE_MAX_WORK_GROUP_SIZE            */
-    cl_ulong local_mem;   /* CL_DEVICE_LOCAL_MEM_SIZE                 */
+    size_t max_wg;      /* CL_DEVICE_MAX_WORK_GROUP_SIZE            */
+    cl_ulong local_mem; /* CL_DEVICE_LOCAL_MEM_SIZE                 */
     cl_uint compute_units;
-    int local_is_global;  /* CPU devices: __local is plain memory     */
+    int local_is_global; /* CPU devices: __local is plain memory     */
     pthread_mutex_t lock;
     dl_program_entry *programs;
     dl_plan_entry *plans;
@@ -173,8 +173,8 @@ extern const dl_algo_ops dl_algo_staged_cycles;   /* algo_staged_cycles.c */
  * staged route of shorter chunks, cycles(T1) plus a regroup, or 0.  T1 =
  * count: the regroup alone does it. */
 #define DL_CYCLES_MIN_CHUNK_BYTES 128u
-int dl_cycles_suits(const dl_engine *engine, const dl_record *rec,
-                    size_t count, size_t tile);
+int dl_cycles_suits(const dl_engine *engine, const dl_record *rec, size_t count,
+                    size_t tile);
 size_t dl_staged_block(const dl_engine *engine, const dl_record *rec,
                        size_t count, size_t tile);
 /* The ASTA(t) that automatic AoS <-> DA plans pass through on CPUs: tiles
@@ -205,6 +205,9 @@ unsigned dl_plan_count_builds(dl_engine *engine, const dl_layout *from,
 void dl_engine_free(dl_engine *engine);
 
 /* Round-up division. */
-static inline size_t dl_div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+static inline size_t dl_div_up(size_t a, size_t b)
+{
+    return (a + b - 1) / b;
+}
 
 #endif

@@ -138,7 +138,8 @@ dl_status dl_convert_host(void *data, size_t size, const dl_layout *from,
     DL_RETURN_ERROR_ON(!data && bytes, DL_INVALID_ARGUMENT, "data is NULL");
     DL_RETURN_ERROR_ON(size < bytes, DL_BUFFER_TOO_SMALL,
                        "buffer of %zu bytes is smaller than the layout "
-                       "(%zu bytes)", size, bytes);
+                       "(%zu bytes)",
+                       size, bytes);
     if (bytes == 0)
         return DL_SUCCESS;
     unsigned char *tmp = malloc(bytes);

@@ -16,8 +16,7 @@ static atomic_int log_level = DL_LOG_LEVEL_WARN;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file; /* NULL: stderr */
 
-static const char *const level_names[] = {"error", "warning", "info",
-                                          "debug"};
+static const char *const level_names[] = {"error", "warning", "info", "debug"};
 
 const char *dl_log_level_name(dl_log_level level)
 {
@@ -65,8 +64,8 @@ dl_status dl_log_configure(dl_log_level level, const char *path)
     FILE *f = fopen(path, "a");
     if (!f) {
         int err = errno;
-        DL_LOG_WARN("cannot open log file '%s' (%s); logging to stderr",
-                    path, strerror(err));
+        DL_LOG_WARN("cannot open log file '%s' (%s); logging to stderr", path,
+                    strerror(err));
         return dl_fail(DL_INVALID_ARGUMENT, "cannot open log file '%s': %s",
                        path, strerror(err));
     }

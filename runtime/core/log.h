@@ -45,8 +45,8 @@ void dl_log_at(dl_log_level level, const char *file, unsigned line,
                const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #define DL_LOG_ERROR(...) dl_log(DL_LOG_LEVEL_ERROR, __VA_ARGS__)
-#define DL_LOG_WARN(...) dl_log(DL_LOG_LEVEL_WARN, __VA_ARGS__)
-#define DL_LOG_INFO(...) dl_log(DL_LOG_LEVEL_INFO, __VA_ARGS__)
+#define DL_LOG_WARN(...)  dl_log(DL_LOG_LEVEL_WARN, __VA_ARGS__)
+#define DL_LOG_INFO(...)  dl_log(DL_LOG_LEVEL_INFO, __VA_ARGS__)
 #define DL_LOG_DEBUG(...) dl_log(DL_LOG_LEVEL_DEBUG, __VA_ARGS__)
 
 #define DL_LOG_ERROR_AT(file, line, ...)                                       \

@@ -23,8 +23,7 @@ struct dl_plan {
     pthread_mutex_t lock; /* kernel arguments are set per enqueue */
 };
 
-static const char *const algo_names[] = {"auto", "bs", "pttwac", "pipt",
-                                         "oop"};
+static const char *const algo_names[] = {"auto", "bs", "pttwac", "pipt", "oop"};
 
 const char *dl_algo_name(dl_algo algo)
 {
@@ -73,9 +72,8 @@ static size_t staging_tile(const dl_plan *p)
     const dl_record *rec = p->record;
     size_t count = p->count;
     /* Automatic plans on CPUs: much longer chunks (see algo_staged.c). */
-    size_t staged = p->algo == DL_ALGO_AUTO
-                        ? dl_staged_aos_tile(p->engine, rec, count)
-                        : 0;
+    size_t staged =
+        p->algo == DL_ALGO_AUTO ? dl_staged_aos_tile(p->engine, rec, count) : 0;
     if (staged)
         return staged;
     size_t t = 128 / rec->word;
@@ -110,23 +108,23 @@ static dl_status add_step(dl_plan *p, dl_step_kind kind, size_t tile,
     DL_RETURN_ERROR_ON(!s->ops, DL_UNSUPPORTED,
                        "no marshaling algorithm fits a %s step with T=%zu "
                        "and %u-word records on this device",
-                       kind == DL_STEP_TILES ? "AoS<->ASTA" : "DA<->ASTA",
-                       tile, p->record->rec_words);
+                       kind == DL_STEP_TILES ? "AoS<->ASTA" : "DA<->ASTA", tile,
+                       p->record->rec_words);
     return keep_step(p, s);
 }
 
 /* A step of the CPU routes (algo_staged*.c) with the given algorithm;
  * `block` is the regroup's T1 (0 for the others). */
-static dl_status add_staged(dl_plan *p, const dl_algo_ops *ops,
-                            size_t tile, size_t block, int inverse)
+static dl_status add_staged(dl_plan *p, const dl_algo_ops *ops, size_t tile,
+                            size_t block, int inverse)
 {
     dl_step *s = &p->steps[p->nsteps];
     memset(s, 0, sizeof *s);
     s->desc = (dl_step_desc){p->record, p->count, tile, inverse, block};
     s->ops = ops;
     DL_RETURN_ERROR_ON(!s->ops->fits(p->engine, &s->desc), DL_UNSUPPORTED,
-                       "%s step with T=%zu does not fit this device",
-                       ops->name, tile);
+                       "%s step with T=%zu does not fit this device", ops->name,
+                       tile);
     return keep_step(p, s);
 }
 
@@ -152,8 +150,8 @@ static dl_status plan_da_asta(dl_plan *p, size_t tile, int inverse)
         return add_chunks(p, tile, inverse);
     if (!inverse && t1 < p->count)
         DL_RETURN_IF_FAIL(add_chunks(p, t1, 0));
-    DL_RETURN_IF_FAIL(add_staged(p, &dl_algo_staged_regroup, tile, t1,
-                                 inverse));
+    DL_RETURN_IF_FAIL(
+        add_staged(p, &dl_algo_staged_regroup, tile, t1, inverse));
     if (inverse && t1 < p->count)
         return add_chunks(p, t1, 1);
     return DL_SUCCESS;
@@ -206,8 +204,8 @@ static void describe(dl_plan *p)
     int n = snprintf(d, room, p->nsteps ? "" : "none");
     for (int i = 0; i < p->nsteps && n >= 0 && (size_t)n < room; i++) {
         const dl_step *s = &p->steps[i];
-        n += snprintf(d + n, room - (size_t)n, "%s%s(T=%zu%s)",
-                      i ? " -> " : "", s->ops->name, s->desc.tile,
+        n += snprintf(d + n, room - (size_t)n, "%s%s(T=%zu%s)", i ? " -> " : "",
+                      s->ops->name, s->desc.tile,
                       s->desc.inverse ? ",inverse" : "");
     }
 }
@@ -258,7 +256,8 @@ dl_status dl_plan_create(dl_engine *engine, const dl_layout *from,
         if (!used)
             st = dl_fail(DL_UNSUPPORTED,
                          "algorithm %s cannot perform any step of this "
-                         "conversion", dl_algo_name(algo));
+                         "conversion",
+                         dl_algo_name(algo));
     }
     if (st != DL_SUCCESS) {
         dl_plan_release(p);
@@ -269,7 +268,10 @@ dl_status dl_plan_create(dl_engine *engine, const dl_layout *from,
     return DL_SUCCESS;
 }
 
-size_t dl_plan_extra_bytes(const dl_plan *p) { return p ? p->extra_bytes : 0; }
+size_t dl_plan_extra_bytes(const dl_plan *p)
+{
+    return p ? p->extra_bytes : 0;
+}
 
 const char *dl_plan_describe(const dl_plan *p)
 {
@@ -286,21 +288,23 @@ static dl_status validate_target(const dl_plan *p, cl_command_queue q,
     cl_device_id qdev = NULL;
     size_t size = 0;
     cl_int err = dl_cl.clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qctx,
-                                       &qctx, NULL);
+                                             &qctx, NULL);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_INVALID_ARGUMENT,
                        "command queue is not valid (OpenCL error %d)",
                        (int)err);
-    err = dl_cl.clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
+    err = dl_cl.clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qdev, &qdev,
+                                      NULL);
     DL_RETURN_ON_CL(err, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)");
-    err = dl_cl.clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL);
+    err =
+        dl_cl.clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_INVALID_ARGUMENT,
                        "buffer is not a valid memory object (OpenCL error "
-                       "%d)", (int)err);
+                       "%d)",
+                       (int)err);
     err = dl_cl.clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof mctx, &mctx,
-                             NULL);
+                                   NULL);
     DL_RETURN_ON_CL(err, "clGetMemObjectInfo(CL_MEM_CONTEXT)");
-    DL_RETURN_ERROR_ON(qctx != p->engine->context ||
-                           mctx != p->engine->context,
+    DL_RETURN_ERROR_ON(qctx != p->engine->context || mctx != p->engine->context,
                        DL_INVALID_ARGUMENT,
                        "queue or buffer belongs to another context than the "
                        "engine");
@@ -308,8 +312,8 @@ static dl_status validate_target(const dl_plan *p, cl_command_queue q,
                        "queue belongs to another device than the engine");
     DL_RETURN_ERROR_ON(size < p->bytes, DL_BUFFER_TOO_SMALL,
                        "buffer of %zu bytes is smaller than the layout "
-                       "(%zu records of %u bytes = %zu bytes)", size,
-                       p->count, p->record->size, p->bytes);
+                       "(%zu records of %u bytes = %zu bytes)",
+                       size, p->count, p->record->size, p->bytes);
     return DL_SUCCESS;
 }
 
@@ -354,9 +358,13 @@ unsigned dl_plan_count_builds(dl_engine *e, const dl_layout *from,
     dl_plan *p = calloc(1, sizeof *p);
     if (!p)
         return 0;
-    *p = (dl_plan){.engine = e, .record = (dl_record *)from->record,
-                   .count = from->count, .from_tile = dl_layout_tile(from),
-                   .to_tile = dl_layout_tile(to), .algo = algo, .dry = 1};
+    *p = (dl_plan){.engine = e,
+                   .record = (dl_record *)from->record,
+                   .count = from->count,
+                   .from_tile = dl_layout_tile(from),
+                   .to_tile = dl_layout_tile(to),
+                   .algo = algo,
+                   .dry = 1};
     unsigned n = 0;
     if (plan_steps(p) == DL_SUCCESS)
         for (int i = 0; i < p->nsteps; i++)

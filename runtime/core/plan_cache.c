@@ -61,8 +61,8 @@ unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from,
  * the engine; once the cache is full a plan is made for this call only
  * (*transient set), so no plan is ever freed while another thread uses it. */
 static dl_status cached_plan(dl_engine *e, const dl_layout *from,
-                             const dl_layout *to, dl_algo algo,
-                             dl_plan **out, int *transient)
+                             const dl_layout *to, dl_algo algo, dl_plan **out,
+                             int *transient)
 {
     int n = 0;
     *transient = 0;
@@ -85,8 +85,13 @@ static dl_status cached_plan(dl_engine *e, const dl_layout *from,
         return DL_SUCCESS;
     }
     pthread_mutex_lock(&e->lock);
-    *c = (dl_plan_entry){from->record, from->count, dl_layout_tile(from),
-                         dl_layout_tile(to), algo, p, e->plans};
+    *c = (dl_plan_entry){from->record,
+                         from->count,
+                         dl_layout_tile(from),
+                         dl_layout_tile(to),
+                         algo,
+                         p,
+                         e->plans};
     e->plans = c;
     pthread_mutex_unlock(&e->lock);
     return DL_SUCCESS;

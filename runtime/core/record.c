@@ -41,7 +41,8 @@ static dl_status build_parts(dl_record *r)
             free(sorted);
             return dl_fail(DL_INVALID_LAYOUT,
                            "field at offset %u overlaps the previous field "
-                           "(which ends at %u)", offset, end);
+                           "(which ends at %u)",
+                           offset, end);
         }
         if (sorted[i].offset > end)
             r->parts[n++] = (dl_field){end, sorted[i].offset - end};
@@ -53,7 +54,8 @@ static dl_status build_parts(dl_record *r)
         r->size = end;
     DL_RETURN_ERROR_ON(r->size < end, DL_INVALID_LAYOUT,
                        "record size %u is smaller than the end of its last "
-                       "field (%u)", r->size, end);
+                       "field (%u)",
+                       r->size, end);
     if (r->size > end)
         r->parts[n++] = (dl_field){end, r->size - end};
     r->nparts = n;
@@ -150,8 +152,14 @@ void dl_record_release(dl_record *record)
     free(record);
 }
 
-uint32_t dl_record_size(const dl_record *r) { return r ? r->size : 0; }
-uint32_t dl_record_nfields(const dl_record *r) { return r ? r->nfields : 0; }
+uint32_t dl_record_size(const dl_record *r)
+{
+    return r ? r->size : 0;
+}
+uint32_t dl_record_nfields(const dl_record *r)
+{
+    return r ? r->nfields : 0;
+}
 
 dl_field dl_record_field(const dl_record *r, uint32_t index)
 {

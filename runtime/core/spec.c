@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void dl_spec_init(dl_spec *spec) { *spec = (dl_spec){0}; }
+void dl_spec_init(dl_spec *spec)
+{
+    *spec = (dl_spec){0};
+}
 
 void dl_spec_free(dl_spec *spec)
 {
@@ -66,11 +69,16 @@ void dl_spec_define(dl_spec *spec, const char *name, const char *fmt, ...)
 const char *dl_spec_word_type(uint32_t w)
 {
     switch (w) {
-    case 1: return "uchar";
-    case 2: return "ushort";
-    case 4: return "uint";
-    case 8: return "ulong";
-    default: return "uint4";
+    case 1:
+        return "uchar";
+    case 2:
+        return "ushort";
+    case 4:
+        return "uint";
+    case 8:
+        return "ulong";
+    default:
+        return "uint4";
     }
 }
 

@@ -9,8 +9,8 @@
 /* GPUs: a work-group moves a piece together, each item a few words
  * (coalesced).  CPUs (POCL): a work-group is one thread, and a single
  * work-item moving whole pieces with vector loops was fastest. */
-#define CHUNK_LOCAL 64u
-#define CHUNK_MAX_PER_ITEM 16u
+#define CHUNK_LOCAL           64u
+#define CHUNK_MAX_PER_ITEM    16u
 #define CHUNK_CPU_PIECE_BYTES 4096u
 /* PTTWAC claims ahead: this many loads in flight together per group. */
 #define CHUNK_AHEAD 64u
@@ -56,13 +56,16 @@ void dl_chunk_spec(dl_spec *spec, const dl_step_desc *d,
     dl_spec_define(spec, "DL_SPAN", "%uu", CHUNK_SPAN);
 }
 
-#define TAIL_LOCAL 64u
+#define TAIL_LOCAL          64u
 #define TAIL_WORDS_PER_ITEM 8u
-#define TAIL_GROUPS_PER_CU 4u
-#define TAIL_MIN_RANGE 65536u        /* words: fewer groups on small buffers */
-#define TAIL_HALO_BUDGET (64u << 10) /* bytes of halo copies, at least       */
+#define TAIL_GROUPS_PER_CU  4u
+#define TAIL_MIN_RANGE      65536u /* words: fewer groups on small buffers */
+#define TAIL_HALO_BUDGET    (64u << 10) /* bytes of halo copies, at least */
 
-static size_t tail_rest(const dl_step_desc *d) { return d->count % d->tile; }
+static size_t tail_rest(const dl_step_desc *d)
+{
+    return d->count % d->tile;
+}
 
 /* Farthest a full-tile word moves: R times the first word of the last
  * part (the tails of all earlier parts lie before it). */
@@ -85,7 +88,9 @@ static size_t local_size(const dl_engine *e)
  * groups per compute unit balance a shared machine; a range of fewer
  * than TAIL_CPU_MIN_RANGE words is not worth a launch of its own. */
 #define TAIL_CPU_GROUPS_PER_CU 2u
-#define TAIL_CPU_MAX_GROUPS 16u /* DL_TAIL_MAX_GROUPS: the kernels' cut table */
+#define TAIL_CPU_MAX_GROUPS                                                    \
+    16u /* DL_TAIL_MAX_GROUPS: the kernels' cut table                          \
+         */
 #define TAIL_CPU_MIN_RANGE 65536u
 
 static dl_status rotate_prepare(dl_engine *e, dl_step *s)
@@ -112,10 +117,9 @@ static dl_status rotate_prepare(dl_engine *e, dl_step *s)
         e, "tail.cl", &spec, inv ? "dl_tail_rotate_inverse" : "dl_tail_rotate",
         &s->kernels[DL_TAIL_KERNEL_SHIFT]);
     if (st == DL_SUCCESS && groups > 1)
-        st = dl_engine_kernel(
-            e, "tail.cl", &spec,
-            inv ? "dl_tail_fixup_inverse" : "dl_tail_fixup",
-            &s->kernels[DL_TAIL_KERNEL_FIXUP]);
+        st = dl_engine_kernel(e, "tail.cl", &spec,
+                              inv ? "dl_tail_fixup_inverse" : "dl_tail_fixup",
+                              &s->kernels[DL_TAIL_KERNEL_FIXUP]);
     dl_spec_free(&spec);
     return st;
 }

@@ -48,7 +48,8 @@ static dl_status address_overflow(long long element)
 {
     return dl_fail(DL_INVALID_ARGUMENT,
                    "coalescing: the address of element %lld does not fit "
-                   "64 bits", element);
+                   "64 bits",
+                   element);
 }
 
 /* What the walk of one count carries from access to access. */
@@ -93,19 +94,18 @@ static dl_status check_params(const dl_coalesce_geometry *g,
                        "coalescing: W and S must be at least 1 (W=%u S=%u)",
                        g->simd_width, g->segment_bytes);
     DL_RETURN_ERROR_ON(ref->elem_bytes == 0 || ref->elem_bytes > INT64_MAX,
-                       DL_INVALID_ARGUMENT,
-                       "coalescing: element size %zu", ref->elem_bytes);
+                       DL_INVALID_ARGUMENT, "coalescing: element size %zu",
+                       ref->elem_bytes);
     size_t fb = ref->field_bytes ? ref->field_bytes : ref->elem_bytes;
     DL_RETURN_ERROR_ON(ref->field_offset > ref->elem_bytes ||
                            fb > ref->elem_bytes - ref->field_offset,
                        DL_INVALID_ARGUMENT,
                        "coalescing: field of %zu bytes at %zu outside the "
-                       "%zu-byte element", fb, ref->field_offset,
-                       ref->elem_bytes);
-    DL_RETURN_ERROR_ON(index_bytes != 4 && index_bytes != 8,
-                       DL_INVALID_ARGUMENT,
-                       "coalescing: index entries of %u bytes (4 or 8)",
-                       index_bytes);
+                       "%zu-byte element",
+                       fb, ref->field_offset, ref->elem_bytes);
+    DL_RETURN_ERROR_ON(
+        index_bytes != 4 && index_bytes != 8, DL_INVALID_ARGUMENT,
+        "coalescing: index entries of %u bytes (4 or 8)", index_bytes);
     DL_RETURN_ERROR_ON(!index && index_count, DL_INVALID_ARGUMENT,
                        "coalescing: no index array");
     return DL_SUCCESS;
@@ -119,8 +119,8 @@ static count_job make_job(const dl_coalesce_geometry *g,
         .segment = g->segment_bytes,
         .elem = (int64_t)ref->elem_bytes,
         .field_off = (int64_t)ref->field_offset,
-        .field_bytes = (int64_t)(ref->field_bytes ? ref->field_bytes
-                                                  : ref->elem_bytes),
+        .field_bytes =
+            (int64_t)(ref->field_bytes ? ref->field_bytes : ref->elem_bytes),
         .offset = ref->offset,
         .index = index,
         .index_bytes = index_bytes,
@@ -138,12 +138,12 @@ static int set_capacity(const count_job *job, unsigned w, size_t *cap)
 
 dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
                             const dl_coalesce_ref *ref,
-                            const dl_coalesce_range *range,
-                            const void *index, size_t index_count,
-                            unsigned index_bytes, dl_coalesce_counts *out)
+                            const dl_coalesce_range *range, const void *index,
+                            size_t index_count, unsigned index_bytes,
+                            dl_coalesce_counts *out)
 {
-    DL_RETURN_ERROR_ON(!geometry || !ref || !range || !out,
-                       DL_INVALID_ARGUMENT, "coalescing: NULL argument");
+    DL_RETURN_ERROR_ON(!geometry || !ref || !range || !out, DL_INVALID_ARGUMENT,
+                       "coalescing: NULL argument");
     DL_RETURN_IF_FAIL(
         check_params(geometry, ref, index, index_count, index_bytes));
     memset(out, 0, sizeof *out);
@@ -152,8 +152,10 @@ dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
     size_t cap;
     if (set_capacity(&job, geometry->simd_width, &cap) ||
         dl_segset_init(&walk.set, cap) != 0)
-        return dl_fail(DL_OUT_OF_MEMORY, "coalescing: no memory for a "
-                       "warp of %u lanes", geometry->simd_width);
+        return dl_fail(DL_OUT_OF_MEMORY,
+                       "coalescing: no memory for a "
+                       "warp of %u lanes",
+                       geometry->simd_width);
     dl_status st = dl_warp_walk(range, index_count, geometry->simd_width,
                                 count_access, &walk);
     dl_segset_free(&walk.set);

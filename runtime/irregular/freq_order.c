@@ -36,8 +36,10 @@ static int by_frequency_then_first(const void *pa, const void *pb)
 
 static dl_status no_memory(size_t n)
 {
-    return dl_fail(DL_OUT_OF_MEMORY, "frequency order: no memory for %zu "
-                   "jobs", n);
+    return dl_fail(DL_OUT_OF_MEMORY,
+                   "frequency order: no memory for %zu "
+                   "jobs",
+                   n);
 }
 
 /* The runs of equal values in the sorted readers; returns their number. */
@@ -76,8 +78,7 @@ static int allocate(dl_freq_order *o, size_t n)
     return o->value && o->count && o->job && o->rank ? 0 : -1;
 }
 
-dl_status dl_freq_order_build(const int64_t *elem, size_t n,
-                              dl_freq_order *out)
+dl_status dl_freq_order_build(const int64_t *elem, size_t n, dl_freq_order *out)
 {
     DL_RETURN_ERROR_ON(!out || (!elem && n), DL_INVALID_ARGUMENT,
                        "frequency order: NULL argument");

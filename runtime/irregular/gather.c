@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define GATHER_LOCAL 256 /* GPUs: work-items per group (POCL: <= 1024) */
+#define GATHER_LOCAL   256 /* GPUs: work-items per group (POCL: <= 1024) */
 #define GATHER_CPU_RUN 256 /* CPUs: consecutive entries per work-item */
 
 /* The field the reference reads: [offset, offset + bytes) of an element. */
@@ -25,7 +25,8 @@ static dl_status check_field(const dl_coalesce_ref *ref, gather_field *f)
     DL_RETURN_ERROR_ON(f->offset > f->elem || f->bytes > f->elem - f->offset,
                        DL_INVALID_ARGUMENT,
                        "gather: field of %zu bytes at %zu outside the "
-                       "%zu-byte element", f->bytes, f->offset, f->elem);
+                       "%zu-byte element",
+                       f->bytes, f->offset, f->elem);
     return DL_SUCCESS;
 }
 
@@ -43,20 +44,19 @@ static size_t range_end(const dl_coalesce_range *r, size_t threads,
     return e + 1;
 }
 
-static dl_status extent_for(const gather_field *f,
-                            const dl_coalesce_range *r, size_t threads,
-                            size_t p_count, dl_gather_extent *out)
+static dl_status extent_for(const gather_field *f, const dl_coalesce_range *r,
+                            size_t threads, size_t p_count,
+                            dl_gather_extent *out)
 {
     *out = (dl_gather_extent){.threads = threads};
     if (threads == 0 || r->steps == 0 || r->base >= p_count)
         return DL_SUCCESS;
     out->first = r->base;
     out->end = range_end(r, threads, p_count);
-    DL_RETURN_ERROR_ON(
-        __builtin_mul_overflow(out->end, f->elem, &out->bytes),
-        DL_INVALID_ARGUMENT,
-        "gather: %zu elements of %zu bytes do not fit size_t", out->end,
-        f->elem);
+    DL_RETURN_ERROR_ON(__builtin_mul_overflow(out->end, f->elem, &out->bytes),
+                       DL_INVALID_ARGUMENT,
+                       "gather: %zu elements of %zu bytes do not fit size_t",
+                       out->end, f->elem);
     return DL_SUCCESS;
 }
 
@@ -174,8 +174,7 @@ static dl_status gather_kernel(dl_engine *e, const gather_field *f,
 
 /* The entries v with 0 <= v + c < a_count, as [lo, hi] in 64 bits; lo > hi
  * when there are none. */
-static void index_bounds(size_t a_count, long long c, cl_long *lo,
-                         cl_long *hi)
+static void index_bounds(size_t a_count, long long c, cl_long *lo, cl_long *hi)
 {
     __int128 l = -(__int128)c, h = (__int128)a_count - 1 - c;
     if (a_count == 0 || l > INT64_MAX || h < INT64_MIN) {
@@ -190,8 +189,8 @@ static void index_bounds(size_t a_count, long long c, cl_long *lo,
 static dl_status mem_size(cl_mem m, const char *what, size_t *out)
 {
     DL_RETURN_ERROR_ON(!m, DL_INVALID_ARGUMENT, "gather: %s is NULL", what);
-    cl_int err = dl_cl.clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof *out, out,
-                                          NULL);
+    cl_int err =
+        dl_cl.clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof *out, out, NULL);
     DL_RETURN_ERROR_ON(err != CL_SUCCESS, DL_OPENCL_ERROR,
                        "gather: the size of %s (OpenCL error %d)", what,
                        (int)err);
@@ -208,11 +207,23 @@ typedef struct gather_args {
 
 static dl_status set_args(cl_kernel k, const gather_args *g)
 {
-    const void *values[] = {&g->a, &g->p, &g->a_prime, &g->first, &g->span,
-                            &g->p_lo, &g->p_hi, &g->c, &g->dims.n1,
-                            &g->dims.s1, &g->dims.n2, &g->dims.s2, &g->base};
-    const size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
-                            8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+    const void *values[] = {&g->a,       &g->p,       &g->a_prime, &g->first,
+                            &g->span,    &g->p_lo,    &g->p_hi,    &g->c,
+                            &g->dims.n1, &g->dims.s1, &g->dims.n2, &g->dims.s2,
+                            &g->base};
+    const size_t sizes[] = {sizeof(cl_mem),
+                            sizeof(cl_mem),
+                            sizeof(cl_mem),
+                            8,
+                            8,
+                            8,
+                            8,
+                            8,
+                            8,
+                            8,
+                            8,
+                            8,
+                            8};
     for (cl_uint i = 0; i < sizeof sizes / sizeof *sizes; i++)
         DL_RETURN_IF_FAIL(dl_set_arg(k, i, sizes[i], values[i]));
     return DL_SUCCESS;
@@ -235,18 +246,21 @@ static dl_status plan_gather(cl_mem a, cl_mem p, cl_mem a_prime,
     DL_RETURN_ERROR_ON(prime_bytes < x.bytes, DL_INVALID_ARGUMENT,
                        "gather: A' holds %zu bytes, the range needs %zu",
                        prime_bytes, x.bytes);
-    *g = (gather_args){.a = a, .p = p, .a_prime = a_prime, .first = x.first,
-                       .span = x.end - x.first,
-                       .dims = range_dims(range, x.end > x.first
-                                                     ? x.end - x.first - 1
-                                                     : 0),
-                       .c = c, .base = range->base};
+    *g = (gather_args){
+        .a = a,
+        .p = p,
+        .a_prime = a_prime,
+        .first = x.first,
+        .span = x.end - x.first,
+        .dims = range_dims(range, x.end > x.first ? x.end - x.first - 1 : 0),
+        .c = c,
+        .base = range->base};
     index_bounds(a_bytes / f->elem, c, &g->p_lo, &g->p_hi);
     return DL_SUCCESS;
 }
 
-dl_status dl_enqueue_gather(dl_engine *engine, cl_command_queue queue,
-                            cl_mem a, cl_mem p, const dl_coalesce_ref *ref,
+dl_status dl_enqueue_gather(dl_engine *engine, cl_command_queue queue, cl_mem a,
+                            cl_mem p, const dl_coalesce_ref *ref,
                             const dl_coalesce_range *range,
                             unsigned index_bytes, cl_mem a_prime,
                             cl_uint num_events, const cl_event *wait_list,
@@ -254,10 +268,9 @@ dl_status dl_enqueue_gather(dl_engine *engine, cl_command_queue queue,
 {
     DL_RETURN_ERROR_ON(!engine || !queue || !range, DL_INVALID_ARGUMENT,
                        "gather: NULL argument");
-    DL_RETURN_ERROR_ON(index_bytes != 4 && index_bytes != 8,
-                       DL_INVALID_ARGUMENT,
-                       "gather: index entries of %u bytes (4 or 8)",
-                       index_bytes);
+    DL_RETURN_ERROR_ON(
+        index_bytes != 4 && index_bytes != 8, DL_INVALID_ARGUMENT,
+        "gather: index entries of %u bytes (4 or 8)", index_bytes);
     DL_RETURN_ERROR_ON(num_events && !wait_list, DL_INVALID_ARGUMENT,
                        "gather: %u events but no wait list", num_events);
     gather_field f = {0, 0, 0};

@@ -51,8 +51,8 @@ size_t dl_gather_budget_bytes(cl_device_id device, double fraction);
  * is never read: A'[e]'s field becomes zero bytes.  Builds
  * gather.cl specialised for the element, field and index size once per
  * engine. */
-dl_status dl_enqueue_gather(dl_engine *engine, cl_command_queue queue,
-                            cl_mem a, cl_mem p, const dl_coalesce_ref *ref,
+dl_status dl_enqueue_gather(dl_engine *engine, cl_command_queue queue, cl_mem a,
+                            cl_mem p, const dl_coalesce_ref *ref,
                             const dl_coalesce_range *range,
                             unsigned index_bytes, cl_mem a_prime,
                             cl_uint num_events, const cl_event *wait_list,

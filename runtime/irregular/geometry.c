@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 /* The papers' GPU: a 32-thread warp, 128-byte segments. */
-#define GPU_SIMD_WIDTH 32u
+#define GPU_SIMD_WIDTH    32u
 #define GPU_SEGMENT_BYTES 128u
 /* The cache line of the x86 and ARM cores POCL runs on. */
 #define CPU_LINE_BYTES 64u
@@ -32,7 +32,8 @@ int dl_coalesce_format(const dl_coalesce_geometry *g,
     double saving = dl_coalesce_saving_percent(c);
     return snprintf(buf, size,
                     "W=%u S=%u: %.1f -> %.1f transactions per warp-access "
-                    "(%.1f%% %s)", g->simd_width, g->segment_bytes,
+                    "(%.1f%% %s)",
+                    g->simd_width, g->segment_bytes,
                     dl_coalesce_per_access(c->before, c->accesses),
                     dl_coalesce_per_access(c->after, c->accesses),
                     saving < 0 ? -saving : saving,
@@ -65,7 +66,10 @@ static cl_uint device_uint(cl_device_id device, cl_device_info what)
  * say: the widest of width x type size. */
 static unsigned simd_bytes(cl_device_id device)
 {
-    static const struct { cl_device_info what; unsigned bytes; } types[] = {
+    static const struct {
+        cl_device_info what;
+        unsigned bytes;
+    } types[] = {
         {CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, 1},
         {CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, 2},
         {CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, 4},
@@ -85,11 +89,16 @@ static unsigned simd_bytes(cl_device_id device)
 static unsigned scalar_width(cl_device_id device, size_t load_bytes)
 {
     switch (load_bytes) {
-    case 1: return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR);
-    case 2: return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT);
-    case 4: return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
-    case 8: return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG);
-    default: return 0;
+    case 1:
+        return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR);
+    case 2:
+        return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT);
+    case 4:
+        return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
+    case 8:
+        return device_uint(device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG);
+    default:
+        return 0;
     }
 }
 
@@ -101,8 +110,8 @@ dl_status dl_coalesce_geometry_for_device(cl_device_id device,
                        "coalescing: NULL device or geometry");
     dl_cl_init_default();
     cl_device_type type = 0;
-    cl_int err = dl_cl.clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type,
-                                       &type, NULL);
+    cl_int err =
+        dl_cl.clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     DL_RETURN_ON_CL(err, "clGetDeviceInfo(CL_DEVICE_TYPE)");
     if (!(type & CL_DEVICE_TYPE_CPU)) {
         *out = dl_coalesce_geometry_gpu();

@@ -135,15 +135,14 @@ static dl_status alloc_keyed(size_t n, keyed_job **sorted)
     return DL_SUCCESS;
 }
 
-dl_status dl_job_swap_by_segment(const int64_t *elem, size_t n,
-                                 unsigned warp, unsigned segment_elems,
-                                 size_t *job)
+dl_status dl_job_swap_by_segment(const int64_t *elem, size_t n, unsigned warp,
+                                 unsigned segment_elems, size_t *job)
 {
     DL_RETURN_ERROR_ON((n && (!elem || !job)), DL_INVALID_ARGUMENT,
                        "job swap: NULL argument");
     DL_RETURN_ERROR_ON(warp == 0 || segment_elems == 0, DL_INVALID_ARGUMENT,
-                       "job swap: W and E must be at least 1 (W=%u E=%u)",
-                       warp, segment_elems);
+                       "job swap: W and E must be at least 1 (W=%u E=%u)", warp,
+                       segment_elems);
     keyed_job *sorted;
     DL_RETURN_IF_FAIL(alloc_keyed(n, &sorted));
     residual_lists l = {malloc((n ? n : 1) * sizeof(residual)),
@@ -154,8 +153,7 @@ dl_status dl_job_swap_by_segment(const int64_t *elem, size_t n,
         free(l.set);
         free(l.head);
         free(l.tail);
-        return dl_fail(DL_OUT_OF_MEMORY, "job swap: no memory for %zu jobs",
-                       n);
+        return dl_fail(DL_OUT_OF_MEMORY, "job swap: no memory for %zu jobs", n);
     }
     for (size_t s = 0; s < warp; s++)
         l.head[s] = l.tail[s] = NONE;

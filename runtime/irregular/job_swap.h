@@ -32,12 +32,10 @@
 
 /* Fills job[0..n) with R by segment.  DL_INVALID_ARGUMENT for a zero W or
  * E, DL_OUT_OF_MEMORY when the work arrays cannot be allocated. */
-dl_status dl_job_swap_by_segment(const int64_t *elem, size_t n,
-                                 unsigned warp, unsigned segment_elems,
-                                 size_t *job);
+dl_status dl_job_swap_by_segment(const int64_t *elem, size_t n, unsigned warp,
+                                 unsigned segment_elems, size_t *job);
 
 /* Fills job[0..n) with R by length. */
-dl_status dl_job_swap_by_length(const uint64_t *length, size_t n,
-                                size_t *job);
+dl_status dl_job_swap_by_length(const uint64_t *length, size_t n, size_t *job);
 
 #endif

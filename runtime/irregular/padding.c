@@ -13,19 +13,21 @@
  * (by rank) was placed last. */
 typedef struct packer {
     const dl_freq_order *order;
-    size_t e;           /* E */
-    size_t pos;         /* next free slot */
-    size_t *last_slot;  /* [distinct] */
+    size_t e;          /* E */
+    size_t pos;        /* next free slot */
+    size_t *last_slot; /* [distinct] */
     dl_padding_plan *plan;
 } packer;
 
-static size_t segment_start(const packer *p) { return p->pos - p->pos % p->e; }
+static size_t segment_start(const packer *p)
+{
+    return p->pos - p->pos % p->e;
+}
 
 /* Whether the element of rank r lies in the current segment. */
 static int in_segment(const packer *p, size_t r)
 {
-    return p->last_slot[r] != NOT_PLACED &&
-           p->last_slot[r] >= segment_start(p);
+    return p->last_slot[r] != NOT_PLACED && p->last_slot[r] >= segment_start(p);
 }
 
 /* Work-items [t0, t0 + n) are grouped by rank, so each run of one rank is
@@ -92,10 +94,9 @@ static dl_status pack(const dl_freq_order *order, size_t w, size_t e,
                       dl_padding_plan *plan)
 {
     size_t bound;
-    DL_RETURN_ERROR_ON(slots_bound(order->jobs, w, e, &bound) != 0,
-                       DL_OUT_OF_MEMORY,
-                       "padding: A'' of %zu jobs does not fit memory",
-                       order->jobs);
+    DL_RETURN_ERROR_ON(
+        slots_bound(order->jobs, w, e, &bound) != 0, DL_OUT_OF_MEMORY,
+        "padding: A'' of %zu jobs does not fit memory", order->jobs);
     packer p = {order, e, 0, malloc((order->distinct + 1) * sizeof(size_t)),
                 plan};
     plan->source = malloc((bound ? bound : 1) * sizeof *plan->source);
@@ -111,8 +112,8 @@ static dl_status pack(const dl_freq_order *order, size_t w, size_t e,
         pack_warp(&p, t0, order->jobs - t0 < w ? order->jobs - t0 : w);
     plan->slots = p.pos;
     free(p.last_slot);
-    int64_t *fit = realloc(plan->source, (p.pos ? p.pos : 1) *
-                                             sizeof *plan->source);
+    int64_t *fit =
+        realloc(plan->source, (p.pos ? p.pos : 1) * sizeof *plan->source);
     if (fit) /* the bound allowed for padding every warp */
         plan->source = fit;
     return DL_SUCCESS;
@@ -124,8 +125,8 @@ dl_status dl_padding_plan_build(const int64_t *elem, size_t n, unsigned warp,
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "padding: NULL plan");
     memset(out, 0, sizeof *out);
     DL_RETURN_ERROR_ON(warp == 0 || segment_elems == 0, DL_INVALID_ARGUMENT,
-                       "padding: W and E must be at least 1 (W=%u E=%u)",
-                       warp, segment_elems);
+                       "padding: W and E must be at least 1 (W=%u E=%u)", warp,
+                       segment_elems);
     dl_freq_order order;
     DL_RETURN_IF_FAIL(dl_freq_order_build(elem, n, &order));
     out->jobs = n;

@@ -26,13 +26,14 @@ static dl_status check_plan(const dl_coalesce_geometry *geometry,
     DL_RETURN_ERROR_ON(why, DL_UNSUPPORTED, "%s", why);
     DL_RETURN_ERROR_ON(!params || !perm, DL_INVALID_ARGUMENT,
                        "remap: NULL parameters or permutation");
-    DL_RETURN_ERROR_ON(params->form != DL_REMAP_CLIQUE &&
-                           params->form != DL_REMAP_HYPERGRAPH,
-                       DL_INVALID_ARGUMENT, "remap: graph form %d",
-                       (int)params->form);
+    DL_RETURN_ERROR_ON(
+        params->form != DL_REMAP_CLIQUE && params->form != DL_REMAP_HYPERGRAPH,
+        DL_INVALID_ARGUMENT, "remap: graph form %d", (int)params->form);
     DL_RETURN_ERROR_ON(!(params->sample >= 0 && params->sample <= 1),
-                       DL_INVALID_ARGUMENT, "remap: sample fraction %g "
-                       "outside [0, 1]", params->sample);
+                       DL_INVALID_ARGUMENT,
+                       "remap: sample fraction %g "
+                       "outside [0, 1]",
+                       params->sample);
     /* The analyser checks the rest. */
     dl_coalesce_counts unused;
     return dl_coalesce_count(geometry, ref, range, index, index_count,
@@ -72,7 +73,7 @@ static dl_status lay_out(const dl_remap_patterns *p,
     uint32_t *part = malloc((p->elements + 1) * sizeof *part);
     dl_status s = part ? partition(p, &inc, params, st, part)
                        : dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for "
-                                 "the partition");
+                                                   "the partition");
     st->partition_s = seconds_since(t0);
     t0 = dl_now_ns();
     if (s == DL_SUCCESS)
@@ -98,9 +99,8 @@ dl_status dl_remap_plan(const dl_coalesce_geometry *geometry,
     st.per_segment = per ? per : 1;
     uint64_t t0 = dl_now_ns();
     dl_remap_patterns p;
-    DL_RETURN_IF_FAIL(dl_remap_profile(geometry, ref, range, index,
-                                       index_count, index_bytes, a_count,
-                                       params, &p));
+    DL_RETURN_IF_FAIL(dl_remap_profile(geometry, ref, range, index, index_count,
+                                       index_bytes, a_count, params, &p));
     st.profile_s = seconds_since(t0);
     st.referenced = p.elements;
     st.parts = (p.elements + st.per_segment - 1) / st.per_segment;
@@ -129,23 +129,23 @@ static int redirect_one(long long v, long long c, const size_t *perm,
 
 dl_status dl_remap_redirect(const dl_coalesce_ref *ref, const size_t *perm,
                             size_t a_count, const void *index,
-                            size_t index_count, unsigned index_bytes,
-                            void *out)
+                            size_t index_count, unsigned index_bytes, void *out)
 {
     DL_RETURN_ERROR_ON(!ref || !perm || (!index && index_count) || !out,
                        DL_INVALID_ARGUMENT, "remap: NULL argument");
-    DL_RETURN_ERROR_ON(index_bytes != 4 && index_bytes != 8,
-                       DL_INVALID_ARGUMENT,
-                       "remap: index entries of %u bytes (4 or 8)",
-                       index_bytes);
+    DL_RETURN_ERROR_ON(
+        index_bytes != 4 && index_bytes != 8, DL_INVALID_ARGUMENT,
+        "remap: index entries of %u bytes (4 or 8)", index_bytes);
     for (size_t e = 0; e < index_count; e++) {
         long long v;
-        int bad = redirect_one(dl_index_at(index, index_bytes, e),
-                               ref->offset, perm, a_count, &v);
-        DL_RETURN_ERROR_ON(bad || (index_bytes == 4 &&
-                                   (v < INT32_MIN || v > INT32_MAX)),
-                           DL_INVALID_ARGUMENT, "remap: entry %zu's new "
-                           "value does not fit %u bytes", e, index_bytes);
+        int bad = redirect_one(dl_index_at(index, index_bytes, e), ref->offset,
+                               perm, a_count, &v);
+        DL_RETURN_ERROR_ON(
+            bad || (index_bytes == 4 && (v < INT32_MIN || v > INT32_MAX)),
+            DL_INVALID_ARGUMENT,
+            "remap: entry %zu's new "
+            "value does not fit %u bytes",
+            e, index_bytes);
         if (index_bytes == 4)
             ((int32_t *)out)[e] = (int32_t)v;
         else

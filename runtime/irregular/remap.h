@@ -43,17 +43,17 @@ typedef struct dl_remap_params {
 } dl_remap_params;
 
 typedef struct dl_remap_stats {
-    size_t referenced;   /* elements of A the range reads: laid out first */
-    size_t per_segment;  /* elements per segment: max(1, S / elem_bytes) */
-    size_t parts;        /* k = ceil(referenced / per_segment)            */
-    uint64_t accesses;   /* warp-accesses of the range                    */
-    uint64_t sampled;    /* ... profiled (sampled, with >= 2 elements and
-                            at least min_pattern)                        */
-    size_t patterns;     /* distinct patterns among them                  */
-    size_t vertices;     /* of the graph METIS partitioned                */
-    size_t edges;        /* ... each counted once                         */
-    size_t moved;        /* elements METIS's balance left in a full part,
-                            moved to another segment                      */
+    size_t referenced;  /* elements of A the range reads: laid out first */
+    size_t per_segment; /* elements per segment: max(1, S / elem_bytes) */
+    size_t parts;       /* k = ceil(referenced / per_segment)            */
+    uint64_t accesses;  /* warp-accesses of the range                    */
+    uint64_t sampled;   /* ... profiled (sampled, with >= 2 elements and
+                           at least min_pattern)                        */
+    size_t patterns;    /* distinct patterns among them                  */
+    size_t vertices;    /* of the graph METIS partitioned                */
+    size_t edges;       /* ... each counted once                         */
+    size_t moved;       /* elements METIS's balance left in a full part,
+                           moved to another segment                      */
     double profile_s, partition_s, layout_s; /* seconds of each step     */
 } dl_remap_stats;
 

@@ -35,8 +35,10 @@ static dl_status append_edge(adjacency *a, uint32_t v, uint32_t w)
         if (wgt)
             g->adjwgt = wgt;
         if (!adj || !wgt)
-            return dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for a graph "
-                           "of %zu edges", n);
+            return dl_fail(DL_OUT_OF_MEMORY,
+                           "remap: no memory for a graph "
+                           "of %zu edges",
+                           n);
         a->cap = want;
     }
     DL_RETURN_ERROR_ON(n >= INT32_MAX, DL_UNSUPPORTED,
@@ -69,8 +71,8 @@ static dl_status clique_row(adjacency *a, const dl_remap_patterns *p,
     for (size_t i = 0; i < nt; i++) {
         uint32_t v = touched[i];
         if (st == DL_SUCCESS)
-            st = append_edge(a, v, acc[v] > INT32_MAX ? INT32_MAX
-                                                      : (uint32_t)acc[v]);
+            st = append_edge(a, v,
+                             acc[v] > INT32_MAX ? INT32_MAX : (uint32_t)acc[v]);
         acc[v] = 0;
     }
     return st;
@@ -82,7 +84,8 @@ static dl_status build_clique(const dl_remap_patterns *p,
     uint64_t *acc = calloc(p->elements + 1, sizeof *acc);
     uint32_t *touched = malloc((p->elements + 1) * sizeof *touched);
     dl_status st = acc && touched ? DL_SUCCESS
-                                  : dl_fail(DL_OUT_OF_MEMORY, "remap: no "
+                                  : dl_fail(DL_OUT_OF_MEMORY,
+                                            "remap: no "
                                             "memory for the clique graph");
     for (uint32_t u = 0; st == DL_SUCCESS && u < p->elements; u++) {
         start_row(a, u);
@@ -101,8 +104,8 @@ static dl_status star_row(adjacency *a, const dl_remap_patterns *p,
     if (v < p->elements) {
         for (size_t i = inc->start[v]; i < inc->start[v + 1]; i++) {
             uint32_t q = inc->pattern[i];
-            DL_RETURN_IF_FAIL(append_edge(a, (uint32_t)(p->elements + q),
-                                          p->weight[q]));
+            DL_RETURN_IF_FAIL(
+                append_edge(a, (uint32_t)(p->elements + q), p->weight[q]));
         }
         return DL_SUCCESS;
     }
@@ -123,8 +126,7 @@ static dl_status build_star(const dl_remap_patterns *p,
     g->vwgt = malloc(n * sizeof *g->vwgt);
     g->vsize = malloc(n * sizeof *g->vsize);
     DL_RETURN_ERROR_ON(!g->vwgt || !g->vsize, DL_OUT_OF_MEMORY,
-                       "remap: no memory for the hypergraph's %zu vertices",
-                       n);
+                       "remap: no memory for the hypergraph's %zu vertices", n);
     for (size_t v = 0; v < n; v++) {
         int element = v < p->elements;
         g->vwgt[v] = element ? 1 : 0;
@@ -148,7 +150,7 @@ dl_status dl_remap_graph_build(const dl_remap_patterns *p,
                        "remap: no memory for a graph of %zu vertices", n);
     adjacency a = {out, 0, 0};
     dl_status st = form == DL_REMAP_HYPERGRAPH ? build_star(p, inc, &a)
-                                                : build_clique(p, inc, &a);
+                                               : build_clique(p, inc, &a);
     if (st != DL_SUCCESS)
         dl_remap_csr_free(out);
     return st;

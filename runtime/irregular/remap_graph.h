@@ -6,14 +6,14 @@
 #include "remap_patterns.h"
 
 typedef struct dl_remap_csr {
-    size_t vertices;  /* the elements first, then (hypergraph) a vertex
-                         per pattern                                     */
+    size_t vertices; /* the elements first, then (hypergraph) a vertex
+                        per pattern                                     */
     size_t elements;
     size_t *xadj;     /* vertices + 1                                    */
     uint32_t *adjncy; /* both directions of every edge                   */
     uint32_t *adjwgt;
-    uint32_t *vwgt;   /* NULL: every vertex weighs 1                     */
-    uint32_t *vsize;  /* NULL: unused; else minimise the volume          */
+    uint32_t *vwgt;  /* NULL: every vertex weighs 1                     */
+    uint32_t *vsize; /* NULL: unused; else minimise the volume          */
 } dl_remap_csr;
 
 /* The graph of `form` over the patterns (inc: their incidence). */

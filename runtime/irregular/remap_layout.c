@@ -124,7 +124,10 @@ dl_status dl_remap_layout(const dl_remap_patterns *p,
                           size_t *perm, size_t *moved)
 {
     layout l = {
-        .p = p, .inc = inc, .segments = parts, .per_segment = per_segment,
+        .p = p,
+        .inc = inc,
+        .segments = parts,
+        .per_segment = per_segment,
         .segment_of = malloc((p->elements + 1) * sizeof *l.segment_of),
         .fill = calloc(parts + 1, sizeof *l.fill),
         .score = calloc(parts + 1, sizeof *l.score),
@@ -132,10 +135,11 @@ dl_status dl_remap_layout(const dl_remap_patterns *p,
     };
     uint32_t *segment_of_part = malloc((parts + 1) * sizeof *segment_of_part);
     dl_status st = DL_SUCCESS;
-    if (!l.segment_of || !l.fill || !l.score || !l.touched ||
-        !segment_of_part)
-        st = dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for the layout "
-                     "of %zu elements", p->elements);
+    if (!l.segment_of || !l.fill || !l.score || !l.touched || !segment_of_part)
+        st = dl_fail(DL_OUT_OF_MEMORY,
+                     "remap: no memory for the layout "
+                     "of %zu elements",
+                     p->elements);
     else {
         memset(l.segment_of, 0xff, p->elements * sizeof *l.segment_of);
         order_parts(part, p->elements, parts, segment_of_part);

@@ -47,11 +47,11 @@ static dl_status to_metis(const dl_remap_csr *g, metis_graph *m)
 {
     size_t edges = g->xadj[g->vertices];
     memset(m, 0, sizeof *m);
-    DL_RETURN_ERROR_ON(g->vertices > (size_t)IDX_MAX ||
-                           edges > (size_t)IDX_MAX,
-                       DL_UNSUPPORTED, "remap: a graph of %zu vertices and "
-                       "%zu edge ends exceeds METIS's idx_t", g->vertices,
-                       edges);
+    DL_RETURN_ERROR_ON(g->vertices > (size_t)IDX_MAX || edges > (size_t)IDX_MAX,
+                       DL_UNSUPPORTED,
+                       "remap: a graph of %zu vertices and "
+                       "%zu edge ends exceeds METIS's idx_t",
+                       g->vertices, edges);
     m->nvtxs = (idx_t)g->vertices;
     m->xadj = malloc((g->vertices + 1) * sizeof *m->xadj);
     int bad = !m->xadj || copy_u32(g->adjncy, edges, &m->adjncy) ||
@@ -61,7 +61,7 @@ static dl_status to_metis(const dl_remap_csr *g, metis_graph *m)
     if (bad) {
         metis_graph_free(m);
         return dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for METIS's "
-                       "copy of the graph");
+                                         "copy of the graph");
     }
     for (size_t v = 0; v <= g->vertices; v++)
         m->xadj[v] = (idx_t)g->xadj[v];
@@ -70,8 +70,7 @@ static dl_status to_metis(const dl_remap_csr *g, metis_graph *m)
 
 /* Each part's share of the elements: a segment's worth, the last part
  * what remains. */
-static real_t *target_weights(size_t parts, size_t per_segment,
-                              size_t elements)
+static real_t *target_weights(size_t parts, size_t per_segment, size_t elements)
 {
     real_t *t = malloc(parts * sizeof *t);
     if (!t)
@@ -86,12 +85,13 @@ static real_t *target_weights(size_t parts, size_t per_segment,
 static dl_status metis_status(int rc)
 {
     switch (rc) {
-    case METIS_OK: return DL_SUCCESS;
+    case METIS_OK:
+        return DL_SUCCESS;
     case METIS_ERROR_MEMORY:
         return dl_fail(DL_OUT_OF_MEMORY, "remap: METIS ran out of memory");
     case METIS_ERROR_INPUT:
         return dl_fail(DL_INVALID_ARGUMENT, "remap: METIS refused the "
-                       "graph (METIS_ERROR_INPUT)");
+                                            "graph (METIS_ERROR_INPUT)");
     default:
         return dl_fail(DL_UNSUPPORTED, "remap: METIS failed (%d)", rc);
     }
@@ -105,22 +105,22 @@ static void set_options(idx_t *opt, const dl_remap_csr *g, uint64_t seed)
     METIS_SetDefaultOptions(opt);
     opt[METIS_OPTION_UFACTOR] = 1;
     opt[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffff);
-    opt[METIS_OPTION_OBJTYPE] = g->vsize ? METIS_OBJTYPE_VOL
-                                         : METIS_OBJTYPE_CUT;
+    opt[METIS_OPTION_OBJTYPE] =
+        g->vsize ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
 }
 
-static dl_status run_metis(metis_graph *m, const dl_remap_csr *g,
-                           size_t parts, real_t *tpwgts, uint64_t seed,
-                           uint32_t *part, uint64_t *objective)
+static dl_status run_metis(metis_graph *m, const dl_remap_csr *g, size_t parts,
+                           real_t *tpwgts, uint64_t seed, uint32_t *part,
+                           uint64_t *objective)
 {
     idx_t opt[METIS_NOPTIONS], ncon = 1, nparts = (idx_t)parts, objval = 0;
     idx_t *where = malloc(g->vertices * sizeof *where);
     DL_RETURN_ERROR_ON(!where, DL_OUT_OF_MEMORY,
                        "remap: no memory for METIS's partition");
     set_options(opt, g, seed);
-    int rc = METIS_PartGraphKway(&m->nvtxs, &ncon, m->xadj, m->adjncy,
-                                 m->vwgt, m->vsize, m->adjwgt, &nparts,
-                                 tpwgts, NULL, opt, &objval, where);
+    int rc = METIS_PartGraphKway(&m->nvtxs, &ncon, m->xadj, m->adjncy, m->vwgt,
+                                 m->vsize, m->adjwgt, &nparts, tpwgts, NULL,
+                                 opt, &objval, where);
     for (size_t v = 0; rc == METIS_OK && v < g->elements; v++)
         part[v] = (uint32_t)where[v];
     *objective = (uint64_t)objval;
@@ -129,18 +129,20 @@ static dl_status run_metis(metis_graph *m, const dl_remap_csr *g,
 }
 
 dl_status dl_remap_partition(const dl_remap_csr *g, size_t parts,
-                             size_t per_segment, uint64_t seed,
-                             uint32_t *part, uint64_t *objective)
+                             size_t per_segment, uint64_t seed, uint32_t *part,
+                             uint64_t *objective)
 {
     DL_RETURN_ERROR_ON(parts < 2 || parts > (size_t)IDX_MAX,
                        DL_INVALID_ARGUMENT, "remap: %zu parts", parts);
     metis_graph m;
     DL_RETURN_IF_FAIL(to_metis(g, &m));
     real_t *tpwgts = target_weights(parts, per_segment, g->elements);
-    dl_status st = tpwgts ? run_metis(&m, g, parts, tpwgts, seed, part,
-                                      objective)
-                          : dl_fail(DL_OUT_OF_MEMORY, "remap: no memory "
-                                    "for %zu target weights", parts);
+    dl_status st = tpwgts
+                       ? run_metis(&m, g, parts, tpwgts, seed, part, objective)
+                       : dl_fail(DL_OUT_OF_MEMORY,
+                                 "remap: no memory "
+                                 "for %zu target weights",
+                                 parts);
     free(tpwgts);
     metis_graph_free(&m);
     return st;

@@ -11,8 +11,8 @@ const char *dl_remap_unavailable(void)
 }
 
 dl_status dl_remap_partition(const dl_remap_csr *g, size_t parts,
-                             size_t per_segment, uint64_t seed,
-                             uint32_t *part, uint64_t *objective)
+                             size_t per_segment, uint64_t seed, uint32_t *part,
+                             uint64_t *objective)
 {
     (void)g, (void)parts, (void)per_segment, (void)seed, (void)part;
     (void)objective;

@@ -10,7 +10,7 @@
  * target weights); part[v] for each of g's element vertices.  parts >= 2.
  * *objective: METIS's edge cut or volume. */
 dl_status dl_remap_partition(const dl_remap_csr *g, size_t parts,
-                             size_t per_segment, uint64_t seed,
-                             uint32_t *part, uint64_t *objective);
+                             size_t per_segment, uint64_t seed, uint32_t *part,
+                             uint64_t *objective);
 
 #endif

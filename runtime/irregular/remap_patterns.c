@@ -47,7 +47,7 @@ typedef struct profile_walk {
     dl_remap_patterns *out;
     uint32_t *lane; /* scratch: one access's vertices */
     size_t pin_cap, pattern_cap;
-    uint32_t *slots; /* hash table of pattern numbers + 1, 0 empty */
+    uint32_t *slots;  /* hash table of pattern numbers + 1, 0 empty */
     uint64_t *hashes; /* per pattern */
     size_t slot_mask;
 } profile_walk;
@@ -71,8 +71,7 @@ static dl_status number_vertices(dl_remap_patterns *p, size_t a_count)
     for (size_t x = 0; x < a_count; x++)
         if (p->vertex_of[x] != DL_REMAP_NONE) {
             DL_RETURN_ERROR_ON(v >= INT32_MAX, DL_UNSUPPORTED,
-                               "remap: more than %d elements read",
-                               INT32_MAX);
+                               "remap: more than %d elements read", INT32_MAX);
             p->vertex_of[x] = (uint32_t)v++;
         }
     p->elements = v;
@@ -179,12 +178,16 @@ static dl_status append_pattern(profile_walk *w, size_t m, uint64_t h,
     dl_remap_patterns *p = w->out;
     size_t n = p->count, end = p->start[n];
     DL_RETURN_ERROR_ON(n >= INT32_MAX - p->elements || end > INT32_MAX - m,
-                       DL_UNSUPPORTED, "remap: more than %d patterns or "
-                       "pins", INT32_MAX);
+                       DL_UNSUPPORTED,
+                       "remap: more than %d patterns or "
+                       "pins",
+                       INT32_MAX);
     if (grow((void **)&p->pins, &w->pin_cap, end + m - 1, sizeof *p->pins) ||
         room_for_pattern(w, n))
-        return dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for %zu "
-                       "patterns", n + 1);
+        return dl_fail(DL_OUT_OF_MEMORY,
+                       "remap: no memory for %zu "
+                       "patterns",
+                       n + 1);
     memcpy(&p->pins[end], w->lane, m * sizeof *w->lane);
     p->start[n + 1] = end + m;
     p->weight[n] = 1;
@@ -199,7 +202,7 @@ static dl_status add_pattern(profile_walk *w, size_t m)
 {
     if (2 * (w->out->count + 1) > w->slot_mask && rehash(w) != 0)
         return dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for the "
-                       "pattern table");
+                                         "pattern table");
     uint64_t h = mix(dl_hash(DL_HASH_SEED, w->lane, m * sizeof *w->lane));
     size_t s = h & w->slot_mask;
     for (; w->slots[s]; s = (s + 1) & w->slot_mask) {
@@ -231,8 +234,7 @@ static dl_status collect_access(void *ctx, const size_t *lanes, size_t n)
 static dl_status profile_walks(profile_walk *w, const dl_coalesce_range *r,
                                size_t index_count, unsigned simd_width)
 {
-    DL_RETURN_IF_FAIL(
-        dl_warp_walk(r, index_count, simd_width, mark_access, w));
+    DL_RETURN_IF_FAIL(dl_warp_walk(r, index_count, simd_width, mark_access, w));
     DL_RETURN_IF_FAIL(number_vertices(w->out, w->a_count));
     return dl_warp_walk(r, index_count, simd_width, collect_access, w);
 }
@@ -246,8 +248,12 @@ dl_status dl_remap_profile(const dl_coalesce_geometry *geometry,
 {
     memset(out, 0, sizeof *out);
     profile_walk w = {
-        .index = index, .index_bytes = index_bytes, .offset = ref->offset,
-        .a_count = a_count, .params = params, .out = out,
+        .index = index,
+        .index_bytes = index_bytes,
+        .offset = ref->offset,
+        .a_count = a_count,
+        .params = params,
+        .out = out,
         .lane = malloc(geometry->simd_width * sizeof *w.lane),
     };
     out->vertex_of = malloc(a_count ? a_count * sizeof *out->vertex_of : 1);
@@ -285,8 +291,7 @@ dl_status dl_remap_incidence_of(const dl_remap_patterns *p,
     out->pattern = malloc(pins ? pins * sizeof *out->pattern : 1);
     if (!out->start || !out->pattern) {
         dl_remap_incidence_free(out);
-        return dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for %zu pins",
-                       pins);
+        return dl_fail(DL_OUT_OF_MEMORY, "remap: no memory for %zu pins", pins);
     }
     for (size_t i = 0; i < pins; i++)
         out->start[p->pins[i] + 1]++;

@@ -26,8 +26,7 @@ struct dl_reorder_cache {
     dl_reorder_stats stats;
 };
 
-dl_status dl_reorder_cache_create(size_t budget_bytes,
-                                  dl_reorder_cache **out)
+dl_status dl_reorder_cache_create(size_t budget_bytes, dl_reorder_cache **out)
 {
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "reorder cache: no output");
     dl_reorder_cache *c = calloc(1, sizeof *c);
@@ -68,8 +67,7 @@ static int same_key(const dl_reorder_key *x, const dl_reorder_key *y)
            x->ref.field_bytes == y->ref.field_bytes &&
            x->ref.offset == y->ref.offset &&
            x->range.threads == y->range.threads &&
-           x->range.steps == y->range.steps &&
-           x->range.base == y->range.base &&
+           x->range.steps == y->range.steps && x->range.base == y->range.base &&
            x->range.t_stride == y->range.t_stride &&
            x->range.j_stride == y->range.j_stride &&
            x->index_bytes == y->index_bytes;
@@ -97,9 +95,8 @@ static entry **find(dl_reorder_cache *c, const dl_reorder_key *key)
 
 dl_reorder_found dl_reorder_cache_lookup(dl_reorder_cache *c,
                                          const dl_reorder_key *key,
-                                         uint64_t version_a,
-                                         uint64_t version_p, cl_mem *a_prime,
-                                         cl_event *ready)
+                                         uint64_t version_a, uint64_t version_p,
+                                         cl_mem *a_prime, cl_event *ready)
 {
     *a_prime = NULL;
     if (ready)
@@ -154,8 +151,7 @@ static void evict_for(dl_reorder_cache *c, size_t bytes, entry **out)
     }
 }
 
-dl_status dl_reorder_cache_store(dl_reorder_cache *c,
-                                 const dl_reorder_key *key,
+dl_status dl_reorder_cache_store(dl_reorder_cache *c, const dl_reorder_key *key,
                                  uint64_t version_a, uint64_t version_p,
                                  cl_mem a_prime, cl_event ready)
 {
@@ -193,7 +189,8 @@ dl_status dl_reorder_cache_store(dl_reorder_cache *c,
         free(e);
         return dl_fail(DL_UNSUPPORTED,
                        "reorder cache: an A' of %zu bytes exceeds the whole "
-                       "budget of %zu", bytes, budget);
+                       "budget of %zu",
+                       bytes, budget);
     }
     return DL_SUCCESS;
 }
@@ -246,17 +243,16 @@ static const char *plural(uint64_t n, const char *one, const char *many)
 
 int dl_reorder_stats_format(const dl_reorder_stats *s, char *buf, size_t size)
 {
-    return snprintf(buf, size,
-                    "reorder cache: %llu %s, %llu %s, %llu %s, %llu %s, %llu "
-                    "refused, %zu %s (%.1f MiB)",
-                    (unsigned long long)s->hits, plural(s->hits, "hit", "hits"),
-                    (unsigned long long)s->misses,
-                    plural(s->misses, "miss", "misses"),
-                    (unsigned long long)s->invalidations,
-                    plural(s->invalidations, "invalidation", "invalidations"),
-                    (unsigned long long)s->evictions,
-                    plural(s->evictions, "eviction", "evictions"),
-                    (unsigned long long)s->refused, s->entries,
-                    plural(s->entries, "entry", "entries"),
-                    (double)s->bytes / 1048576.0);
+    return snprintf(
+        buf, size,
+        "reorder cache: %llu %s, %llu %s, %llu %s, %llu %s, %llu "
+        "refused, %zu %s (%.1f MiB)",
+        (unsigned long long)s->hits, plural(s->hits, "hit", "hits"),
+        (unsigned long long)s->misses, plural(s->misses, "miss", "misses"),
+        (unsigned long long)s->invalidations,
+        plural(s->invalidations, "invalidation", "invalidations"),
+        (unsigned long long)s->evictions,
+        plural(s->evictions, "eviction", "evictions"),
+        (unsigned long long)s->refused, s->entries,
+        plural(s->entries, "entry", "entries"), (double)s->bytes / 1048576.0);
 }

@@ -33,8 +33,7 @@ typedef struct dl_reorder_stats {
 
 typedef struct dl_reorder_cache dl_reorder_cache;
 
-dl_status dl_reorder_cache_create(size_t budget_bytes,
-                                  dl_reorder_cache **out);
+dl_status dl_reorder_cache_create(size_t budget_bytes, dl_reorder_cache **out);
 /* Releases every A' and event held. */
 void dl_reorder_cache_release(dl_reorder_cache *cache);
 
@@ -52,9 +51,8 @@ typedef enum dl_reorder_found {
  * NULL when none was given), which a launch reading A' must wait on. */
 dl_reorder_found dl_reorder_cache_lookup(dl_reorder_cache *cache,
                                          const dl_reorder_key *key,
-                                         uint64_t version_a,
-                                         uint64_t version_p, cl_mem *a_prime,
-                                         cl_event *ready);
+                                         uint64_t version_a, uint64_t version_p,
+                                         cl_mem *a_prime, cl_event *ready);
 
 /* Keeps a_prime (retained, with `ready` if not NULL) as the entry of `key`
  * built from version_a and version_p, replacing an entry of the same key
@@ -62,9 +60,9 @@ dl_reorder_found dl_reorder_cache_lookup(dl_reorder_cache *cache,
  * DL_UNSUPPORTED (counted as refused, nothing kept) when a_prime alone is
  * larger than the budget: the caller uses it once, uncached. */
 dl_status dl_reorder_cache_store(dl_reorder_cache *cache,
-                                 const dl_reorder_key *key,
-                                 uint64_t version_a, uint64_t version_p,
-                                 cl_mem a_prime, cl_event ready);
+                                 const dl_reorder_key *key, uint64_t version_a,
+                                 uint64_t version_p, cl_mem a_prime,
+                                 cl_event ready);
 
 /* Drops the entries that read `buffer` (as A or P).  invalidate: it was
  * written (counted as invalidations); forget: it is being released (not

@@ -52,8 +52,8 @@ void dl_segset_add(dl_segset *set, int64_t key)
     set->last = key;
     set->has_last = 1;
     /* Fibonacci hashing: neighbouring segments land far apart. */
-    size_t slot = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >>
-                           set->shift);
+    size_t slot =
+        (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> set->shift);
     while (set->stamps[slot] == set->round) {
         if (set->keys[slot] == key)
             return;

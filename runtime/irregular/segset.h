@@ -11,11 +11,11 @@
 typedef struct dl_segset {
     int64_t *keys;
     uint32_t *stamps;
-    size_t mask;     /* table size - 1 */
-    unsigned shift;  /* 64 - log2(table size), for the hash */
-    uint32_t round;  /* stamp of the slots in use */
-    size_t count;    /* distinct keys this round */
-    int64_t last;    /* the key inserted last: runs of one segment skip */
+    size_t mask;    /* table size - 1 */
+    unsigned shift; /* 64 - log2(table size), for the hash */
+    uint32_t round; /* stamp of the slots in use */
+    size_t count;   /* distinct keys this round */
+    int64_t last;   /* the key inserted last: runs of one segment skip */
     int has_last;
 } dl_segset;
 

@@ -61,7 +61,8 @@ static int excluded(const dl_selector_input *in, dl_irregular_method m,
     else if (in->a_written && copies_data(m))
         snprintf(why, size, "A is written, a copy would go stale");
     else if (in->others_disturbed && moves_work_items(m))
-        snprintf(why, size, "moves work-items, other references would "
+        snprintf(why, size,
+                 "moves work-items, other references would "
                  "turn irregular");
     else if (e->bytes > in->budget_bytes)
         snprintf(why, size, "%zu B over the budget of %zu B", e->bytes,
@@ -72,9 +73,10 @@ static int excluded(const dl_selector_input *in, dl_irregular_method m,
                  (unsigned long long)none->transactions);
     else if (measured(in, m) &&
              net_seconds(in, m) >= net_seconds(in, DL_METHOD_NONE))
-        snprintf(why, size, "measured %.3g s a launch, not below %.3g s as "
-                 "written", net_seconds(in, m),
-                 net_seconds(in, DL_METHOD_NONE));
+        snprintf(why, size,
+                 "measured %.3g s a launch, not below %.3g s as "
+                 "written",
+                 net_seconds(in, m), net_seconds(in, DL_METHOD_NONE));
     else
         return 0;
     return 1;
@@ -116,16 +118,16 @@ static void explain_choice(const dl_selector_input *in, dl_irregular_method m,
     if (by_time)
         snprintf(out->reason, sizeof out->reason,
                  "%s: measured %.3g s a launch, reorganisation included, "
-                 "against %.3g s as written", dl_irregular_method_name(m),
-                 net_seconds(in, m), net_seconds(in, DL_METHOD_NONE));
+                 "against %.3g s as written",
+                 dl_irregular_method_name(m), net_seconds(in, m),
+                 net_seconds(in, DL_METHOD_NONE));
     else
-        snprintf(out->reason, sizeof out->reason,
-                 "%s: fewest predicted transactions, %llu against %llu as "
-                 "written, %zu B of the %zu B budget",
-                 dl_irregular_method_name(m),
-                 (unsigned long long)e->transactions,
-                 (unsigned long long)none->transactions, e->bytes,
-                 in->budget_bytes);
+        snprintf(
+            out->reason, sizeof out->reason,
+            "%s: fewest predicted transactions, %llu against %llu as "
+            "written, %zu B of the %zu B budget",
+            dl_irregular_method_name(m), (unsigned long long)e->transactions,
+            (unsigned long long)none->transactions, e->bytes, in->budget_bytes);
 }
 
 void dl_select_method(const dl_selector_input *in, dl_selection *out)

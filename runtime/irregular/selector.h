@@ -44,15 +44,15 @@ typedef struct dl_selector_input {
     /* [DL_METHOD_NONE] is the reference as written: its transactions and
      * measured kernel time are the baseline (it is always available). */
     dl_method_estimate method[DL_METHOD_COUNT];
-    size_t budget_bytes;   /* DL_GATHER_BUDGET in bytes (gather.h) */
-    int a_written;         /* the kernel (or a later one before P changes)
-                              writes A: copies would go stale */
-    int others_disturbed;  /* other references of the kernel index by the
-                              work-item id: moving work-items makes them
-                              irregular.  The sharing estimate must then be
-                              the unclustered plan's. */
-    unsigned reuse;        /* launches one reorganisation serves (the
-                              versioned cache's reuse); 0 counts as 1 */
+    size_t budget_bytes;  /* DL_GATHER_BUDGET in bytes (gather.h) */
+    int a_written;        /* the kernel (or a later one before P changes)
+                             writes A: copies would go stale */
+    int others_disturbed; /* other references of the kernel index by the
+                             work-item id: moving work-items makes them
+                             irregular.  The sharing estimate must then be
+                             the unclustered plan's. */
+    unsigned reuse;       /* launches one reorganisation serves (the
+                             versioned cache's reuse); 0 counts as 1 */
 } dl_selector_input;
 
 typedef struct dl_selection {

@@ -42,8 +42,8 @@ static dl_status job_map(const int64_t *elem, size_t n, int cluster,
 
 /* Numbers the distinct elements of work-items [t0, t0 + n) in ascending
  * order, appends them to A_s from `pos` and sets local[] for each. */
-static size_t fill_block(const int64_t *elem, dl_sharing_plan *plan,
-                         size_t t0, size_t n, size_t pos, lane *lanes)
+static size_t fill_block(const int64_t *elem, dl_sharing_plan *plan, size_t t0,
+                         size_t n, size_t pos, lane *lanes)
 {
     for (size_t i = 0; i < n; i++)
         lanes[i] = (lane){elem[plan->job[t0 + i]], t0 + i};
@@ -63,10 +63,9 @@ static int allocate(dl_sharing_plan *plan, size_t n, size_t slots_bound)
     plan->local = malloc((n ? n : 1) * sizeof *plan->local);
     plan->block_pos = malloc(g * sizeof *plan->block_pos);
     plan->block_size = malloc(g * sizeof *plan->block_size);
-    plan->source = malloc((slots_bound ? slots_bound : 1) *
-                          sizeof *plan->source);
-    return plan->local && plan->block_pos && plan->block_size &&
-                   plan->source
+    plan->source =
+        malloc((slots_bound ? slots_bound : 1) * sizeof *plan->source);
+    return plan->local && plan->block_pos && plan->block_size && plan->source
                ? 0
                : -1;
 }
@@ -76,16 +75,15 @@ static dl_status blocks(const int64_t *elem, size_t group, size_t e,
                         dl_sharing_plan *plan)
 {
     size_t n = plan->jobs, per, bound;
-    DL_RETURN_ERROR_ON(
-        __builtin_add_overflow(group < n ? group : n, e, &per) ||
-            __builtin_mul_overflow(plan->groups, per, &bound) ||
-            bound > SIZE_MAX / sizeof(int64_t),
-        DL_OUT_OF_MEMORY, "sharing: A_s of %zu jobs does not fit memory", n);
+    DL_RETURN_ERROR_ON(__builtin_add_overflow(group < n ? group : n, e, &per) ||
+                           __builtin_mul_overflow(plan->groups, per, &bound) ||
+                           bound > SIZE_MAX / sizeof(int64_t),
+                       DL_OUT_OF_MEMORY,
+                       "sharing: A_s of %zu jobs does not fit memory", n);
     lane *lanes = malloc((group < n ? group : (n ? n : 1)) * sizeof *lanes);
     if (!lanes || allocate(plan, n, bound) != 0) {
         free(lanes);
-        return dl_fail(DL_OUT_OF_MEMORY, "sharing: no memory for %zu jobs",
-                       n);
+        return dl_fail(DL_OUT_OF_MEMORY, "sharing: no memory for %zu jobs", n);
     }
     size_t pos = 0;
     for (size_t g = 0; g < plan->groups; g++) {
@@ -112,8 +110,7 @@ dl_status dl_sharing_plan_build(const int64_t *elem, size_t n, size_t group,
     DL_RETURN_ERROR_ON(group == 0 || segment_elems == 0, DL_INVALID_ARGUMENT,
                        "sharing: G and E must be at least 1 (G=%zu E=%u)",
                        group, segment_elems);
-    DL_RETURN_ERROR_ON(!elem && n, DL_INVALID_ARGUMENT,
-                       "sharing: no elements");
+    DL_RETURN_ERROR_ON(!elem && n, DL_INVALID_ARGUMENT, "sharing: no elements");
     out->jobs = n;
     out->groups = n / group + (n % group != 0);
     dl_status st = job_map(elem, n, cluster, &out->job);

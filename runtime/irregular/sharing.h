@@ -22,15 +22,15 @@
 #include "padding.h" /* DL_SLOT_EMPTY */
 
 typedef struct dl_sharing_plan {
-    size_t jobs;         /* T */
-    size_t groups;       /* ceil(T / G) */
-    size_t *job;         /* [jobs] R: work-item t runs job job[t] */
-    size_t *local;       /* [jobs] index into the group's local copy */
-    size_t *block_pos;   /* [groups] the group's first slot in A_s */
-    size_t *block_size;  /* [groups] its distinct elements */
-    size_t max_block;    /* the largest block: the __local elements needed */
-    size_t slots;        /* elements of A_s */
-    int64_t *source;     /* [slots] the element of A in each slot */
+    size_t jobs;        /* T */
+    size_t groups;      /* ceil(T / G) */
+    size_t *job;        /* [jobs] R: work-item t runs job job[t] */
+    size_t *local;      /* [jobs] index into the group's local copy */
+    size_t *block_pos;  /* [groups] the group's first slot in A_s */
+    size_t *block_size; /* [groups] its distinct elements */
+    size_t max_block;   /* the largest block: the __local elements needed */
+    size_t slots;       /* elements of A_s */
+    int64_t *source;    /* [slots] the element of A in each slot */
 } dl_sharing_plan;
 
 /* Plans n jobs for work-groups of `group` work-items and segments of

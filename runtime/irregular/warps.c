@@ -19,9 +19,9 @@ static int lane_entry(const dl_coalesce_range *r, size_t count, size_t t,
 }
 
 /* Every step of the warp of work-items [t0, t0 + n). */
-static dl_status walk_warp(const dl_coalesce_range *r, size_t count,
-                           size_t t0, size_t n, size_t *lanes,
-                           dl_warp_visit visit, void *ctx)
+static dl_status walk_warp(const dl_coalesce_range *r, size_t count, size_t t0,
+                           size_t n, size_t *lanes, dl_warp_visit visit,
+                           void *ctx)
 {
     for (size_t j = 0; j < r->steps; j++) {
         size_t active = 0;

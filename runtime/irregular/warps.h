@@ -11,8 +11,7 @@
 /* Called once per warp-access with at least one active lane: `entries`
  * holds the n entries of P the active lanes read, in lane order.  A
  * status other than DL_SUCCESS stops the walk and is returned. */
-typedef dl_status (*dl_warp_visit)(void *ctx, const size_t *entries,
-                                   size_t n);
+typedef dl_status (*dl_warp_visit)(void *ctx, const size_t *entries, size_t n);
 
 /* Walks the warp-accesses of `range` over a P of index_count entries, warp
  * by warp and within a warp step by step.  DL_OUT_OF_MEMORY if the lane

@@ -32,8 +32,8 @@ typedef struct access {
  * all are), which moves its version on. */
 static void access_begin(access *a, cl_command_queue queue, cl_uint nmem,
                          const cl_mem *mems, const int *whole,
-                         const int *writes, cl_uint nwait,
-                         const cl_event *wait, cl_event *event, int blocking)
+                         const int *writes, cl_uint nwait, const cl_event *wait,
+                         cl_event *event, int blocking)
 {
     *a = (access){.queue = queue,
                   .nwait = nwait,
@@ -130,8 +130,7 @@ static inline int unknown(cl_mem mem)
 static inline int passes(cl_mem a, cl_mem b)
 {
     int annotated = RT_LOAD(dl_rt.annotated);
-    return !annotated ||
-           (annotated > 0 && unknown(a) && (!b || unknown(b)));
+    return !annotated || (annotated > 0 && unknown(a) && (!b || unknown(b)));
 }
 
 /* What a read or write goes through: straight to the real call, the same
@@ -151,8 +150,7 @@ typedef enum { ACCESS_PASS, ACCESS_COUNTED, ACCESS_LOCKED } access_path;
 #define RT_NO_SIBLING_CALLS                                                    \
     __attribute__((optimize("no-optimize-sibling-calls")))
 
-static inline access_path path_of(cl_mem mem, cl_bool blocking,
-                                  rt_buffer **b)
+static inline access_path path_of(cl_mem mem, cl_bool blocking, rt_buffer **b)
 {
     int annotated = RT_LOAD(dl_rt.annotated);
     if (!annotated)

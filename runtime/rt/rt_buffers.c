@@ -158,8 +158,8 @@ rt_buffer *rt_buffer_get(cl_mem mem)
                                  NULL) != CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL) !=
             CL_SUCCESS ||
-        dl_cl.clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx,
-                                 NULL) != CL_SUCCESS ||
+        dl_cl.clGetMemObjectInfo(mem, CL_MEM_CONTEXT, sizeof ctx, &ctx, NULL) !=
+            CL_SUCCESS ||
         dl_cl.clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT,
                                  sizeof parent, &parent, NULL) != CL_SUCCESS)
         return NULL; /* not a buffer: nothing to track */
@@ -204,7 +204,10 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     return b;
 }
 
-static void forget_uses(rt_buffer *b) { rt_events_free(&b->uses); }
+static void forget_uses(rt_buffer *b)
+{
+    rt_events_free(&b->uses);
+}
 
 /* No marker or wait here: a marker on an in-order queue would also wait
  * for the commands enqueued before it, some of which the host may hold
@@ -255,8 +258,7 @@ static void converted(rt_buffer *b, cl_command_queue queue, cl_event ev)
     dl_cl.clFlush(queue);
 }
 
-static void order_one(rt_buffer *b, cl_command_queue queue,
-                      rt_events *wait)
+static void order_one(rt_buffer *b, cl_command_queue queue, rt_events *wait)
 {
     if (!b->converted || (queue == b->converted_on && b->converted_in_order))
         return;
@@ -294,7 +296,6 @@ static void set_transformed(rt_buffer *b, int transformed,
         RT_ADD(dl_rt.transformed, -1);
     }
 }
-
 
 /* What a conversion of b waits for: the caller's wait list and the
  * buffer's uses since its last conversion. */
@@ -417,10 +418,9 @@ static dl_status restore_on_host(rt_buffer *b, cl_command_queue queue,
     dl_layout from = rt_layout_dl(&b->cur), to = rt_layout_dl(&b->orig);
     rt_events all = {0};
     conversion_waits(b, nwait, wait, &all);
-    dl_status st = all.failed
-                       ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
-                       : rt_host_convert(queue, b->mem, b->context, &from,
-                                         &to, all.n, all.ev, ev);
+    dl_status st = all.failed ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
+                              : rt_host_convert(queue, b->mem, b->context,
+                                                &from, &to, all.n, all.ev, ev);
     rt_events_free(&all);
     if (st != DL_SUCCESS)
         return st;
@@ -458,9 +458,8 @@ static dl_status restore_one(rt_buffer *b, cl_command_queue queue,
     return DL_SUCCESS;
 }
 
-dl_status rt_buffer_restore(rt_buffer *b, cl_command_queue queue,
-                            cl_uint nwait, const cl_event *wait,
-                            rt_events *done)
+dl_status rt_buffer_restore(rt_buffer *b, cl_command_queue queue, cl_uint nwait,
+                            const cl_event *wait, rt_events *done)
 {
     dl_status st = DL_SUCCESS;
     rt_buffer *p = b->parent ? rt_buffer_find(b->parent) : NULL;
@@ -473,7 +472,10 @@ dl_status rt_buffer_restore(rt_buffer *b, cl_command_queue queue,
     return st;
 }
 
-void rt_buffer_reset(rt_buffer *b) { set_transformed(b, 0, NULL); }
+void rt_buffer_reset(rt_buffer *b)
+{
+    set_transformed(b, 0, NULL);
+}
 
 void rt_buffer_restore_all(cl_command_queue queue, cl_uint nwait,
                            const cl_event *wait, rt_events *done)

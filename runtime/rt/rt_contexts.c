@@ -35,8 +35,8 @@ typedef struct rt_engine {
 
 typedef struct rt_context {
     cl_context context;
-    int counted;       /* created through a hook: refs is the program's */
-    unsigned refs;     /* the program's references, when counted        */
+    int counted;   /* created through a hook: refs is the program's */
+    unsigned refs; /* the program's references, when counted        */
     rt_engine *engines;
     struct rt_context *next;
 } rt_context;

@@ -78,26 +78,30 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
         size_t count = 0;
         if (!arg->record)
             continue;
-        if (n == 16 || dl_dims_eval_count(arg->count, env, &count) !=
-                           DL_SUCCESS)
+        if (n == 16 ||
+            dl_dims_eval_count(arg->count, env, &count) != DL_SUCCESS)
             return none;
         rt_layout from = rt_host_layout(arg, count);
         rt_layout to = {arg->record, count, tiles ? tiles[j] : 0};
         /* Arguments of one shape share their programs. */
         int again = 0;
         for (size_t i = 0; i < n; i++)
-            again |= seen[i].count == count && seen[i].tile == to.tile &&
-                     dl_record_size(seen[i].rec) ==
-                         dl_record_size(arg->record) &&
-                     dl_record_nfields(seen[i].rec) ==
-                         dl_record_nfields(arg->record);
+            again |=
+                seen[i].count == count && seen[i].tile == to.tile &&
+                dl_record_size(seen[i].rec) == dl_record_size(arg->record) &&
+                dl_record_nfields(seen[i].rec) ==
+                    dl_record_nfields(arg->record);
         if (!again && to.tile && !rt_layout_equal(&from, &to))
             first += unit * rt_conversion_builds(queue, &from, &to);
         seen[n] = to;
-        info[n++] = (dl_tuner_kernel_info){
-            dl_record_size(arg->record), dl_record_nfields(arg->record), NULL,
-            count, 16, dl_rt.controls.tile, to.tile,
-            smallest_field(arg->record)};
+        info[n++] = (dl_tuner_kernel_info){dl_record_size(arg->record),
+                                           dl_record_nfields(arg->record),
+                                           NULL,
+                                           count,
+                                           16,
+                                           dl_rt.controls.tile,
+                                           to.tile,
+                                           smallest_field(arg->record)};
     }
     dl_tuner_prediction p =
         calib ? dl_tuner_predict_launch(calib, info, n) : none;
@@ -113,8 +117,8 @@ static const dl_calibration *launch_calibration(const launch_call *c)
     cl_device_id dev = NULL;
     if (dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT, sizeof ctx,
                                     &ctx, NULL) != CL_SUCCESS ||
-        dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof dev,
-                                    &dev, NULL) != CL_SUCCESS)
+        dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof dev, &dev,
+                                    NULL) != CL_SUCCESS)
         return NULL;
     return dl_calib_for_device(ctx, dev, c->queue);
 }
@@ -136,4 +140,3 @@ dl_tuner_choice rt_launch_decide(const launch_call *c, rt_kernel *k,
                           rt_memo_served(&k->memo)};
     return dl_tuner_choose(dl_rt.tuner, &tl);
 }
-

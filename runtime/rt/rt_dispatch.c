@@ -40,8 +40,7 @@
  * calls the queue's own table, and no layer. */
 static int loader_dispatches_by_object(void)
 {
-    if (!dl_rt.controls.direct_dispatch ||
-        !dl_cl.clGetExtensionFunctionAddress)
+    if (!dl_rt.controls.direct_dispatch || !dl_cl.clGetExtensionFunctionAddress)
         return 0;
     void *enqueue = (void *)dl_cl.clEnqueueNDRangeKernel;
     void *loader_info =
@@ -58,7 +57,10 @@ static int loader_dispatches_by_object(void)
 
 static int direct = -1; /* locked: loader_dispatches_by_object(), once */
 
-void rt_memo_enqueue_reset(void) { direct = -1; }
+void rt_memo_enqueue_reset(void)
+{
+    direct = -1;
+}
 
 /* The queue's own table where its entries may be called directly. */
 static const cl_icd_dispatch *direct_table(cl_command_queue queue)

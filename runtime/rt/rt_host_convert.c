@@ -31,10 +31,10 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
 {
     (void)ev;
     host_job *j = user;
-    dl_status st = status != CL_COMPLETE
-                       ? dl_fail(DL_OPENCL_ERROR, "the read failed (%d)",
-                                 (int)status)
-                       : dl_convert_host(j->host, j->bytes, &j->from, &j->to);
+    dl_status st =
+        status != CL_COMPLETE
+            ? dl_fail(DL_OPENCL_ERROR, "the read failed (%d)", (int)status)
+            : dl_convert_host(j->host, j->bytes, &j->from, &j->to);
     if (st != DL_SUCCESS)
         DL_LOG_ERROR("converting a buffer on the host failed: %s",
                      dl_last_error());
@@ -70,8 +70,8 @@ dl_status rt_host_convert(cl_command_queue queue, cl_mem mem,
     dl_record_retain((dl_record *)j->from.record);
     dl_record_retain((dl_record *)j->to.record);
     cl_event read = NULL;
-    err = dl_cl.clEnqueueReadBuffer(queue, mem, CL_FALSE, 0, bytes, host,
-                                    nwait, wait, &read);
+    err = dl_cl.clEnqueueReadBuffer(queue, mem, CL_FALSE, 0, bytes, host, nwait,
+                                    wait, &read);
     if (err == CL_SUCCESS)
         err = dl_cl.clSetEventCallback(read, CL_COMPLETE, on_read, j);
     if (read)

@@ -20,8 +20,8 @@ dl_status rt_indirect_macro(void *user, const char *name, int64_t *value)
         const char *s = at + 2;
         while (*s == ' ' || *s == '\t')
             s++;
-        if (strncmp(s, name, n) || (s[n] && s[n] != '=' && s[n] != ' ' &&
-                                    s[n] != '\t'))
+        if (strncmp(s, name, n) ||
+            (s[n] && s[n] != '=' && s[n] != ' ' && s[n] != '\t'))
             continue;
         if (s[n] != '=') {
             *value = 1;
@@ -30,15 +30,17 @@ dl_status rt_indirect_macro(void *user, const char *name, int64_t *value)
         size_t len = strcspn(s + n + 1, " \t");
         dl_dims_expr *e = NULL;
         DL_RETURN_IF_FAIL(dl_dims_parse(s + n + 1, len, &e));
-        dl_status st = dl_dims_is_const(e) ? dl_dims_eval(e, NULL, value)
-                                           : dl_fail(DL_INVALID_ARGUMENT,
-                                                     "macro %s is no number",
-                                                     name);
+        dl_status st =
+            dl_dims_is_const(e)
+                ? dl_dims_eval(e, NULL, value)
+                : dl_fail(DL_INVALID_ARGUMENT, "macro %s is no number", name);
         dl_dims_free(e);
         return st;
     }
-    return dl_fail(DL_INVALID_ARGUMENT, "'%s' is neither a kernel argument "
-                   "nor a -D macro of the build options", name);
+    return dl_fail(DL_INVALID_ARGUMENT,
+                   "'%s' is neither a kernel argument "
+                   "nor a -D macro of the build options",
+                   name);
 }
 
 /* The entries of P a launch reads, [first, first + count), within P's
@@ -71,9 +73,12 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
     for (cl_uint i = 0; i < n; i++)
         raw[i] = (dl_dims_raw_arg){k->args[i].size ? k->args[i].value : NULL,
                                    k->args[i].size};
-    dl_dims_env env = {.work_dim = c->work_dim, .global_size = c->global,
-                       .local_size = c->local, .global_offset = c->offset,
-                       .args = raw, .nargs = n};
+    dl_dims_env env = {.work_dim = c->work_dim,
+                       .global_size = c->global,
+                       .local_size = c->local,
+                       .global_offset = c->offset,
+                       .args = raw,
+                       .nargs = n};
     dl_annot_indirect_range range;
     if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
                                k->prog ? k->prog->options : NULL,
@@ -101,9 +106,9 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
     }
     j->ref = (dl_coalesce_ref){r->elem_size, r->field_offset, r->field_size,
                                range.offset};
-    j->range = (dl_coalesce_range){c->global[0], range.steps, 0,
-                                   (size_t)range.t_stride,
-                                   (size_t)range.j_stride};
+    j->range =
+        (dl_coalesce_range){c->global[0], range.steps, 0,
+                            (size_t)range.t_stride, (size_t)range.j_stride};
     j->type = r->via_type;
     j->first = (size_t)first;
     j->count = (size_t)count;
@@ -152,8 +157,8 @@ static const char *index_buffer(const rt_kernel *k, uint32_t via, cl_mem *p,
     rt_unlock();
     if (moved)
         return "the index buffer is in a converted layout";
-    if (!*p || dl_cl.clGetMemObjectInfo(*p, CL_MEM_SIZE, sizeof *bytes,
-                                        bytes, NULL) != CL_SUCCESS)
+    if (!*p || dl_cl.clGetMemObjectInfo(*p, CL_MEM_SIZE, sizeof *bytes, bytes,
+                                        NULL) != CL_SUCCESS)
         return "the index buffer is no buffer";
     return NULL;
 }
@@ -164,8 +169,8 @@ static void launched_ref(const launch_call *c, const rt_kernel *k,
                          cl_event launched)
 {
     dl_coalesce_geometry g;
-    if (!dev || dl_coalesce_geometry_for_device(dev, r->field_size, &g) !=
-                    DL_SUCCESS)
+    if (!dev ||
+        dl_coalesce_geometry_for_device(dev, r->field_size, &g) != DL_SUCCESS)
         g = dl_coalesce_geometry_gpu();
     rt_total *t = rt_total_of(k->annot, r, g);
     if (!t)
@@ -192,10 +197,9 @@ void rt_indirect_launched(const launch_call *c, const rt_kernel *k,
                           cl_event launched)
 {
     cl_device_id dev = NULL;
-    if (dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof dev,
-                                    &dev, NULL) != CL_SUCCESS)
+    if (dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof dev, &dev,
+                                    NULL) != CL_SUCCESS)
         dev = NULL;
     for (uint32_t i = 0; i < k->annot->nindirect; i++)
         launched_ref(c, k, &k->annot->indirect[i], dev, launched);
 }
-

@@ -13,12 +13,12 @@
 
 struct rt_total {
     char *kernel, *array, *via;
-    unsigned line;      /* of the annotation                              */
-    int ambiguous;      /* another reference of the kernel: same A and P  */
+    unsigned line; /* of the annotation                              */
+    int ambiguous; /* another reference of the kernel: same A and P  */
     dl_coalesce_geometry geometry;
     dl_coalesce_counts counts;
     uint64_t launches, skipped;
-    char *why;          /* the last reason a launch was not counted      */
+    char *why; /* the last reason a launch was not counted      */
     rt_total *next;
 };
 
@@ -28,9 +28,9 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t idle = PTHREAD_COND_INITIALIZER;
 static rt_total *totals, **totals_end = &totals;
-static rt_job *pending;          /* reads not completed                */
+static rt_job *pending; /* reads not completed                */
 static rt_job *done, **done_end = &done; /* completed, to count        */
-static unsigned busy;            /* jobs the thread is counting        */
+static unsigned busy; /* jobs the thread is counting        */
 static pthread_once_t started = PTHREAD_ONCE_INIT;
 static int thread_ok;
 
@@ -56,15 +56,18 @@ static int ambiguous(const dl_annot_kernel *k, const dl_annot_indirect *r)
     return 0;
 }
 
-static rt_total *new_total(const dl_annot_kernel *k,
-                           const dl_annot_indirect *r, dl_coalesce_geometry g)
+static rt_total *new_total(const dl_annot_kernel *k, const dl_annot_indirect *r,
+                           dl_coalesce_geometry g)
 {
     rt_total *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    *t = (rt_total){.kernel = strdup(k->name), .array = strdup(r->array_name),
-                    .via = strdup(r->via_name), .line = r->line,
-                    .ambiguous = ambiguous(k, r), .geometry = g};
+    *t = (rt_total){.kernel = strdup(k->name),
+                    .array = strdup(r->array_name),
+                    .via = strdup(r->via_name),
+                    .line = r->line,
+                    .ambiguous = ambiguous(k, r),
+                    .geometry = g};
     if (t->kernel && t->array && t->via)
         return t;
     free(t->kernel);
@@ -125,8 +128,8 @@ static const void *signed_entries(const rt_job *j, int64_t **wide,
     if (!*wide)
         return NULL;
     for (size_t i = 0; i < j->count; i++)
-        if (dl_int_decode((const char *)j->host + i * *bytes, *bytes,
-                          j->type, &(*wide)[i]) != DL_SUCCESS)
+        if (dl_int_decode((const char *)j->host + i * *bytes, *bytes, j->type,
+                          &(*wide)[i]) != DL_SUCCESS)
             (*wide)[i] = -1; /* a ulong beyond INT64_MAX: outside A */
     *bytes = 8;
     return *wide;
@@ -139,12 +142,12 @@ static dl_status count_job(const rt_job *j, dl_coalesce_counts *c)
     unsigned bytes;
     if (j->status != CL_COMPLETE)
         return dl_fail(DL_INVALID_ARGUMENT, "the read of the index buffer "
-                       "failed");
+                                            "failed");
     const void *entries = signed_entries(j, &wide, &bytes);
-    dl_status st = entries ? dl_coalesce_count(&j->into->geometry, &j->ref,
-                                               &j->range, entries, j->count,
-                                               bytes, c)
-                           : dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
+    dl_status st =
+        entries ? dl_coalesce_count(&j->into->geometry, &j->ref, &j->range,
+                                    entries, j->count, bytes, c)
+                : dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
     free(wide);
     return st;
 }
@@ -329,7 +332,9 @@ void rt_indirect_report(FILE *out)
     for (const rt_total *t = totals; t; t = t->next)
         report_total(out, t);
     if (waiting)
-        fprintf(out, "coalescing: %u index read(s) not finished at exit, "
-                "not counted\n", waiting);
+        fprintf(out,
+                "coalescing: %u index read(s) not finished at exit, "
+                "not counted\n",
+                waiting);
     pthread_mutex_unlock(&lock);
 }

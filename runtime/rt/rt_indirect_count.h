@@ -22,9 +22,9 @@ typedef struct rt_job {
     dl_int_type type;
     void *host;
     size_t first, count;
-    cl_event read;   /* retained until its callback */
-    cl_int status;   /* the read's, given to the callback */
-    int claimed;     /* atomic: counted (by the thread or the exit) */
+    cl_event read; /* retained until its callback */
+    cl_int status; /* the read's, given to the callback */
+    int claimed;   /* atomic: counted (by the thread or the exit) */
     struct rt_job *prev, *next; /* the pending, then the done list */
 } rt_job;
 

@@ -52,8 +52,8 @@ static int under_thread_checker(void)
 /* DL_BINARY_DIR: "off" (the default) keeps nothing; a directory is
  * filled as programs are built (one that cannot be used is named in a
  * warning, once, and the cache is off); "auto" is the per-user cache,
- * filled only at exit and within a small budget (engine.c).  Not the default: storing
- * makes POCL compile at exit, which aborted a test process inside LLVM
+ * filled only at exit and within a small budget (engine.c).  Not the default:
+ * storing makes POCL compile at exit, which aborted a test process inside LLVM
  * twice under load, and a program must never fail at exit because of us. */
 static void set_binary_cache(const char *setting)
 {
@@ -125,8 +125,7 @@ static void init_runtime(void)
     dl_rt.tuner = dl_tuner_create(&tuner_cfg); /* NULL: as "always" */
     dl_rt.mode = DL_RT_ACTIVE;
     char policy[16];
-    dl_controls_value_text(&dl_rt.controls, "DL_POLICY", policy,
-                           sizeof policy);
+    dl_controls_value_text(&dl_rt.controls, "DL_POLICY", policy, sizeof policy);
     DL_LOG_INFO("runtime active (DL_POLICY=%s)", policy);
 }
 
@@ -137,4 +136,7 @@ dl_rt_mode dl_rt_init(const cl_icd_dispatch *real)
     return dl_rt.mode;
 }
 
-dl_controls *dl_rt_controls(void) { return &dl_rt.controls; }
+dl_controls *dl_rt_controls(void)
+{
+    return &dl_rt.controls;
+}

@@ -74,8 +74,7 @@ void *rt_map_get(const rt_map *map, const void *key);
  * another key sat there (about 1 in 20 buffers with 3 tracked ones).  Not
  * under helgrind, where only rt_map_get says what it needs to: the
  * callers test rt_hg_active (or a flag that says it) first. */
-static inline int rt_map_probe(const rt_map *map, const void *key,
-                               void **val)
+static inline int rt_map_probe(const rt_map *map, const void *key, void **val)
 {
     const rt_map_table *t = __atomic_load_n(&map->table, __ATOMIC_ACQUIRE);
     if (!t)
@@ -182,10 +181,10 @@ typedef struct rt_arg {
      * are contiguous so that the fast path moves them as pairs. */
     size_t size; /* 0: not set (or its value is unknown) */
     unsigned char inline_value[16];
-    size_t prev_size; /* the value before the last fast clSetKernelArg, */
+    size_t prev_size;    /* the value before the last fast clSetKernelArg, */
     uint64_t prev_value; /* put back if the real call fails             */
-    void *value; /* inline_value, heap, or NULL (__local) */
-    void *heap;  /* the copy of a value over 16 bytes, else NULL */
+    void *value;         /* inline_value, heap, or NULL (__local) */
+    void *heap;          /* the copy of a value over 16 bytes, else NULL */
     uint64_t guard_mask, guard_key;
     int track; /* annotated in a transformed kernel: a buffer bound here
                   may be converted, so it is tracked from then on */
@@ -210,12 +209,12 @@ enum {
  * nothing more than it needed, for rt_launch.c's fast path.  Written
  * under the lock at the end of a launch; read without it (see above). */
 typedef struct rt_memo {
-    int hits_left;   /* atomic: launches it may still serve; <= 0: none */
-    int hits_given; /* hits_left when it was made */
+    int hits_left;        /* atomic: launches it may still serve; <= 0: none */
+    int hits_given;       /* hits_left when it was made */
     cl_kernel run_kernel; /* the variant the decision launched */
     /* The real clEnqueueNDRangeKernel for its queue (rt_memo_enqueue). */
     cl_api_clEnqueueNDRangeKernel enqueue;
-    int plain;            /* run_kernel is the plain variant, decided */
+    int plain; /* run_kernel is the plain variant, decided */
     /* The launch's inputs (rt_memo_claim). */
     cl_command_queue queue;
     /* atomic: work_dim | RT_MEMO_TILED, or RT_MEMO_TASK; 0 while it
@@ -260,7 +259,7 @@ typedef struct rt_kernel {
     cl_kernel xform;
     rt_global_end xform_bound; /* the range xform was built for */
     unsigned xform_gen;
-    unsigned warned; /* RT_CAUSE_ bits already logged  */
+    unsigned warned;   /* RT_CAUSE_ bits already logged  */
     unsigned args_gen; /* counts clSetKernelArg calls    */
     rt_memo memo;
     struct rt_kernel *next_free; /* rt_kernels.c: entries are recycled */
@@ -287,8 +286,8 @@ typedef struct rt_buffer {
     int transformed; /* cur differs from orig                        */
     rt_layout orig;  /* the host's layout (valid while transformed)  */
     rt_layout cur;
-    cl_command_queue queue;     /* retained while transformed: where to
-                                   restore it if the app releases it      */
+    cl_command_queue queue; /* retained while transformed: where to
+                               restore it if the app releases it      */
     /* Commands since the last conversion (the conversion first): the
      * next conversion waits for them, on whatever queue they ran. */
     rt_events uses;
@@ -328,8 +327,8 @@ typedef struct rt_destroyed {
  * variant at least once (the tuner may keep a planned kernel plain).
  * marshal_ns: host time spent enqueueing conversions (rt_stats.c). */
 typedef struct rt_stats {
-    uint64_t programs_annotated, kernels_planned, kernels_transformed,
-        launches, marshals, unmarshals, bytes_marshaled, marshal_ns, declined,
+    uint64_t programs_annotated, kernels_planned, kernels_transformed, launches,
+        marshals, unmarshals, bytes_marshaled, marshal_ns, declined,
         plain_launches, decided_transform, decided_plain;
     /* Reordering with index redirection (rt_reorder.c): gathers
      * enqueued, launches served by a cached copy, cached copies found
@@ -340,12 +339,12 @@ typedef struct rt_stats {
 typedef struct rt_state {
     dl_controls controls;
     dl_rt_mode mode;
-    int annotated;   /* atomic: some annotated program was created
-                      * (1; -1 under helgrind, see rt_access.c)       */
-    int transformed; /* atomic: buffers not in their original layout   */
+    int annotated;      /* atomic: some annotated program was created
+                         * (1; -1 under helgrind, see rt_access.c)       */
+    int transformed;    /* atomic: buffers not in their original layout   */
     int untracked_subs; /* atomic: a sub-buffer could not be tracked     */
     pthread_mutex_t lock;
-    unsigned inflight; /* atomic: memo launches going on (see above)     */
+    unsigned inflight;     /* atomic: memo launches going on (see above)     */
     int memos_invalidated; /* locked: this holding ended the memos       */
     rt_map programs, kernels, buffers;
     rt_destroyed *destroyed; /* atomic: see rt_lock.c */
@@ -361,7 +360,7 @@ typedef struct rt_state {
 
 extern __attribute__((visibility("hidden"))) rt_state dl_rt;
 
-#define RT_LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define RT_LOAD(x)   __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define RT_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_RELAXED)
 
 /* rt_lock.c: takes the lock, then forgets the buffers OpenCL destroyed
@@ -432,9 +431,9 @@ static inline rt_kernel *rt_kernel_get(cl_kernel kernel)
     return k;
 }
 
-void rt_events_push(rt_events *e, cl_event ev); /* retains */
+void rt_events_push(rt_events *e, cl_event ev);      /* retains */
 void rt_events_push_once(rt_events *e, cl_event ev); /* unless there */
-void rt_events_free(rt_events *e);              /* releases */
+void rt_events_free(rt_events *e);                   /* releases */
 /* The caller's wait list followed by `extra` (a new array, or the
  * caller's own when extra is empty). */
 const cl_event *rt_events_join(rt_events *joined, cl_uint nwait,
@@ -499,8 +498,7 @@ void rt_buffers_close_context(cl_context context);
  * run: a command on `queue` that touches buf must wait for it, unless
  * `queue` is the conversion's own in-order queue.  rt_buffer_restore and
  * rt_buffer_restore_mem do this themselves. */
-void rt_buffer_order(rt_buffer *buf, cl_command_queue queue,
-                     rt_events *wait);
+void rt_buffer_order(rt_buffer *buf, cl_command_queue queue, rt_events *wait);
 /* Drops the entry (locked; rt_forget_buffer also clears the kernels'
  * records of it). */
 void rt_buffer_drop(rt_buffer *buf);

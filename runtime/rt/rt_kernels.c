@@ -21,15 +21,16 @@ rt_kernel *rt_kernel_find(cl_kernel kernel)
  * and guard_mask from any thread. */
 static void set_guard(rt_arg *a, cl_mem tracked)
 {
-    int inline48 = a->value == a->inline_value && (a->size == 4 || a->size == 8);
+    int inline48 =
+        a->value == a->inline_value && (a->size == 4 || a->size == 8);
     if (a->track)
         a->tracked = tracked;
     __atomic_store_n(&a->guard_mask, a->track ? ~(uint64_t)0 : 0,
                      __ATOMIC_RELAXED);
-    a->guard_key = !inline48             ? RT_GUARD_NONE
-                   : !a->track           ? 0
-                   : tracked             ? (uint64_t)(uintptr_t)tracked
-                                         : RT_GUARD_NONE;
+    a->guard_key = !inline48   ? RT_GUARD_NONE
+                   : !a->track ? 0
+                   : tracked   ? (uint64_t)(uintptr_t)tracked
+                               : RT_GUARD_NONE;
 }
 
 /* Locked: the argument's buffer left the table, so a buffer that reuses
@@ -134,8 +135,7 @@ static void track_kernel(cl_kernel kernel)
                 k->annot_index = i;
                 k->transformed = p->activated && p->active && p->active[i];
                 /* Its indirect reads alone: not the layout path. */
-                k->reorder = k->transformed &&
-                             rt_reorder_planned(k->annot);
+                k->reorder = k->transformed && rt_reorder_planned(k->annot);
                 k->transformed &= !k->reorder;
             }
         k->prog = p;
@@ -157,10 +157,10 @@ static void track_kernel(cl_kernel kernel)
     int transformed = k && k->transformed;
     rt_unlock();
     /* Planned: under DL_POLICY=auto the tuner may still keep it plain. */
-    if (transformed && dl_rt.tuner &&
-        dl_rt.controls.policy == DL_POLICY_AUTO)
+    if (transformed && dl_rt.tuner && dl_rt.controls.policy == DL_POLICY_AUTO)
         DL_LOG_INFO("kernel '%s' has a transformed variant; the tuner "
-                    "decides at its first launches whether it runs", name);
+                    "decides at its first launches whether it runs",
+                    name);
     else if (transformed)
         DL_LOG_INFO("kernel '%s' runs transformed", name);
 }
@@ -273,16 +273,16 @@ static inline cl_int set_arg(rt_kernel *k, cl_uint arg_index, size_t arg_size,
         v = *(const uint32_t *)arg_value;
     else
         goto slow;
-    if (__builtin_expect((v & __atomic_load_n(&a->guard_mask,
-                                              __ATOMIC_RELAXED)) !=
-                             a->guard_key,
-                         0))
+    if (__builtin_expect(
+            (v & __atomic_load_n(&a->guard_mask, __ATOMIC_RELAXED)) !=
+                a->guard_key,
+            0))
         goto slow;
     memcpy(&a->prev_size, &a->size, 16); /* size and 8 value bytes */
     memcpy(a->inline_value, &v, sizeof v);
     a->size = arg_size;
-    cl_int err = dl_cl.clSetKernelArg(k->kernel, arg_index, arg_size,
-                                      arg_value);
+    cl_int err =
+        dl_cl.clSetKernelArg(k->kernel, arg_index, arg_size, arg_value);
     if (__builtin_expect(err != CL_SUCCESS, 0))
         return set_arg_failed(a, err);
     __asm__("" : "+r"(err)); /* return it as it is: saves a zeroing */
@@ -306,12 +306,10 @@ cl_int dl_rt_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
                             size_t arg_size, const void *arg_value)
 {
     rt_kernel *k = __atomic_load_n(&rt_last_kernel, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(__atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) !=
-                             kernel,
-                         0)) {
+    if (__builtin_expect(
+            __atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) != kernel, 0)) {
         if (!RT_LOAD(dl_rt.annotated))
-            return dl_cl.clSetKernelArg(kernel, arg_index, arg_size,
-                                        arg_value);
+            return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
         return set_kernel_arg_lookup(kernel, arg_index, arg_size, arg_value);
     }
     if (arg_index >= k->nargs)

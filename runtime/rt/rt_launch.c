@@ -101,7 +101,7 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         rt_layout from = rt_host_layout(arg, count);
         rt_layout to = {arg->record, count, tiles[j]};
         if (count == 0 || rt_layout_equal(&from, &to))
-            continue; /* nothing to convert for this launch */
+            continue;  /* nothing to convert for this launch */
         if (b->pinned) /* in the program's layout for good (rt_marks.c) */
             return RT_CAUSE_PINNED;
         if (b->parent)
@@ -266,16 +266,16 @@ cl_int rt_launch_sync_args(rt_kernel *k)
  * (rt_reshape.h); a range it cannot take never gets here: launch() runs
  * those plain. */
 static cl_int real_launch(const launch_call *c, const rt_kernel *k,
-                          cl_kernel kernel, cl_uint nwait,
-                          const cl_event *wait, cl_event *event)
+                          cl_kernel kernel, cl_uint nwait, const cl_event *wait,
+                          cl_event *event)
 {
     rt_reshaped shape;
     if (k && !c->task && c->work_dim == 1 &&
         rt_reshape_launch(k, c->work_dim, c->offset, c->global, c->local,
                           &shape) > 0) {
         DL_LOG_DEBUG("kernel '%s': tiled launch: global (%zu, %zu), offset "
-                     "(0, %zu), local %s", k->name, shape.global[0],
-                     shape.global[1], shape.offset[1],
+                     "(0, %zu), local %s",
+                     k->name, shape.global[0], shape.global[1], shape.offset[1],
                      shape.has_local ? "(T, L/T)" : "left to OpenCL");
         return dl_cl.clEnqueueNDRangeKernel(
             c->queue, kernel, 2, shape.offset, shape.global,
@@ -366,8 +366,7 @@ static int args_open(launch_args *a, const launch_call *c, const rt_kernel *k)
 {
     static const size_t one[3] = {1, 1, 1};
     a->on_heap = k->nargs > 32;
-    a->wants = a->on_heap ? calloc(k->nargs, sizeof *a->wants)
-                          : a->wants_stack;
+    a->wants = a->on_heap ? calloc(k->nargs, sizeof *a->wants) : a->wants_stack;
     a->raw = a->on_heap ? calloc(k->nargs, sizeof *a->raw) : a->raw_stack;
     if (!a->wants || !a->raw) {
         free(a->wants);
@@ -376,9 +375,9 @@ static int args_open(launch_args *a, const launch_call *c, const rt_kernel *k)
     }
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *arg = &k->args[i];
-        a->wants[i] = (want){rt_launch_arg_mem(k, i), 0, {NULL, 0, 0}, {NULL, 0, 0}};
-        a->raw[i] = (dl_dims_raw_arg){arg->size ? arg->value : NULL,
-                                      arg->size};
+        a->wants[i] =
+            (want){rt_launch_arg_mem(k, i), 0, {NULL, 0, 0}, {NULL, 0, 0}};
+        a->raw[i] = (dl_dims_raw_arg){arg->size ? arg->value : NULL, arg->size};
     }
     a->env = (dl_dims_env){.work_dim = c->task ? 1 : c->work_dim,
                            .global_size = c->task ? one : c->global,
@@ -506,8 +505,8 @@ static cl_int launch_enqueue(const launch_call *c, rt_kernel *k,
         rt_reorder_kernel_wrote(k);
     if (err == CL_SUCCESS && ev && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {
-            rt_buffer *b = a->wants[i].mem ? rt_buffer_find(a->wants[i].mem)
-                                           : NULL;
+            rt_buffer *b =
+                a->wants[i].mem ? rt_buffer_find(a->wants[i].mem) : NULL;
             if (b)
                 rt_buffer_used(b, c->queue, *ev);
         }
@@ -548,8 +547,8 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
     }
     int tuned = rt_launch_tuned(k);
     dl_tuner_choice tc = rt_launch_decide(c, k, &a.env);
-    rt_global_end end = k->transformed && tc.transform ? launch_end(c, k)
-                                                       : (rt_global_end){0};
+    rt_global_end end =
+        k->transformed && tc.transform ? launch_end(c, k) : (rt_global_end){0};
 
     rt_lock();
     unsigned cause = 0;
@@ -564,10 +563,10 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
         wants_plain(&a, k); /* plan again: the state may have moved */
     }
     /* Nothing was converted yet: the probe's timing starts here. */
-    dl_tuner_probe *probe =
-        tc.measure ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket, c->queue,
-                                          nwait, wait)
-                   : NULL;
+    dl_tuner_probe *probe = tc.measure
+                                ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket,
+                                                       c->queue, nwait, wait)
+                                : NULL;
     /* plain: decided (no warning), or a cause found. */
     int plain = !k->transformed || !tc.transform || cause;
     rt_events done = {0};
@@ -581,8 +580,8 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
     failed = cause == RT_CAUSE_ENGINE; /* the next launch tries again */
     if (k->transformed && !run_xform)
         RT_ADD(dl_rt.stats.plain_launches, 1);
-    cl_int err = launch_enqueue(c, k, &a, run_xform, probe, nwait, wait,
-                                &done, event);
+    cl_int err =
+        launch_enqueue(c, k, &a, run_xform, probe, nwait, wait, &done, event);
     if (err == CL_SUCCESS && run_xform)
         rt_stats_ran_transformed(k);
     /* The memo: every launch of a transformed kernel (either variant)
@@ -594,9 +593,9 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
                        rt_indirect_counts(k) ||
                        rt_reorder_kernel_writes_gathered(k)
                    ? 0
-               : !tuned                            ? INT_MAX
-               : probe || tc.measure               ? 0
-                                                   : (int)tc.unseen;
+               : !tuned              ? INT_MAX
+               : probe || tc.measure ? 0
+                                     : (int)tc.unseen;
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
                  c->local, run_xform ? k->xform : c->kernel, hits);
     rt_unlock();
@@ -612,8 +611,7 @@ static __attribute__((noinline)) cl_int launch(const launch_call *c,
                                                const cl_event *wait,
                                                cl_event *event)
 {
-    rt_kernel *k = dl_rt.controls.coalescing ? rt_kernel_get(c->kernel)
-                                             : NULL;
+    rt_kernel *k = dl_rt.controls.coalescing ? rt_kernel_get(c->kernel) : NULL;
     if (!rt_indirect_counts(k))
         return launch_layout(c, nwait, wait, event);
     cl_event own = NULL;
@@ -632,8 +630,8 @@ static __attribute__((noinline)) cl_int
 launch_ndrange(cl_command_queue command_queue, cl_kernel kernel,
                cl_uint work_dim, const size_t *global_work_offset,
                const size_t *global_work_size, const size_t *local_work_size,
-               cl_uint num_events_in_wait_list,
-               const cl_event *event_wait_list, cl_event *event)
+               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+               cl_event *event)
 {
     RT_ADD(dl_rt.stats.launches, 1);
     launch_call c = {.queue = command_queue,
@@ -674,15 +672,14 @@ memo_launch(rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
 static __attribute__((noinline)) cl_int
 launch_unmemoized(cl_command_queue command_queue, cl_kernel kernel,
                   cl_uint work_dim, const size_t *global_work_offset,
-                  const size_t *global_work_size,
-                  const size_t *local_work_size,
+                  const size_t *global_work_size, const size_t *local_work_size,
                   cl_uint num_events_in_wait_list,
                   const cl_event *event_wait_list, cl_event *event)
 {
     rt_kernel *k = rt_kernel_get(kernel);
-    if (k && rt_memo_claim(k, command_queue, RT_CLAIM_ANY_RANGE, work_dim,
-                           global_work_offset, global_work_size,
-                           local_work_size))
+    if (k &&
+        rt_memo_claim(k, command_queue, RT_CLAIM_ANY_RANGE, work_dim,
+                      global_work_offset, global_work_size, local_work_size))
         return memo_launch(&k->memo, command_queue, work_dim,
                            global_work_offset, global_work_size,
                            local_work_size, num_events_in_wait_list,
@@ -704,10 +701,10 @@ memo_call(rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
 {
     cl_event own;
     cl_event *ev = rt_memo_call_begin(m, event, &own);
-    cl_int err = m->enqueue(command_queue, m->run_kernel, work_dim,
-                            global_work_offset, global_work_size,
-                            local_work_size, num_events_in_wait_list,
-                            event_wait_list, ev);
+    cl_int err =
+        m->enqueue(command_queue, m->run_kernel, work_dim, global_work_offset,
+                   global_work_size, local_work_size, num_events_in_wait_list,
+                   event_wait_list, ev);
     rt_memo_call_end(m, err, event, own);
     return err;
 }
@@ -719,22 +716,21 @@ memo_call(rt_memo *m, cl_command_queue command_queue, cl_uint work_dim,
  * tell apart, with that work_dim as a constant.  Only launches the memo
  * does not serve count here; the memo's reach `launches` through
  * rt_memo_count. */
-__attribute__((optimize("no-optimize-sibling-calls",
-                        "no-thread-jumps"))) cl_int
-dl_rt_clEnqueueNDRangeKernel(
-    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-    const size_t *global_work_offset, const size_t *global_work_size,
-    const size_t *local_work_size, cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list, cl_event *event)
+__attribute__((optimize("no-optimize-sibling-calls", "no-thread-jumps"))) cl_int
+dl_rt_clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
+                             cl_uint work_dim, const size_t *global_work_offset,
+                             const size_t *global_work_size,
+                             const size_t *local_work_size,
+                             cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event)
 {
     rt_kernel *k = RT_LOAD(rt_last_kernel);
     if (__builtin_expect(RT_LOAD(k->kernel) == kernel, 1) &&
         rt_memo_claim(k, command_queue, RT_CLAIM_RANGE, work_dim,
                       global_work_offset, global_work_size, local_work_size)) {
-        return memo_call(&k->memo, command_queue, work_dim,
-                         global_work_offset, global_work_size,
-                         local_work_size, num_events_in_wait_list,
-                         event_wait_list, event);
+        return memo_call(&k->memo, command_queue, work_dim, global_work_offset,
+                         global_work_size, local_work_size,
+                         num_events_in_wait_list, event_wait_list, event);
     }
     if (!RT_LOAD(dl_rt.annotated)) {
         RT_ADD(dl_rt.stats.launches, 1);
@@ -743,10 +739,9 @@ dl_rt_clEnqueueNDRangeKernel(
             global_work_size, local_work_size, num_events_in_wait_list,
             event_wait_list, event);
     }
-    return launch_unmemoized(command_queue, kernel, work_dim,
-                             global_work_offset, global_work_size,
-                             local_work_size, num_events_in_wait_list,
-                             event_wait_list, event);
+    return launch_unmemoized(
+        command_queue, kernel, work_dim, global_work_offset, global_work_size,
+        local_work_size, num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
@@ -754,13 +749,13 @@ cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
                            const cl_event *event_wait_list, cl_event *event)
 {
     rt_kernel *k = RT_LOAD(dl_rt.annotated) ? rt_kernel_get(kernel) : NULL;
-    if (k && rt_memo_claim(k, command_queue, RT_CLAIM_TASK, 0, NULL, NULL,
-                           NULL)) {
+    if (k &&
+        rt_memo_claim(k, command_queue, RT_CLAIM_TASK, 0, NULL, NULL, NULL)) {
         cl_event own;
         cl_event *ev = rt_memo_call_begin(&k->memo, event, &own);
-        cl_int err = dl_cl.clEnqueueTask(command_queue, k->memo.run_kernel,
-                                         num_events_in_wait_list,
-                                         event_wait_list, ev);
+        cl_int err =
+            dl_cl.clEnqueueTask(command_queue, k->memo.run_kernel,
+                                num_events_in_wait_list, event_wait_list, ev);
         rt_memo_call_end(&k->memo, err, event, own);
         return err;
     }

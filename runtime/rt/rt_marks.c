@@ -22,8 +22,7 @@ void rt_buffer_pin(rt_buffer *b, const char *why)
     }
     if (b->pinned)
         return;
-    DL_LOG_INFO("a buffer stays in the program's layout from now on: %s",
-                why);
+    DL_LOG_INFO("a buffer stays in the program's layout from now on: %s", why);
     rt_memos_invalidate(); /* a memo may hold it transformed */
     b->pinned = why;
     if (!b->transformed || !b->queue)
@@ -60,22 +59,24 @@ cl_mem dl_rt_clCreateImage(cl_context context, cl_mem_flags flags,
                                host_ptr, errcode_ret);
 }
 
-cl_mem dl_rt_clCreateImageWithProperties(
-    cl_context context, const cl_mem_properties *properties,
-    cl_mem_flags flags, const cl_image_format *image_format,
-    const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
+cl_mem dl_rt_clCreateImageWithProperties(cl_context context,
+                                         const cl_mem_properties *properties,
+                                         cl_mem_flags flags,
+                                         const cl_image_format *image_format,
+                                         const cl_image_desc *image_desc,
+                                         void *host_ptr, cl_int *errcode_ret)
 {
     pin_viewed(image_desc);
     return dl_cl.clCreateImageWithProperties(context, properties, flags,
-                                             image_format, image_desc,
-                                             host_ptr, errcode_ret);
+                                             image_format, image_desc, host_ptr,
+                                             errcode_ret);
 }
 
 cl_mem dl_rt_clCreateFromGLBuffer(cl_context context, cl_mem_flags flags,
                                   cl_GLuint bufobj, cl_int *errcode_ret)
 {
-    cl_mem mem = dl_cl.clCreateFromGLBuffer(context, flags, bufobj,
-                                            errcode_ret);
+    cl_mem mem =
+        dl_cl.clCreateFromGLBuffer(context, flags, bufobj, errcode_ret);
     if (mem) {
         rt_lock();
         rt_buffer *b = rt_buffer_get(mem);
@@ -103,8 +104,8 @@ static void run_as_written(cl_kernel kernel, cl_uint index, const char *why)
         rt_memos_invalidate();
         k->transformed = 0;
         RT_ADD(dl_rt.stats.declined, 1);
-        DL_LOG_INFO("kernel '%s' runs untransformed from now on: %s",
-                    k->name, why);
+        DL_LOG_INFO("kernel '%s' runs untransformed from now on: %s", k->name,
+                    why);
     }
     rt_unlock();
 }
@@ -125,8 +126,8 @@ cl_int dl_rt_clSetKernelExecInfo(cl_kernel kernel,
                                  size_t param_value_size,
                                  const void *param_value)
 {
-    cl_int err = dl_cl.clSetKernelExecInfo(kernel, param_name,
-                                           param_value_size, param_value);
+    cl_int err = dl_cl.clSetKernelExecInfo(kernel, param_name, param_value_size,
+                                           param_value);
     if (err == CL_SUCCESS && RT_LOAD(dl_rt.annotated))
         run_as_written(kernel, (cl_uint)-1,
                        "it may use SVM its arguments do not show "
@@ -141,8 +142,7 @@ cl_int dl_rt_clCompileProgram(cl_program program, cl_uint num_devices,
                               const char *options, cl_uint num_input_headers,
                               const cl_program *input_headers,
                               const char **header_include_names,
-                              void(CL_CALLBACK *pfn_notify)(cl_program,
-                                                            void *),
+                              void(CL_CALLBACK *pfn_notify)(cl_program, void *),
                               void *user_data)
 {
     DL_LOG_INFO("a program compiled with clCompileProgram runs as written: "
@@ -150,8 +150,7 @@ cl_int dl_rt_clCompileProgram(cl_program program, cl_uint num_devices,
                 "clBuildProgram");
     return dl_cl.clCompileProgram(program, num_devices, device_list, options,
                                   num_input_headers, input_headers,
-                                  header_include_names, pfn_notify,
-                                  user_data);
+                                  header_include_names, pfn_notify, user_data);
 }
 
 cl_program dl_rt_clLinkProgram(cl_context context, cl_uint num_devices,

@@ -50,9 +50,8 @@ void rt_memos_invalidate(void)
 static int out_of_order(cl_command_queue queue)
 {
     cl_command_queue_properties props = 0;
-    return dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES,
-                                       sizeof props, &props, NULL) !=
-               CL_SUCCESS ||
+    return dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof props,
+                                       &props, NULL) != CL_SUCCESS ||
            (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
@@ -85,7 +84,8 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
     if (rt_hg_active || work_dim > 3 || hits <= 0 || out_of_order(queue))
         return;
     /* The buffers bound to the kernel that the table knows. */
-    rt_buffer **bufs = realloc(m->bufs, (k->nargs ? k->nargs : 1) * sizeof *bufs);
+    rt_buffer **bufs =
+        realloc(m->bufs, (k->nargs ? k->nargs : 1) * sizeof *bufs);
     if (!bufs)
         return;
     m->bufs = bufs;

@@ -59,17 +59,17 @@ void rt_memo_enqueue_reset(void);
  * budget goes below 0 when spent, so that concurrent launches cannot take
  * more than it held.  The stats count its launches from the budget spent
  * (rt_memo_count). */
-#define RT_MEMO_TASK 4u
+#define RT_MEMO_TASK  4u
 #define RT_MEMO_TILED 8u
 typedef enum rt_claim {
     RT_CLAIM_RANGE,
     RT_CLAIM_ANY_RANGE,
     RT_CLAIM_TASK
 } rt_claim;
-static inline int
-rt_memo_claim(rt_kernel *k, cl_command_queue queue, rt_claim claim,
-              cl_uint work_dim, const size_t *offset, const size_t *global,
-              const size_t *local)
+static inline int rt_memo_claim(rt_kernel *k, cl_command_queue queue,
+                                rt_claim claim, cl_uint work_dim,
+                                const size_t *offset, const size_t *global,
+                                const size_t *local)
 {
     rt_memo *m = &k->memo;
     __atomic_add_fetch(&dl_rt.inflight, 1, __ATOMIC_SEQ_CST);

@@ -17,8 +17,8 @@ static cl_mem forget_reused(cl_mem mem)
     return mem;
 }
 
-cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags,
-                            size_t size, void *host_ptr, cl_int *errcode_ret)
+cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                            void *host_ptr, cl_int *errcode_ret)
 {
     return forget_reused(
         dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret));

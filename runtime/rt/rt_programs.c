@@ -202,17 +202,17 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
         valid = strings[i] != NULL;
     char *source = valid ? join_source(count, strings, lengths, &len) : NULL;
     if (!source) /* invalid arguments (the real call says so) or no memory */
-        return dl_cl.clCreateProgramWithSource(context, count, strings,
-                                               lengths, errcode_ret);
+        return dl_cl.clCreateProgramWithSource(context, count, strings, lengths,
+                                               errcode_ret);
 
     char name[64];
-    snprintf(name, sizeof name, "%016" PRIx64 ".cl", dl_hash(DL_HASH_SEED, source, len));
+    snprintf(name, sizeof name, "%016" PRIx64 ".cl",
+             dl_hash(DL_HASH_SEED, source, len));
     const dl_controls *ctl = &dl_rt.controls;
     /* Messages name the file the source is in where there is one: the
      * injected file, else the dump, else program_label. */
-    char *dumped = ctl->dump_dir
-                       ? dump_source(ctl->dump_dir, name, source, len)
-                       : NULL;
+    char *dumped =
+        ctl->dump_dir ? dump_source(ctl->dump_dir, name, source, len) : NULL;
     char *label = NULL;
     if (ctl->inject_dir) {
         char path[4096];
@@ -290,11 +290,9 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
     RT_ADD(dl_rt.stats.programs_annotated, 1);
     /* -1 under helgrind: the access wrappers' lock-free lookups are off
      * there (rt_access.c). */
-    __atomic_store_n(&dl_rt.annotated, rt_hg_active ? -1 : 1,
-                     __ATOMIC_RELEASE);
+    __atomic_store_n(&dl_rt.annotated, rt_hg_active ? -1 : 1, __ATOMIC_RELEASE);
     return program;
 }
-
 
 /* Whether kernel `k` asks for a conversion the runtime can do. */
 static int wants_conversion(const dl_annot_kernel *k)
@@ -326,10 +324,8 @@ static size_t target_tile(const dl_annot_arg *arg, const dl_calibration *calib)
         if (arg->to.tile)
             return arg->to.tile;
         uint32_t words =
-            arg->record ? (uint32_t)((dl_record_size(arg->record) + 3) / 4)
-                        : 0;
-        uint32_t t = calib && words ? dl_calib_best_asta_tile(calib, words)
-                                    : 0;
+            arg->record ? (uint32_t)((dl_record_size(arg->record) + 3) / 4) : 0;
+        uint32_t t = calib && words ? dl_calib_best_asta_tile(calib, words) : 0;
         return t ? t : RT_DEFAULT_TILE;
     }
 }
@@ -361,16 +357,19 @@ static int define_macros(rt_program *p, const dl_annot_kernel *ak,
 {
     for (uint32_t a = 0; a < ak->nargs; a++)
         if (ak->args[a].count &&
-            dl_dims_define_src(ak->args[a].count, options, src) !=
-                DL_SUCCESS) {
-            DL_LOG_WARN_AT(p->name, ak->args[a].line, "kernel '%s' runs as "
-                           "written: %s", ak->name, dl_last_error());
+            dl_dims_define_src(ak->args[a].count, options, src) != DL_SUCCESS) {
+            DL_LOG_WARN_AT(p->name, ak->args[a].line,
+                           "kernel '%s' runs as "
+                           "written: %s",
+                           ak->name, dl_last_error());
             return 0;
         }
     if (ak->tiled_bound &&
         dl_dims_define_src(ak->tiled_bound, options, src) != DL_SUCCESS) {
-        DL_LOG_WARN_AT(p->name, ak->tiled_line, "kernel '%s' runs as "
-                       "written: %s", ak->name, dl_last_error());
+        DL_LOG_WARN_AT(p->name, ak->tiled_line,
+                       "kernel '%s' runs as "
+                       "written: %s",
+                       ak->name, dl_last_error());
         return 0;
     }
     return 1;
@@ -379,8 +378,7 @@ static int define_macros(rt_program *p, const dl_annot_kernel *ak,
 /* Decides which kernels this build transforms and writes the options.
  * Returns NULL (nothing to activate) or the activated options. */
 static char *plan_kernels(rt_program *p, const char *options,
-                          const dl_calibration *calib,
-                          const dl_srcmacros *src)
+                          const dl_calibration *calib, const dl_srcmacros *src)
 {
     const dl_annot_program *ap = p->annot;
     p->active = calloc(ap->nkernels, sizeof *p->active);
@@ -447,8 +445,8 @@ static char *plan_build(rt_program *p, const char *options,
     dl_srcmacros *src = NULL;
     if (dl_srcmacros_scan(p->source, p->source_len, p->name, &src) !=
         DL_SUCCESS)
-        DL_LOG_WARN("%s: %s; the source's #defines are not read",
-                    p->name, dl_last_error());
+        DL_LOG_WARN("%s: %s; the source's #defines are not read", p->name,
+                    dl_last_error());
     char *opt = plan_kernels(p, options, calib, src);
     dl_srcmacros_free(src);
     return opt;
@@ -463,12 +461,12 @@ static char *build_log(rt_program *p, cl_program failed)
                                NULL);
     size_t n = 0;
     if (!dev || !failed ||
-        dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG, 0,
-                                    NULL, &n) != CL_SUCCESS)
+        dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                                    &n) != CL_SUCCESS)
         return NULL;
     char *log = malloc(n + 1);
-    if (log && dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG,
-                                           n, log, NULL) != CL_SUCCESS) {
+    if (log && dl_cl.clGetProgramBuildInfo(failed, dev, CL_PROGRAM_BUILD_LOG, n,
+                                           log, NULL) != CL_SUCCESS) {
         free(log);
         return NULL;
     }
@@ -492,8 +490,8 @@ static unsigned first_error(const char *log, char *msg, size_t size)
         char *after = NULL;
         unsigned long line = loc ? strtoul(loc + 4, &after, 10) : 0;
         if (line > 0 && line <= UINT_MAX) {
-            const char *text = memmem(after, (size_t)(at + len - after),
-                                      ": ", 2);
+            const char *text =
+                memmem(after, (size_t)(at + len - after), ": ", 2);
             text = text ? text + 2 : after;
             snprintf(msg, size, "%.*s", (int)(at + len - text), text);
             return (unsigned)line;
@@ -512,15 +510,16 @@ static void log_build_failure(rt_program *p, cl_program failed, cl_int err)
     char msg[512];
     unsigned line = full ? first_error(full, msg, sizeof msg) : 0;
     if (line) {
-        DL_LOG_WARN_AT(p->name, line, "the activated build failed (OpenCL "
+        DL_LOG_WARN_AT(p->name, line,
+                       "the activated build failed (OpenCL "
                        "error %d), the program runs as written and "
-                       "transforms nothing: %s", (int)err, msg);
+                       "transforms nothing: %s",
+                       (int)err, msg);
         free(full);
         return;
     }
     char log[1024] = "";
-    snprintf(log, sizeof log, "%s",
-             full ? full : "(no build log)");
+    snprintf(log, sizeof log, "%s", full ? full : "(no build log)");
     free(full);
     /* Keep about three lines. */
     unsigned lines = 0;
@@ -563,8 +562,8 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
     dl_calibration *calib = calloc(1, sizeof *calib);
     cl_device_id dev = num_devices && device_list ? device_list[0] : NULL;
     cl_device_id devs[16];
-    if (!dev && dl_cl.clGetProgramInfo(program, CL_PROGRAM_DEVICES,
-                                       sizeof devs, devs, NULL) == CL_SUCCESS)
+    if (!dev && dl_cl.clGetProgramInfo(program, CL_PROGRAM_DEVICES, sizeof devs,
+                                       devs, NULL) == CL_SUCCESS)
         dev = devs[0]; /* fails (NULL) beyond 16 devices: default tile */
     if (calib && (!dev || dl_calib_cached(dev, calib) != DL_SUCCESS)) {
         free(calib);
@@ -643,8 +642,8 @@ static cl_program build_variant(rt_program *p, const char *extra)
                  options);
     const char *text = p->source;
     cl_int err = CL_SUCCESS;
-    cl_program xform = dl_cl.clCreateProgramWithSource(
-        p->context, 1, &text, &p->source_len, &err);
+    cl_program xform = dl_cl.clCreateProgramWithSource(p->context, 1, &text,
+                                                       &p->source_len, &err);
     if (xform)
         err = dl_cl.clBuildProgram(xform, p->ndevices, p->devices, options,
                                    NULL, NULL);
@@ -733,8 +732,8 @@ cl_int dl_rt_clReleaseProgram(cl_program program)
     rt_program *p = rt_program_find(program);
     cl_uint refs = 0;
     if (p &&
-        dl_cl.clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT,
-                               sizeof refs, &refs, NULL) == CL_SUCCESS &&
+        dl_cl.clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof refs,
+                               &refs, NULL) == CL_SUCCESS &&
         refs == 1) {
         rt_map_del(&dl_rt.programs, program);
         rt_program_unref(p);

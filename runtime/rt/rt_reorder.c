@@ -26,10 +26,10 @@ typedef struct gather_job {
     uint32_t param;               /* its index in the activated variant */
     dl_reorder_key key;
     uint64_t version_a, version_p;
-    cl_mem a_prime;   /* retained: the copy the variant reads             */
-    cl_event ready;   /* retained: completes when a_prime is written      */
-    int gather;       /* not cached: gathered at this launch              */
-    size_t bytes;     /* of a_prime                                        */
+    cl_mem a_prime; /* retained: the copy the variant reads             */
+    cl_event ready; /* retained: completes when a_prime is written      */
+    int gather;     /* not cached: gathered at this launch              */
+    size_t bytes;   /* of a_prime                                        */
 } gather_job;
 
 /* ------------------------------------------------------------- planning */
@@ -163,12 +163,12 @@ static const char *job_key(const launch_call *c, const rt_kernel *k,
     size_t p_bytes = mem_size(p);
     if (!a || !p || !isz || p_bytes < isz)
         return "an array or index buffer argument is not a buffer";
-    j->key = (dl_reorder_key){
-        .a = a,
-        .p = p,
-        .ref = {r->elem_size, 0, r->elem_size, range.offset},
-        .range = {p_bytes / isz, 1, 0, 1, 0},
-        .index_bytes = (unsigned)isz};
+    j->key =
+        (dl_reorder_key){.a = a,
+                         .p = p,
+                         .ref = {r->elem_size, 0, r->elem_size, range.offset},
+                         .range = {p_bytes / isz, 1, 0, 1, 0},
+                         .index_bytes = (unsigned)isz};
     dl_gather_extent x;
     if (dl_gather_extent_of(&j->key.ref, &j->key.range, p_bytes / isz, &x) !=
             DL_SUCCESS ||
@@ -238,11 +238,9 @@ static dl_reorder_cache *cache_for(cl_command_queue queue)
     if (dl_rt.reorder)
         return dl_rt.reorder;
     cl_device_id dev = NULL;
-    dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev,
-                                NULL);
-    size_t budget = dev ? dl_gather_budget_bytes(
-                              dev, dl_rt.controls.gather_budget)
-                        : 0;
+    dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+    size_t budget =
+        dev ? dl_gather_budget_bytes(dev, dl_rt.controls.gather_budget) : 0;
     dl_reorder_cache *cache = NULL;
     if (budget && dl_reorder_cache_create(budget, &cache) == DL_SUCCESS) {
         cache_budget = budget;
@@ -332,24 +330,22 @@ static const char *gather(const launch_call *c, gather_job *jobs, uint32_t n,
             rt_lock();
             dl_status st = rt_context_engine(c->queue, &engine);
             rt_unlock();
-            if (st != DL_SUCCESS ||
-                dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT,
-                                            sizeof ctx, &ctx,
-                                            NULL) != CL_SUCCESS)
+            if (st != DL_SUCCESS || dl_cl.clGetCommandQueueInfo(
+                                        c->queue, CL_QUEUE_CONTEXT, sizeof ctx,
+                                        &ctx, NULL) != CL_SUCCESS)
                 return "no engine for the launch's queue";
         }
         cl_int err;
-        j->a_prime = dl_cl.clCreateBuffer(ctx, CL_MEM_READ_WRITE, j->bytes,
-                                          NULL, &err);
+        j->a_prime =
+            dl_cl.clCreateBuffer(ctx, CL_MEM_READ_WRITE, j->bytes, NULL, &err);
         if (!j->a_prime)
             return "the reordered copy cannot be allocated";
         rt_events joined = {0};
         cl_uint nw = 0;
         const cl_event *w = rt_events_join(&joined, nwait, wait, order, &nw);
-        dl_status st = dl_enqueue_gather(engine, c->queue, j->key.a, j->key.p,
-                                         &j->key.ref, &j->key.range,
-                                         j->key.index_bytes, j->a_prime, nw,
-                                         w, &j->ready);
+        dl_status st = dl_enqueue_gather(
+            engine, c->queue, j->key.a, j->key.p, &j->key.ref, &j->key.range,
+            j->key.index_bytes, j->a_prime, nw, w, &j->ready);
         rt_events_free(&joined);
         if (st != DL_SUCCESS)
             return dl_last_error();
@@ -392,8 +388,7 @@ static void jobs_free(gather_job *jobs, uint32_t n)
  * its event is a use of every tracked argument, and goes to the probe. */
 static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
                       uint32_t n, cl_uint nwait, const cl_event *wait,
-                      rt_events *order, dl_tuner_probe *probe,
-                      cl_event *event)
+                      rt_events *order, dl_tuner_probe *probe, cl_event *event)
 {
     cl_kernel kernel = n ? k->xform : c->kernel;
     cl_int err = n ? rt_launch_sync_args(k) : CL_SUCCESS;
@@ -413,10 +408,9 @@ static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
     cl_event own = NULL;
     cl_event *ev = event ? event : &own;
     err = c->task ? dl_cl.clEnqueueTask(c->queue, kernel, nw, w, ev)
-                  : dl_cl.clEnqueueNDRangeKernel(c->queue, kernel,
-                                                 c->work_dim, c->offset,
-                                                 c->global, c->local, nw, w,
-                                                 ev);
+                  : dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
+                                                 c->offset, c->global, c->local,
+                                                 nw, w, ev);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS ? *ev : NULL, n > 0);
     if (err == CL_SUCCESS && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {
@@ -451,8 +445,7 @@ static dl_tuner_prediction prediction(const rt_kernel *k)
     int built = k->xform != NULL;
     rt_unlock();
     dl_tuner_prediction p = {0, 0, 0, 0};
-    p.first_ns = (built ? 0 : build) +
-                 (RT_LOAD(gathered_once) ? 0 : gather);
+    p.first_ns = (built ? 0 : build) + (RT_LOAD(gathered_once) ? 0 : gather);
     return p;
 }
 
@@ -503,10 +496,10 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         rt_unlock();
         return 0;
     }
-    dl_tuner_probe *probe =
-        tc.measure ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket, c->queue,
-                                          nwait, wait)
-                   : NULL;
+    dl_tuner_probe *probe = tc.measure
+                                ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket,
+                                                       c->queue, nwait, wait)
+                                : NULL;
     rt_events order = {0};
     rt_lock();
     why = order_args(c, k, &order);
@@ -546,8 +539,7 @@ static int writes_arg(const rt_kernel *k, cl_uint i)
     const dl_annot_kernel *ak = k->annot;
     if (!ak || i >= ak->nparams)
         return 1;
-    if (ak->params[i].pointee_const ||
-        ak->params[i].space == DL_SPACE_CONSTANT)
+    if (ak->params[i].pointee_const || ak->params[i].space == DL_SPACE_CONSTANT)
         return 0;
     if (k->reorder) /* the redirected form reads its A and P only */
         for (uint32_t r = 0; r < ak->nindirect; r++)

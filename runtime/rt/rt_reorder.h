@@ -20,17 +20,16 @@ int rt_reorder_planned(const dl_annot_kernel *ak);
  * docs/tuning.md). */
 static inline int rt_reorder_wanted(const dl_annot_kernel *ak)
 {
-    return dl_rt.controls.policy != DL_POLICY_NEVER &&
-           rt_reorder_planned(ak);
+    return dl_rt.controls.policy != DL_POLICY_NEVER && rt_reorder_planned(ak);
 }
 
 /* A launch of k (k->reorder), unlocked: under DL_POLICY=always, or when
  * the tuner says so under auto, its reordered copies from the cache or
  * gathered on the launch's queue, then the activated variant reading
- * them; else the program's kernel, measured when the tuner asks.  Returns 1 with the real call's status in *err, or 0
- * where it declines (logged once per kernel and cause): the caller then
- * runs the program's kernel as written.  Blocks on nothing and adds no
- * wait the launch did not imply. */
+ * them; else the program's kernel, measured when the tuner asks.  Returns 1
+ * with the real call's status in *err, or 0 where it declines (logged once per
+ * kernel and cause): the caller then runs the program's kernel as written.
+ * Blocks on nothing and adds no wait the launch did not imply. */
 int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
                       const cl_event *wait, cl_event *event, cl_int *err);
 

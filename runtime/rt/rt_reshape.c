@@ -65,13 +65,16 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
         return 0;
     memset(out, 0, sizeof *out);
     if (work_dim != 1 || !global) {
-        dl_fail(DL_INVALID_ARGUMENT, "the tiled launch of ASTA(%zu) needs a "
-                "1-D range, not %u-D", tile, work_dim);
+        dl_fail(DL_INVALID_ARGUMENT,
+                "the tiled launch of ASTA(%zu) needs a "
+                "1-D range, not %u-D",
+                tile, work_dim);
         return -1;
     }
     size_t o = offset ? offset[0] : 0, g = global[0];
     if (o % tile) {
-        dl_fail(DL_INVALID_ARGUMENT, "the tiled launch of ASTA(%zu) needs a "
+        dl_fail(DL_INVALID_ARGUMENT,
+                "the tiled launch of ASTA(%zu) needs a "
                 "global offset that is a multiple of the tile, not %zu",
                 tile, o);
         return -1;
@@ -79,10 +82,12 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
     size_t padded = g;
     if (g % tile) {
         if (g > SIZE_MAX - tile || !pad_is_safe(k, o, g)) {
-            dl_fail(DL_INVALID_ARGUMENT, "the tiled launch of ASTA(%zu) "
+            dl_fail(DL_INVALID_ARGUMENT,
+                    "the tiled launch of ASTA(%zu) "
                     "needs a global size that is a multiple of the tile, "
                     "not %zu, and no guard of the kernel makes padding it "
-                    "safe", tile, g);
+                    "safe",
+                    tile, g);
             return -1;
         }
         padded = (g + tile - 1) / tile * tile;

@@ -58,11 +58,9 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->launches, (unsigned long long)s->marshals,
         (unsigned long long)s->unmarshals,
         (unsigned long long)s->bytes_marshaled, (double)s->marshal_ns / 1e6,
-        (unsigned long long)s->declined,
-        (unsigned long long)s->plain_launches,
+        (unsigned long long)s->declined, (unsigned long long)s->plain_launches,
         (unsigned long long)s->decided_transform,
-        (unsigned long long)s->decided_plain,
-        (unsigned long long)s->reorders,
+        (unsigned long long)s->decided_plain, (unsigned long long)s->reorders,
         (unsigned long long)s->reorder_hits,
         (unsigned long long)s->reorder_invalidations);
 }
@@ -89,8 +87,7 @@ void rt_stats_register(void)
 
 void dl_rt_print_stats(void)
 {
-    if (getpid() != owner ||
-        __atomic_exchange_n(&printed, 1, __ATOMIC_ACQ_REL))
+    if (getpid() != owner || __atomic_exchange_n(&printed, 1, __ATOMIC_ACQ_REL))
         return;
     if (dl_rt.controls.coalescing)
         rt_indirect_report(stderr);

@@ -49,16 +49,16 @@ typedef struct dl_tuner_prediction {
 typedef uint64_t (*dl_tuner_clock_fn)(void *user); /* nanoseconds */
 
 typedef struct dl_tuner_config {
-    dl_policy policy;        /* always / never short-circuit everything  */
-    unsigned plain_samples;  /* measured plain launches before a probe   */
-    unsigned probe_samples;  /* measured transformed launches per probe  */
-    unsigned probe_after;    /* launch number of the first transformed
-                                probe when the prediction is not keen    */
-    unsigned max_probes;     /* probes per kernel, over all its patterns */
-    double horizon;          /* launches over which a conversion must pay */
-    double margin;           /* required relative gain (0.02 = 2 %)      */
-    double keen_speedup;     /* predicted speedup that probes early       */
-    unsigned monitor_every;  /* in a decided state, measure every n-th   */
+    dl_policy policy;       /* always / never short-circuit everything  */
+    unsigned plain_samples; /* measured plain launches before a probe   */
+    unsigned probe_samples; /* measured transformed launches per probe  */
+    unsigned probe_after;   /* launch number of the first transformed
+                               probe when the prediction is not keen    */
+    unsigned max_probes;    /* probes per kernel, over all its patterns */
+    double horizon;         /* launches over which a conversion must pay */
+    double margin;          /* required relative gain (0.02 = 2 %)      */
+    double keen_speedup;    /* predicted speedup that probes early       */
+    unsigned monitor_every; /* in a decided state, measure every n-th   */
     /* A predicted speedup below this decides plain without a probe.  0
      * by default: the calibration's streaming kernels do not see what
      * gathers gain (an LBM pull step gains 2.4x from DA on POCL while the
@@ -82,9 +82,9 @@ void dl_tuner_destroy(dl_tuner *tuner);
 uint64_t dl_tuner_signature(uint64_t hash, uint64_t value);
 
 typedef struct dl_tuner_launch {
-    const void *kernel;   /* identity of the kernel (never dereferenced) */
-    const char *name;     /* for the log */
-    uint64_t signature;   /* dl_tuner_signature of the launch shape */
+    const void *kernel; /* identity of the kernel (never dereferenced) */
+    const char *name;   /* for the log */
+    uint64_t signature; /* dl_tuner_signature of the launch shape */
     const dl_tuner_prediction *prediction; /* NULL: none */
     /* Launches of the kernel since its last choice that the runtime ran
      * without asking, as dl_tuner_choice.unseen allowed: counted too. */
@@ -92,8 +92,8 @@ typedef struct dl_tuner_launch {
 } dl_tuner_launch;
 
 typedef struct dl_tuner_choice {
-    int transform;         /* launch the transformed variant */
-    int measure;           /* time this launch and report it */
+    int transform;   /* launch the transformed variant */
+    int measure;     /* time this launch and report it */
     uint64_t ticket; /* names the pattern in reports; 0: report nothing */
     /* How many launches in a row with the same inputs may run this
      * choice without asking (the runtime's launch memo), reported back
@@ -107,14 +107,13 @@ dl_tuner_choice dl_tuner_choose(dl_tuner *tuner, const dl_tuner_launch *l);
 
 /* The kernel time of a launch made with choice.measure set; `transformed`
  * is the variant that really ran (the runtime may fall back to plain). */
-void dl_tuner_report_kernel(dl_tuner *tuner, uint64_t ticket,
-                            int transformed, uint64_t ns);
+void dl_tuner_report_kernel(dl_tuner *tuner, uint64_t ticket, int transformed,
+                            uint64_t ns);
 /* The time of the conversions a measured launch made before its kernel
  * (tuner_timing.h measures it).  The first one reported for a pattern is
  * taken as the one-off marshal, later ones as recurring (the data went
  * back to the original layout in between, e.g. for a host read). */
-void dl_tuner_report_conversion(dl_tuner *tuner, uint64_t ticket,
-                                uint64_t ns);
+void dl_tuner_report_conversion(dl_tuner *tuner, uint64_t ticket, uint64_t ns);
 /* Every transformed launch, measured or not, that converted some buffer
  * first: tells how often launches pay a conversion (cheap, untimed). */
 void dl_tuner_note_conversion(dl_tuner *tuner, uint64_t ticket);
@@ -137,19 +136,18 @@ unsigned dl_tuner_measured(dl_tuner *tuner, uint64_t ticket, int transformed,
 /* The injected clock, or CLOCK_MONOTONIC: for host timing of launches. */
 uint64_t dl_tuner_now(const dl_tuner *tuner);
 
-
 /* ------------------------------------------------------- static choice */
 
 typedef struct dl_calibration dl_calibration; /* tuner_calib.h */
 
 /* What the annotation says about one converted argument. */
 typedef struct dl_tuner_kernel_info {
-    uint32_t record_size;      /* S in bytes */
+    uint32_t record_size; /* S in bytes */
     uint32_t nfields;
     const uint32_t *field_sizes; /* nfields sizes; NULL: uniform */
-    size_t count;              /* records */
-    double expected_launches;  /* over which the conversion must pay */
-    size_t tile_override;      /* DL_TILE, 0 = auto */
+    size_t count;                /* records */
+    double expected_launches;    /* over which the conversion must pay */
+    size_t tile_override;        /* DL_TILE, 0 = auto */
     /* The layout a transformed launch converts to (its activated
      * variant's; DL_TILE_DA or T), whatever the calibration predicts:
      * what a probe's conversions cost.  0: the predicted tile's. */
@@ -184,7 +182,6 @@ dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s);
 dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
                                             const dl_tuner_kernel_info *args,
                                             size_t nargs);
-
 
 /* ------------------------------------------------ 4 KiB aliasing of DA */
 

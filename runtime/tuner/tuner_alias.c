@@ -13,8 +13,8 @@
 
 #include <stdlib.h>
 
-#define PAGE 4096u
-#define LINE 64u
+#define PAGE       4096u
+#define LINE       64u
 #define MAX_FIELDS 1024u
 
 static int cmp_u32(const void *a, const void *b)

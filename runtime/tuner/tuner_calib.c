@@ -34,8 +34,7 @@ uint64_t dl_calib_key(const char *platform, const char *device,
 static void copy_name(char *dst, const char *src)
 {
     size_t n = 0;
-    for (const char *p = src ? src : ""; *p && n + 1 < DL_CALIB_TEXT_MAX;
-         p++)
+    for (const char *p = src ? src : ""; *p && n + 1 < DL_CALIB_TEXT_MAX; p++)
         dst[n++] = (*p == '\n' || *p == '\r' || *p == '\t') ? ' ' : *p;
     while (n > 0 && dst[n - 1] == ' ')
         n--;
@@ -102,8 +101,9 @@ void dl_calib_print(FILE *out, const dl_calibration *c)
                 dl_algo_name(c->convert[i].algo), c->convert[i].words,
                 tile_text(c->convert[i].tile, t, sizeof t),
                 c->convert[i].bytes_per_ns, convert_field(&c->convert[i]));
-    fprintf(out, "# largest spread of repeated measurements (noisy above "
-                 "%g)\n",
+    fprintf(out,
+            "# largest spread of repeated measurements (noisy above "
+            "%g)\n",
             DL_CALIB_NOISY_SPREAD);
     fprintf(out, "spread %.3f\n", c->spread);
     if (c->noisy_runs)
@@ -168,7 +168,10 @@ static int parse_tile(const char *s, uint32_t *tile)
     return *end == '\0' && v >= 2 && v < DL_CALIB_TILE_DA_4K;
 }
 
-static int positive(double v) { return isfinite(v) && v > 0; }
+static int positive(double v)
+{
+    return isfinite(v) && v > 0;
+}
 
 /* One line into c; returns 0 if it is not valid. */
 static int parse_line(char *line, dl_calibration *c, int *version, int *end)
@@ -187,7 +190,7 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
         return sscanf(rest, "%" SCNx64, &c->key) == 1;
     if (strcmp(word, "platform") == 0 || strcmp(word, "device") == 0 ||
         strcmp(word, "driver") == 0) {
-        char *dst = word[0] == 'p' ? c->platform
+        char *dst = word[0] == 'p'   ? c->platform
                     : word[1] == 'e' ? c->device
                                      : c->driver;
         copy_name(dst, rest);
@@ -213,8 +216,8 @@ static int parse_line(char *line, dl_calibration *c, int *version, int *end)
     if (strcmp(word, "convert") == 0) {
         uint32_t field = 0;
         if (c->nconvert >= DL_CALIB_MAX_CONVERT ||
-            sscanf(rest, "%63s %" SCNu32 " %31s %lf %" SCNu32, a, &words, b,
-                   &v, &field) != 5 ||
+            sscanf(rest, "%63s %" SCNu32 " %31s %lf %" SCNu32, a, &words, b, &v,
+                   &field) != 5 ||
             words == 0 || !positive(v) || field == 0)
             return 0;
         dl_calib_convert *x = &c->convert[c->nconvert++];
@@ -261,12 +264,11 @@ dl_status dl_calib_load(const char *path, const dl_calibration *expect,
     }
     fclose(f);
     if (version > 0 && version < DL_CALIB_VERSION)
-        st = dl_fail(DL_UNSUPPORTED, "%s: a version %d calibration file",
-                     path, version);
+        st = dl_fail(DL_UNSUPPORTED, "%s: a version %d calibration file", path,
+                     version);
     if (st == DL_SUCCESS && (!end || version != DL_CALIB_VERSION ||
                              !positive(c->copy_bytes_per_ns) ||
-                             !positive(c->build_ms) ||
-                             c->naccess == 0))
+                             !positive(c->build_ms) || c->naccess == 0))
         st = dl_fail(DL_INVALID_ARGUMENT,
                      "%s: incomplete, or not a version %d calibration file",
                      path, DL_CALIB_VERSION);

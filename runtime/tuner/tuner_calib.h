@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DL_CALIB_VERSION 3
-#define DL_CALIB_TEXT_MAX 128
-#define DL_CALIB_MAX_ACCESS 64
+#define DL_CALIB_VERSION     3
+#define DL_CALIB_TEXT_MAX    128
+#define DL_CALIB_MAX_ACCESS  64
 #define DL_CALIB_MAX_CONVERT 16
 /* Two calibrations of one machine, one while it was loaded, disagreed on
  * which layout wins (AoS 9.3 vs 32.8 ns at 19 fields): a calibration whose
@@ -32,7 +32,7 @@
 /* Tile numbers in the calibration: 1 = AoS, DL_CALIB_TILE_DA = DA,
  * DL_CALIB_TILE_DA_4K = DA whose field arrays are a multiple of 4 KiB
  * apart (the trap of tuner_alias.c, "DA4K" in the file), else ASTA(T). */
-#define DL_CALIB_TILE_DA 0u
+#define DL_CALIB_TILE_DA    0u
 #define DL_CALIB_TILE_DA_4K UINT32_MAX
 
 /* Whether a calibration tile is an ASTA(T) tile (T > 1). */
@@ -58,9 +58,9 @@ typedef struct dl_calib_convert {
 struct dl_calibration {
     char platform[DL_CALIB_TEXT_MAX], device[DL_CALIB_TEXT_MAX],
         driver[DL_CALIB_TEXT_MAX];
-    uint64_t key;              /* dl_calib_key of the three above */
-    double copy_bytes_per_ns;  /* clEnqueueCopyBuffer */
-    double measure_ms;         /* how long the calibration took */
+    uint64_t key;             /* dl_calib_key of the three above */
+    double copy_bytes_per_ns; /* clEnqueueCopyBuffer */
+    double measure_ms;        /* how long the calibration took */
     /* A program built again, so served from the driver's cache (POCL's):
      * what building a marshal program costs at least, even when its
      * binary is cached (version 2). */
@@ -171,8 +171,7 @@ dl_status dl_calib_measure(cl_context context, cl_device_id device,
  * A corrupt or foreign cache file is reported with one warning and
  * rebuilt.  `force` measures even when a cache file exists. */
 dl_status dl_calib_get(cl_context context, cl_device_id device,
-                       cl_command_queue queue, int force,
-                       dl_calibration *out);
+                       cl_command_queue queue, int force, dl_calibration *out);
 
 /* The calibration cached for `device` (its file only: measures nothing),
  * or DL_UNSUPPORTED and friends when there is none. */

@@ -34,8 +34,8 @@ void dl_calib_announce(const char *device, const char *path, int again)
         return;
     DL_LOG_WARN("calibrating the OpenCL device '%s' %s (a few seconds; "
                 "cached in %s; DL_CALIBRATION_NOTICE=0 silences this)",
-                device, again ? "again, its cached calibration being noisy"
-                              : "once",
+                device,
+                again ? "again, its cached calibration being noisy" : "once",
                 path ? path : "no file: no cache directory");
 }
 
@@ -97,10 +97,10 @@ static int warned_unwritable;
 
 dl_status dl_calib_keep(const char *path, const dl_calibration *c)
 {
-    dl_status st = path ? dl_calib_save(path, c)
-                        : dl_fail(DL_UNSUPPORTED,
-                                  "no cache directory: neither "
-                                  "XDG_CACHE_HOME nor HOME is set");
+    dl_status st =
+        path ? dl_calib_save(path, c)
+             : dl_fail(DL_UNSUPPORTED, "no cache directory: neither "
+                                       "XDG_CACHE_HOME nor HOME is set");
     if (dl_calib_is_noisy(c))
         warn_noisy(c, st == DL_SUCCESS);
     if (st != DL_SUCCESS &&

@@ -38,11 +38,11 @@ static const dl_calib_convert calib_conversions[] = {
 static const dl_field particle_fields[] = {
     {0, 4}, {4, 4}, {8, 8}, {16, 2}, {18, 1}};
 
-#define NWORDS (sizeof calib_words / sizeof *calib_words)
-#define NLAYOUTS (sizeof calib_layouts / sizeof *calib_layouts)
-#define NCONV (sizeof calib_conversions / sizeof *calib_conversions)
+#define NWORDS      (sizeof calib_words / sizeof *calib_words)
+#define NLAYOUTS    (sizeof calib_layouts / sizeof *calib_layouts)
+#define NCONV       (sizeof calib_conversions / sizeof *calib_conversions)
 #define CALIB_BYTES ((size_t)8 << 20) /* per buffer */
-#define CALIB_RUNS 3
+#define CALIB_RUNS  3
 /* The record size at which DA is measured a second time, aliased. */
 #define CALIB_TRAP_WORDS 19u
 
@@ -57,7 +57,6 @@ typedef struct calib_ctx {
     unsigned done, total;
     double spread; /* the largest of the access measurements' */
 } calib_ctx;
-
 
 static void step(calib_ctx *x, const char *what)
 {
@@ -210,8 +209,7 @@ static dl_status measure_access(calib_ctx *x, dl_calibration *out)
     err = dl_cl.clBuildProgram(prog, 1, &x->device, "", NULL, NULL);
     if (err != CL_SUCCESS) {
         dl_cl.clReleaseProgram(prog);
-        return dl_fail(DL_BUILD_ERROR, "calib_access.cl: build error %d",
-                       err);
+        return dl_fail(DL_BUILD_ERROR, "calib_access.cl: build error %d", err);
     }
     step(x, "access kernels built");
     st_build = measure_cached_build(x, src, out);
@@ -224,8 +222,8 @@ static dl_status measure_access(calib_ctx *x, dl_calibration *out)
         /* DA once more with its field arrays a multiple of 4 KiB apart:
          * what the trap costs on this device (tuner_alias.c). */
         if (st == DL_SUCCESS && words == CALIB_TRAP_WORDS)
-            st = measure_one_access(x, prog, words, "da",
-                                    DL_CALIB_TILE_DA_4K, out);
+            st = measure_one_access(x, prog, words, "da", DL_CALIB_TILE_DA_4K,
+                                    out);
         step(x, "access costs");
     }
     dl_cl.clReleaseProgram(prog);
@@ -341,8 +339,8 @@ dl_status dl_calib_measure(cl_context context, cl_device_id device,
                    .user = user,
                    .total = 2 + NWORDS + NCONV};
     cl_int err;
-    x.buf = dl_cl.clCreateBuffer(context, CL_MEM_READ_WRITE, CALIB_BYTES,
-                                 NULL, &err);
+    x.buf = dl_cl.clCreateBuffer(context, CL_MEM_READ_WRITE, CALIB_BYTES, NULL,
+                                 &err);
     DL_RETURN_ON_CL(err, "clCreateBuffer (calibration)");
     /* Defined contents: the kernels compute on them. */
     cl_float zero = 0.0f;

@@ -16,10 +16,10 @@
 /* DEFERRED: plain, because no probe could pay yet (probe_cannot_pay). */
 enum state { NEW, PLAIN_PROBE, TRANSFORM_PROBE, TRANSFORM, PLAIN, DEFERRED };
 
-#define TUNER_BUCKETS 256u
+#define TUNER_BUCKETS     256u
 #define TUNER_MAX_ENTRIES 4096u
-#define TUNER_NAME_MAX 64u
-#define TUNER_WHY_MAX 320u /* a decision's reason, in words */
+#define TUNER_NAME_MAX    64u
+#define TUNER_WHY_MAX     320u /* a decision's reason, in words */
 
 typedef struct dl_tuner_entry dl_tuner_entry;
 struct dl_tuner_entry {
@@ -40,12 +40,12 @@ struct dl_tuner_entry {
      * times how long one takes (the timed ones, from probes). */
     int first_conv_seen, first_note_seen;
     double first_conv_ns;
-    double conv_ns_sum;       /* timed conversions after the first */
+    double conv_ns_sum; /* timed conversions after the first */
     unsigned conv_n;
-    double conv_rate;         /* moving sum of launches that convert */
-    double rate_weight;       /* the same sum if every launch did    */
-    uint64_t trans_launches;  /* transformed launches so far        */
-    uint64_t next_monitor;    /* trans_launches of the next measured one */
+    double conv_rate;        /* moving sum of launches that convert */
+    double rate_weight;      /* the same sum if every launch did    */
+    uint64_t trans_launches; /* transformed launches so far        */
+    uint64_t next_monitor;   /* trans_launches of the next measured one */
 };
 
 /* Per kernel, over all its patterns: the probe budget. */
@@ -139,7 +139,6 @@ uint64_t dl_tuner_signature(uint64_t hash, uint64_t value)
         bytes[i] = (unsigned char)(value >> (8 * i));
     return dl_hash(hash ? hash : DL_HASH_SEED, bytes, sizeof bytes);
 }
-
 
 uint64_t dl_tuner_now(const dl_tuner *t)
 {
@@ -306,14 +305,14 @@ static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
     int cannot = upfront > 0 && e->plain_ns * launches < upfront;
     if (cannot == (e->state != DEFERRED)) /* the caller logs `why` */
         snprintf(why, size,
-             "%s the transformed kernel %s: the next %.0f launches take "
-             "%.3f ms as written (%.3f ms each), %s than the %.3f ms "
-             "trying it costs first (its build %.3f ms, the conversions "
-             "%.3f ms)",
-             cannot ? "not trying" : "trying", cannot ? "yet" : "now",
-             launches, e->plain_ns * launches / 1e6, e->plain_ns / 1e6,
-             cannot ? "less" : "more", upfront / 1e6, p->first_ns / 1e6,
-             p->conversion_ns / 1e6);
+                 "%s the transformed kernel %s: the next %.0f launches take "
+                 "%.3f ms as written (%.3f ms each), %s than the %.3f ms "
+                 "trying it costs first (its build %.3f ms, the conversions "
+                 "%.3f ms)",
+                 cannot ? "not trying" : "trying", cannot ? "yet" : "now",
+                 launches, e->plain_ns * launches / 1e6, e->plain_ns / 1e6,
+                 cannot ? "less" : "more", upfront / 1e6, p->first_ns / 1e6,
+                 p->conversion_ns / 1e6);
     return cannot;
 }
 
@@ -357,10 +356,9 @@ static int plain_timed(const dl_tuner *t, const dl_tuner_entry *e)
 }
 
 /* Waits until `done(e)` (see above). */
-static dl_tuner_entry *wait_for(dl_tuner *t, dl_tuner_entry *e,
-                                const dl_tuner_prediction *p,
-                                int (*done)(const dl_tuner *,
-                                            const dl_tuner_entry *))
+static dl_tuner_entry *
+wait_for(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
+         int (*done)(const dl_tuner *, const dl_tuner_entry *))
 {
     if (t->cfg.clock || t->wait_failed || done(t, e))
         return e;
@@ -433,9 +431,9 @@ static unsigned unseen_budget(const dl_tuner *t, const dl_tuner_entry *e,
     if (!p || e->plain_ns <= 0)
         return monitor;
     /* The next ask comes after `unseen` served launches and one more. */
-    double needed = PAST_LAUNCHES_SHARE *
-                        (p->first_ns + p->conversion_ns) / e->plain_ns -
-                    (double)e->launches - 1.0;
+    double needed =
+        PAST_LAUNCHES_SHARE * (p->first_ns + p->conversion_ns) / e->plain_ns -
+        (double)e->launches - 1.0;
     if (needed <= (double)monitor)
         return monitor;
     return needed >= (double)UNSEEN_PLAIN ? UNSEEN_PLAIN : (unsigned)needed;
@@ -483,8 +481,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
         if (e->plain_asked >= t->cfg.plain_samples &&
             (e->launches >= t->cfg.probe_after || keen(t, p)) &&
             k->probes >= t->cfg.max_probes) {
-            decide(t, e, k->last == 1,
-                   "tried transformed as often as allowed");
+            decide(t, e, k->last == 1, "tried transformed as often as allowed");
             break;
         }
         int due = e->plain_asked >= t->cfg.plain_samples &&

@@ -103,15 +103,15 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
     /* The cheapest measured tile for this record size (or the override). */
     const dl_calib_access *best = aos;
     if (info->tile_override) {
-        uint32_t t = calib_tile_for(calib, words, info->tile_override,
-                                    info->count);
+        uint32_t t =
+            calib_tile_for(calib, words, info->tile_override, info->count);
         const dl_calib_access *a = argument_access(calib, words, t, aliased);
         if (a)
             best = a;
     } else {
         for (unsigned i = 0; i < calib->naccess; i++) {
-            const dl_calib_access *a = argument_access(
-                calib, words, calib->access[i].tile, aliased);
+            const dl_calib_access *a =
+                argument_access(calib, words, calib->access[i].tile, aliased);
             if (a && a->ns_per_record < best->ns_per_record)
                 best = a;
         }
@@ -122,8 +122,8 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
     if (best->tile == 1)
         return DL_SUCCESS;
 
-    uint32_t converted = best->tile == DL_CALIB_TILE_DA_4K ? DL_CALIB_TILE_DA
-                                                           : best->tile;
+    uint32_t converted =
+        best->tile == DL_CALIB_TILE_DA_4K ? DL_CALIB_TILE_DA : best->tile;
     out->conversion_ns = conversion_ns(calib, info, words, converted);
     double saving = out->plain_ns - best->ns_per_record * count;
     out->amortises = saving * info->expected_launches > out->conversion_ns;
@@ -163,8 +163,7 @@ dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
          * calibration predicts no gain (its kernels stream; LBM gathers). */
         double conv = s.tile == 1 ? 0 : s.conversion_ns;
         if (args[i].target_tile > 1)
-            conv = conversion_ns(calib, &args[i],
-                                 (args[i].record_size + 3) / 4,
+            conv = conversion_ns(calib, &args[i], (args[i].record_size + 3) / 4,
                                  args[i].target_tile >= args[i].count
                                      ? DL_CALIB_TILE_DA
                                      : (uint32_t)args[i].target_tile);

@@ -86,10 +86,9 @@ static void report(dl_tuner_probe *p)
         kernel = span(profile(p->ev[SLOT_LAUNCH], CL_PROFILING_COMMAND_START),
                       profile(p->ev[SLOT_LAUNCH], CL_PROFILING_COMMAND_END));
     } else {
-        dl_tuner_host_times(p->host_ns[SLOT_START],
-                            converted ? p->host_ns[SLOT_CONVERTED] : 0,
-                            p->launch_from_ns, p->host_ns[SLOT_LAUNCH],
-                            &conv, &kernel);
+        dl_tuner_host_times(
+            p->host_ns[SLOT_START], converted ? p->host_ns[SLOT_CONVERTED] : 0,
+            p->launch_from_ns, p->host_ns[SLOT_LAUNCH], &conv, &kernel);
     }
     if (conv)
         dl_tuner_report_conversion(p->tuner, p->ticket, conv);
@@ -177,9 +176,8 @@ void dl_tuner_probe_converted(dl_tuner_probe *p, cl_uint nconv,
         return;
     cl_event converted = NULL;
     /* Without this marker the kernel span covers the conversions. */
-    if (nconv &&
-        dl_cl.clEnqueueMarkerWithWaitList(p->queue, nconv, conv, &converted) ==
-            CL_SUCCESS)
+    if (nconv && dl_cl.clEnqueueMarkerWithWaitList(p->queue, nconv, conv,
+                                                   &converted) == CL_SUCCESS)
         watch(p, SLOT_CONVERTED, converted);
     p->launch_from_ns = dl_tuner_now(p->tuner);
 }

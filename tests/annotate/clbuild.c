@@ -65,9 +65,8 @@ int main(int argc, char **argv)
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     const char *strings[] = {src};
-    cl_program prog = ctx ? clCreateProgramWithSource(ctx, 1, strings, &len,
-                                                      &err)
-                          : NULL;
+    cl_program prog =
+        ctx ? clCreateProgramWithSource(ctx, 1, strings, &len, &err) : NULL;
     if (!prog) {
         fprintf(stderr, "dla-clbuild: cannot create the program (%d)\n", err);
         return 1;

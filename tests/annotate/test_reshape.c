@@ -44,14 +44,17 @@ static void make(fixture *f, const char *annotations, size_t tp, size_t tq)
     f->n = 1003;
     f->args[2].size = sizeof f->n;
     f->args[2].value = &f->n;
-    f->k = (rt_kernel){.name = "k", .prog = &f->prog,
-                       .annot = &f->annot->kernels[0], .transformed = 1,
-                       .nargs = 3, .args = f->args};
+    f->k = (rt_kernel){.name = "k",
+                       .prog = &f->prog,
+                       .annot = &f->annot->kernels[0],
+                       .transformed = 1,
+                       .nargs = 3,
+                       .args = f->args};
 }
 
 #define FLAG_BOUND "//DL: launch: tiled(n)\n"
-#define P_ASTA "//DL: aos: p[n] record(size=8; 0:4, 4:4) -> asta(8)\n"
-#define Q_ASTA "//DL: aos: q[n] record(size=8; 0:4, 4:4) -> asta(8)\n"
+#define P_ASTA     "//DL: aos: p[n] record(size=8; 0:4, 4:4) -> asta(8)\n"
+#define Q_ASTA     "//DL: aos: q[n] record(size=8; 0:4, 4:4) -> asta(8)\n"
 
 static int reshape(fixture *f, cl_uint dim, size_t offset, size_t global,
                    size_t local, rt_reshaped *out)
@@ -163,8 +166,8 @@ static void test_which_kernels(void **state)
     assert_int_equal(rt_reshape_tile(&f.k), 16);
     dl_annot_free(f.annot);
     /* a DA argument beside does not count */
-    make(&f, FLAG_BOUND P_ASTA
-             "//DL: aos: q[n] record(size=8; 0:4, 4:4) -> da\n",
+    make(&f,
+         FLAG_BOUND P_ASTA "//DL: aos: q[n] record(size=8; 0:4, 4:4) -> da\n",
          4, DL_TILE_DA);
     assert_int_equal(rt_reshape_tile(&f.k), 4);
     /* the program's build state is missing */

@@ -18,34 +18,34 @@
 
 /* The entry points used, as (name, return type, parameters). */
 #define CL_FUNCTIONS(X)                                                        \
-    X(clGetPlatformIDs, cl_int, (cl_uint, cl_platform_id *, cl_uint *))       \
+    X(clGetPlatformIDs, cl_int, (cl_uint, cl_platform_id *, cl_uint *))        \
     X(clGetDeviceIDs, cl_int,                                                  \
-      (cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *))   \
+      (cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *))    \
     X(clCreateContext, cl_context,                                             \
-      (const cl_context_properties *, cl_uint, const cl_device_id *,          \
-       void(CL_CALLBACK *)(const char *, const void *, size_t, void *),       \
-       void *, cl_int *))                                                     \
+      (const cl_context_properties *, cl_uint, const cl_device_id *,           \
+       void(CL_CALLBACK *)(const char *, const void *, size_t, void *),        \
+       void *, cl_int *))                                                      \
     X(clCreateCommandQueue, cl_command_queue,                                  \
-      (cl_context, cl_device_id, cl_command_queue_properties, cl_int *))      \
+      (cl_context, cl_device_id, cl_command_queue_properties, cl_int *))       \
     X(clCreateProgramWithSource, cl_program,                                   \
-      (cl_context, cl_uint, const char **, const size_t *, cl_int *))         \
+      (cl_context, cl_uint, const char **, const size_t *, cl_int *))          \
     X(clBuildProgram, cl_int,                                                  \
-      (cl_program, cl_uint, const cl_device_id *, const char *,               \
-       void(CL_CALLBACK *)(cl_program, void *), void *))                      \
-    X(clCreateKernel, cl_kernel, (cl_program, const char *, cl_int *))        \
+      (cl_program, cl_uint, const cl_device_id *, const char *,                \
+       void(CL_CALLBACK *)(cl_program, void *), void *))                       \
+    X(clCreateKernel, cl_kernel, (cl_program, const char *, cl_int *))         \
     X(clCreateBuffer, cl_mem,                                                  \
-      (cl_context, cl_mem_flags, size_t, void *, cl_int *))                   \
-    X(clSetKernelArg, cl_int, (cl_kernel, cl_uint, size_t, const void *))     \
+      (cl_context, cl_mem_flags, size_t, void *, cl_int *))                    \
+    X(clSetKernelArg, cl_int, (cl_kernel, cl_uint, size_t, const void *))      \
     X(clEnqueueNDRangeKernel, cl_int,                                          \
-      (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,  \
-       const size_t *, cl_uint, const cl_event *, cl_event *))                \
+      (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,   \
+       const size_t *, cl_uint, const cl_event *, cl_event *))                 \
     X(clEnqueueReadBuffer, cl_int,                                             \
-      (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint,    \
-       const cl_event *, cl_event *))                                         \
-    X(clReleaseMemObject, cl_int, (cl_mem))                                   \
-    X(clReleaseKernel, cl_int, (cl_kernel))                                   \
-    X(clReleaseProgram, cl_int, (cl_program))                                 \
-    X(clReleaseCommandQueue, cl_int, (cl_command_queue))                      \
+      (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint,     \
+       const cl_event *, cl_event *))                                          \
+    X(clReleaseMemObject, cl_int, (cl_mem))                                    \
+    X(clReleaseKernel, cl_int, (cl_kernel))                                    \
+    X(clReleaseProgram, cl_int, (cl_program))                                  \
+    X(clReleaseCommandQueue, cl_int, (cl_command_queue))                       \
     X(clReleaseContext, cl_int, (cl_context))
 
 static struct {
@@ -59,11 +59,11 @@ static void fail(const char *what, long code)
     fprintf(stderr, "dl-it-dlopen: %s failed (%ld)\n", what, code);
     exit(1);
 }
-#define CHECK(call)                                                          \
-    do {                                                                     \
-        cl_int err_ = (call);                                                \
-        if (err_ != CL_SUCCESS)                                              \
-            fail(#call, err_);                                               \
+#define CHECK(call)                                                            \
+    do {                                                                       \
+        cl_int err_ = (call);                                                  \
+        if (err_ != CL_SUCCESS)                                                \
+            fail(#call, err_);                                                 \
     } while (0)
 
 static void load_opencl(void)
@@ -116,15 +116,13 @@ int main(void)
     load_opencl();
     CHECK(cl.clGetPlatformIDs(1, &platform, NULL));
     CHECK(cl.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
-    cl_context context = cl.clCreateContext(NULL, 1, &device, NULL, NULL,
-                                            &err);
+    cl_context context = cl.clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK(err);
-    cl_command_queue queue = cl.clCreateCommandQueue(context, device, 0,
-                                                     &err);
+    cl_command_queue queue = cl.clCreateCommandQueue(context, device, 0, &err);
     CHECK(err);
     const char *source = kernel_source();
-    cl_program program = cl.clCreateProgramWithSource(context, 1, &source,
-                                                      NULL, &err);
+    cl_program program =
+        cl.clCreateProgramWithSource(context, 1, &source, NULL, &err);
     CHECK(err);
     CHECK(cl.clBuildProgram(program, 1, &device, NULL, NULL, NULL));
     cl_kernel step = cl.clCreateKernel(program, "advance", &err);
@@ -140,8 +138,8 @@ int main(void)
     CHECK(cl.clSetKernelArg(step, 1, sizeof n, &n));
     CHECK(cl.clSetKernelArg(step, 2, sizeof dx, &dx));
     for (int s = 0; s < STEPS; s++)
-        CHECK(cl.clEnqueueNDRangeKernel(queue, step, 1, NULL, &global, NULL,
-                                        0, NULL, NULL));
+        CHECK(cl.clEnqueueNDRangeKernel(queue, step, 1, NULL, &global, NULL, 0,
+                                        NULL, NULL));
     CHECK(cl.clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof out, out, 0,
                                  NULL, NULL));
 

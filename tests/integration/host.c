@@ -33,8 +33,7 @@ static int platform_wanted(cl_platform_id platform)
     char name[256] = "";
     if (!want || !*want)
         return 1;
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name,
-                      NULL);
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL);
     return strstr(name, want) != NULL;
 }
 
@@ -160,8 +159,8 @@ void it_print_buffer(const it_cl *cl, cl_mem buf, size_t size,
     void *host = malloc(size);
     if (!host)
         it_fail("out of memory");
-    CHECK(clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, size, host, 0,
-                              NULL, NULL));
+    CHECK(clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, size, host, 0, NULL,
+                              NULL));
     it_print_digest(label, host, size);
     free(host);
 }
@@ -178,18 +177,17 @@ size_t it_round_up(size_t n)
     return (n + 63) / 64 * 64;
 }
 
-cl_mem it_particle_buffer(const it_cl *cl, cl_mem_flags extra_flags,
-                          size_t n, uint32_t seed)
+cl_mem it_particle_buffer(const it_cl *cl, cl_mem_flags extra_flags, size_t n,
+                          uint32_t seed)
 {
     particle *host = malloc(n * sizeof *host);
     cl_int err;
     if (!host)
         it_fail("out of memory");
     it_particles_init(host, n, seed);
-    cl_mem buf = clCreateBuffer(cl->context,
-                                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR |
-                                    extra_flags,
-                                n * sizeof *host, host, &err);
+    cl_mem buf = clCreateBuffer(
+        cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR | extra_flags,
+        n * sizeof *host, host, &err);
     CHECK(err);
     free(host);
     return buf;
@@ -197,6 +195,6 @@ cl_mem it_particle_buffer(const it_cl *cl, cl_mem_flags extra_flags,
 
 void it_run(cl_command_queue queue, cl_kernel kernel, size_t global)
 {
-    CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0,
-                                 NULL, NULL));
+    CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL,
+                                 NULL));
 }

@@ -29,11 +29,10 @@ typedef struct particle {
 #define IT_RECORDS 1003
 
 /* Exits with a message naming the failed call. */
-#define CHECK(call)                                                          \
-    it_check((call), #call, __FILE__, __LINE__)
+#define CHECK(call) it_check((call), #call, __FILE__, __LINE__)
 void it_check(cl_int err, const char *what, const char *file, int line);
-void it_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-                                                  noreturn));
+void it_fail(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
 
 typedef struct it_cl {
     cl_platform_id platform;
@@ -66,8 +65,8 @@ void it_print_buffer(const it_cl *cl, cl_mem buf, size_t size,
 
 /* A READ_WRITE | COPY_HOST_PTR | extra_flags buffer of n particles made
  * by it_particles_init(seed). */
-cl_mem it_particle_buffer(const it_cl *cl, cl_mem_flags extra_flags,
-                          size_t n, uint32_t seed);
+cl_mem it_particle_buffer(const it_cl *cl, cl_mem_flags extra_flags, size_t n,
+                          uint32_t seed);
 /* Enqueues a 1D launch of `global` work-items (local size left to
  * OpenCL) with no events. */
 void it_run(cl_command_queue queue, cl_kernel kernel, size_t global);

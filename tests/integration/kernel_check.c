@@ -39,15 +39,14 @@ static const dl_field particle_fields[] = {
     {0, 4}, {4, 4}, {8, 8}, {16, 2}, {18, 1}};
 
 static void run_kernel(const it_cl *cl, const kernel_case *c,
-                       const char *options, void *data, size_t m,
-                       size_t bytes)
+                       const char *options, void *data, size_t m, size_t bytes)
 {
     cl_int err;
     cl_program program = it_build(cl, c->file, options);
     cl_kernel kernel = it_kernel(program, c->kernel);
-    cl_mem buf = clCreateBuffer(cl->context,
-                                CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                bytes, data, &err);
+    cl_mem buf =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                       bytes, data, &err);
     CHECK(err);
     const cl_int count = (cl_int)m;
     const cl_float dx = 0.5f;
@@ -60,21 +59,20 @@ static void run_kernel(const it_cl *cl, const kernel_case *c,
         CHECK(clSetKernelArg(kernel, 2, sizeof dx, &dx));
     for (int s = 0; s < 3; s++) {
         if (c->shape == SHAPE_P_2D)
-            CHECK(clEnqueueNDRangeKernel(cl->queue, kernel, 2, NULL, grid,
-                                         NULL, 0, NULL, NULL));
+            CHECK(clEnqueueNDRangeKernel(cl->queue, kernel, 2, NULL, grid, NULL,
+                                         0, NULL, NULL));
         else
             it_run(cl->queue, kernel, global);
     }
-    CHECK(clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, data, 0,
-                              NULL, NULL));
+    CHECK(clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, data, 0, NULL,
+                              NULL));
     CHECK(clReleaseMemObject(buf));
     CHECK(clReleaseKernel(kernel));
     CHECK(clReleaseProgram(program));
 }
 
 /* 1 if the activated build with `tile` agrees with the plain one. */
-static int agrees(const it_cl *cl, const kernel_case *c, size_t m,
-                  size_t tile)
+static int agrees(const it_cl *cl, const kernel_case *c, size_t m, size_t tile)
 {
     dl_record *record;
     dl_status status =
@@ -95,11 +93,10 @@ static int agrees(const it_cl *cl, const kernel_case *c, size_t m,
     memcpy(moved, plain, bytes);
 
     dl_layout aos = dl_layout_aos(record, m);
-    dl_layout target = c->tile ? dl_layout_asta(record, m, c->tile)
-                               : dl_layout_da(record, m);
+    dl_layout target =
+        c->tile ? dl_layout_asta(record, m, c->tile) : dl_layout_da(record, m);
     char options[256];
-    int len = snprintf(options, sizeof options, "-D DL_ACTIVE_%s=1",
-                       c->kernel);
+    int len = snprintf(options, sizeof options, "-D DL_ACTIVE_%s=1", c->kernel);
     if (c->tile)
         snprintf(options + len, sizeof options - (size_t)len,
                  " -D DL_TILE_%s_%s=%zu", c->kernel, c->arg, tile);
@@ -134,8 +131,7 @@ int main(void)
         }
         /* the comparison must be able to fail */
         if (c->tile && agrees(&cl, c, IT_RECORDS, c->tile + 1)) {
-            printf("%s %s: a wrong tile was not noticed\n", c->file,
-                   c->kernel);
+            printf("%s %s: a wrong tile was not noticed\n", c->file, c->kernel);
             failures++;
         }
     }

@@ -11,7 +11,7 @@ typedef struct scenario {
 } scenario;
 
 static const scenario scenarios[] = {
-#define SCENARIO(name, what) {#name, what, scn_##name, 0},
+#define SCENARIO(name, what)      {#name, what, scn_##name, 0},
 #define SCENARIO_BARE(name, what) {#name, what, scn_##name, 1},
 #include "scenarios.def"
 #undef SCENARIO_BARE
@@ -36,7 +36,6 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: %s SCENARIO [args]\nscenarios:\n", argv[0]);
     for (size_t i = 0; i < count; i++)
-        fprintf(stderr, "  %-13s %s\n", scenarios[i].name,
-                scenarios[i].what);
+        fprintf(stderr, "  %-13s %s\n", scenarios[i].name, scenarios[i].what);
     return 2;
 }

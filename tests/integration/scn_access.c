@@ -26,15 +26,14 @@ void scn_access(it_cl *cl, int argc, char **argv)
 
     it_set_advance_args(advance, p, (cl_int)n, 0.5f);
     it_run(cl->queue, advance, it_round_up(n));
-    CHECK(clEnqueueReadBuffer(cl->queue, p, CL_TRUE, 100 * rec, 10 * rec,
-                              host, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(cl->queue, p, CL_TRUE, 100 * rec, 10 * rec, host,
+                              0, NULL, NULL));
     it_print_digest("access: read of records 100..109", host, 10 * rec);
 
     it_run(cl->queue, advance, it_round_up(n));
     const size_t origin[3] = {2 * rec, 3, 0}, region[3] = {5 * rec, 10, 1};
-    CHECK(clEnqueueReadBufferRect(cl->queue, p, CL_TRUE, origin, zero,
-                                  region, row, 0, 5 * rec, 0, host, 0, NULL,
-                                  NULL));
+    CHECK(clEnqueueReadBufferRect(cl->queue, p, CL_TRUE, origin, zero, region,
+                                  row, 0, 5 * rec, 0, host, 0, NULL, NULL));
     it_print_digest("access: read-rect", host, 50 * rec);
 
     it_run(cl->queue, advance, it_round_up(n));
@@ -58,16 +57,14 @@ void scn_access(it_cl *cl, int argc, char **argv)
     CHECK(clEnqueueUnmapMemObject(cl->queue, p, mapped, 0, NULL, NULL));
 
     it_run(cl->queue, advance, it_round_up(n));
-    CHECK(clEnqueueCopyBuffer(cl->queue, p, other, 0, 0, size, 0, NULL,
-                              NULL));
+    CHECK(clEnqueueCopyBuffer(cl->queue, p, other, 0, 0, size, 0, NULL, NULL));
     it_print_buffer(cl, other, size, "access: copy of the whole buffer");
 
     it_run(cl->queue, advance, it_round_up(n));
     const size_t dst_origin[3] = {2 * rec, 20, 0};
     const size_t copy_region[3] = {10 * rec, 7, 1};
     CHECK(clEnqueueCopyBufferRect(cl->queue, other, p, zero, dst_origin,
-                                  copy_region, row, 0, row, 0, 0, NULL,
-                                  NULL));
+                                  copy_region, row, 0, row, 0, 0, NULL, NULL));
     it_run(cl->queue, advance, it_round_up(n));
     it_print_buffer(cl, p, size, "access: after copy-rect into it");
 

@@ -4,8 +4,7 @@
  * written on the original layout. */
 #include "scenarios.h"
 
-static void set_blend_args(cl_kernel blend, cl_mem dst, cl_mem src,
-                           cl_int n)
+static void set_blend_args(cl_kernel blend, cl_mem dst, cl_mem src, cl_int n)
 {
     CHECK(clSetKernelArg(blend, 0, sizeof dst, &dst));
     CHECK(clSetKernelArg(blend, 1, sizeof src, &src));

@@ -11,13 +11,13 @@ static cl_program from_binary(const it_cl *cl, cl_program source)
 {
     size_t size;
     cl_int err, status;
-    CHECK(clGetProgramInfo(source, CL_PROGRAM_BINARY_SIZES, sizeof size,
-                           &size, NULL));
+    CHECK(clGetProgramInfo(source, CL_PROGRAM_BINARY_SIZES, sizeof size, &size,
+                           NULL));
     unsigned char *binary = malloc(size);
     if (!binary)
         it_fail("out of memory");
-    CHECK(clGetProgramInfo(source, CL_PROGRAM_BINARIES, sizeof binary,
-                           &binary, NULL));
+    CHECK(clGetProgramInfo(source, CL_PROGRAM_BINARIES, sizeof binary, &binary,
+                           NULL));
     const unsigned char *binaries[] = {binary};
     cl_program program = clCreateProgramWithBinary(
         cl->context, 1, &cl->device, &size, binaries, &status, &err);

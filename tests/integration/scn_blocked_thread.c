@@ -26,8 +26,8 @@ static void *thread_a(void *arg)
 {
     blocked *s = arg;
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(s->cl->context, s->cl->device,
-                                              0, &err);
+    cl_command_queue q =
+        clCreateCommandQueue(s->cl->context, s->cl->device, 0, &err);
     CHECK(err);
     cl_kernel advance = it_kernel(s->program, "advance");
     cl_mem p = it_particle_buffer(s->cl, 0, s->n, 47);
@@ -46,8 +46,8 @@ static void *thread_b(void *arg)
 {
     blocked *s = arg;
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(s->cl->context, s->cl->device,
-                                              0, &err);
+    cl_command_queue q =
+        clCreateCommandQueue(s->cl->context, s->cl->device, 0, &err);
     CHECK(err);
     cl_kernel advance = it_kernel(s->program, "advance");
     cl_mem p = it_particle_buffer(s->cl, 0, s->n, 49);

@@ -4,9 +4,9 @@
  * destructor callback fires), and the process must not grow per cycle.
  * argv: the number of cycles (default 50), then `early` to release each
  * context after the first launch: its objects keep it alive, and are
- * used (a second launch, the read) and released afterwards; or `in-flight` to release the
- * buffer, kernel and program while the launch and a non-blocking read
- * are still enqueued behind a user event, then set it and clFinish. */
+ * used (a second launch, the read) and released afterwards; or `in-flight` to
+ * release the buffer, kernel and program while the launch and a non-blocking
+ * read are still enqueued behind a user event, then set it and clFinish. */
 /* clSetContextDestructorCallback is OpenCL 3.0 (ocl-icd and POCL have it). */
 #undef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define WARM_UP_CYCLES 5
+#define WARM_UP_CYCLES          5
 #define MAX_GROWTH_KB_PER_CYCLE 64
 
 static int destroyed;
@@ -50,8 +50,8 @@ static void one_cycle(int cycle, int last, enum release_order order)
     const size_t n = IT_RECORDS, size = n * sizeof(particle);
     it_cl cl;
     it_cl_open(&cl);
-    CHECK(clSetContextDestructorCallback(cl.context, on_context_destroyed,
-                                         NULL));
+    CHECK(
+        clSetContextDestructorCallback(cl.context, on_context_destroyed, NULL));
     cl_context context = cl.context;
     cl_program program = it_build(&cl, "particles.cl", NULL);
     cl_kernel advance = it_kernel(program, "advance");
@@ -78,8 +78,8 @@ static void one_cycle(int cycle, int last, enum release_order order)
         particle *p = malloc(size);
         if (!p)
             it_fail("out of memory");
-        CHECK(clEnqueueReadBuffer(cl.queue, buf, order != IN_FLIGHT, 0, size,
-                                  p, 0, NULL, NULL));
+        CHECK(clEnqueueReadBuffer(cl.queue, buf, order != IN_FLIGHT, 0, size, p,
+                                  0, NULL, NULL));
         if (order == IN_FLIGHT) {
             CHECK(clReleaseMemObject(buf));
             CHECK(clReleaseKernel(advance));
@@ -137,11 +137,14 @@ void scn_contexts(it_cl *unused, int argc, char **argv)
     long growth = (resident_kb() - warm_kb) / (cycles - WARM_UP_CYCLES);
     int gone = contexts_destroyed(cycles);
     printf("contexts: %d cycles, %d contexts destroyed\n", cycles, gone);
-    fprintf(stderr, "contexts: resident set %ld KiB after the warm-up, "
-            "%+ld KiB per cycle since\n", warm_kb, growth);
+    fprintf(stderr,
+            "contexts: resident set %ld KiB after the warm-up, "
+            "%+ld KiB per cycle since\n",
+            warm_kb, growth);
     if (gone != cycles)
         it_fail("contexts: %d of %d contexts were destroyed", gone, cycles);
     if (growth > MAX_GROWTH_KB_PER_CYCLE)
         it_fail("contexts: the process grew by %ld KiB per cycle (more "
-                "than %d)", growth, MAX_GROWTH_KB_PER_CYCLE);
+                "than %d)",
+                growth, MAX_GROWTH_KB_PER_CYCLE);
 }

@@ -42,8 +42,8 @@ static void access_on_q2(cross *x, int kind, cl_event after, cl_event *done,
         CHECK(clSetKernelArg(x->census, 0, sizeof x->p, &x->p));
         CHECK(clSetKernelArg(x->census, 1, sizeof x->out, &x->out));
         CHECK(clSetKernelArg(x->census, 2, sizeof n, &n));
-        CHECK(clEnqueueNDRangeKernel(x->q2, x->census, 1, NULL, &global,
-                                     NULL, 1, &after, done));
+        CHECK(clEnqueueNDRangeKernel(x->q2, x->census, 1, NULL, &global, NULL,
+                                     1, &after, done));
         break;
     }
     case ACCESS_COPY:
@@ -62,27 +62,24 @@ static void access_on_q2(cross *x, int kind, cl_event after, cl_event *done,
 static void print_q2(cross *x, int kind, void *host)
 {
     char label[64];
-    snprintf(label, sizeof label, "cross_queue: queue 2 %s",
-             access_name[kind]);
+    snprintf(label, sizeof label, "cross_queue: queue 2 %s", access_name[kind]);
     switch (kind) {
     case ACCESS_READ:
         it_print_digest(label, host, x->size);
         break;
     case ACCESS_KERNEL:
         CHECK(clEnqueueReadBuffer(x->q2, x->out, CL_TRUE, 0,
-                                  x->n * sizeof(cl_uint), host, 0, NULL,
-                                  NULL));
+                                  x->n * sizeof(cl_uint), host, 0, NULL, NULL));
         it_print_digest(label, host, x->n * sizeof(cl_uint));
         break;
     case ACCESS_COPY:
-        CHECK(clEnqueueReadBuffer(x->q2, x->copy, CL_TRUE, 0, x->size, host,
-                                  0, NULL, NULL));
+        CHECK(clEnqueueReadBuffer(x->q2, x->copy, CL_TRUE, 0, x->size, host, 0,
+                                  NULL, NULL));
         it_print_digest(label, host, x->size);
         break;
     case ACCESS_MAP:
         it_print_digest(label, x->mapped, x->size);
-        CHECK(clEnqueueUnmapMemObject(x->q2, x->p, x->mapped, 0, NULL,
-                                      NULL));
+        CHECK(clEnqueueUnmapMemObject(x->q2, x->p, x->mapped, 0, NULL, NULL));
         CHECK(clFinish(x->q2));
         break;
     }
@@ -103,8 +100,7 @@ void scn_cross_queue(it_cl *cl, int argc, char **argv)
     x.out = clCreateBuffer(cl->context, CL_MEM_READ_WRITE,
                            x.n * sizeof(cl_uint), NULL, &err);
     CHECK(err);
-    x.copy = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, x.size, NULL,
-                            &err);
+    x.copy = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, x.size, NULL, &err);
     CHECK(err);
     void *q1_host = malloc(x.size), *q2_host = malloc(x.size);
     if (!q1_host || !q2_host)
@@ -116,10 +112,10 @@ void scn_cross_queue(it_cl *cl, int argc, char **argv)
         cl_event gate = clCreateUserEvent(cl->context, &err);
         CHECK(err);
         cl_event launched, q1_read, q2_done;
-        CHECK(clEnqueueNDRangeKernel(cl->queue, advance, 1, NULL, &global,
-                                     NULL, 1, &gate, &launched));
-        CHECK(clEnqueueReadBuffer(cl->queue, x.p, CL_FALSE, 0, x.size,
-                                  q1_host, 0, NULL, &q1_read));
+        CHECK(clEnqueueNDRangeKernel(cl->queue, advance, 1, NULL, &global, NULL,
+                                     1, &gate, &launched));
+        CHECK(clEnqueueReadBuffer(cl->queue, x.p, CL_FALSE, 0, x.size, q1_host,
+                                  0, NULL, &q1_read));
         access_on_q2(&x, kind, launched, &q2_done, q2_host);
         CHECK(clFlush(cl->queue));
         CHECK(clFlush(x.q2));

@@ -52,8 +52,7 @@ void scn_first_calls(it_cl *unused, int argc, char **argv)
     opener openers[THREADS];
     pthread_barrier_init(&start, NULL, THREADS);
     for (int t = 0; t < THREADS; t++) {
-        openers[t] = (opener){&start, t,
-                              malloc(IT_RECORDS * sizeof(particle))};
+        openers[t] = (opener){&start, t, malloc(IT_RECORDS * sizeof(particle))};
         if (!openers[t].result)
             it_fail("out of memory");
         if (pthread_create(&threads[t], NULL, open_and_run, &openers[t]))

@@ -26,8 +26,8 @@ void scn_gated(it_cl *cl, int argc, char **argv)
     cl_program program = it_build(cl, "particles.cl", NULL);
     cl_kernel advance = it_kernel(program, "advance");
     cl_mem p = it_particle_buffer(cl, 0, n, 45);
-    cl_mem other = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, size, NULL,
-                                  &err);
+    cl_mem other =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE, size, NULL, &err);
     CHECK(err);
     particle *host = malloc(size), *junk = calloc(n, sizeof *junk);
     if (!host || !junk)
@@ -38,15 +38,15 @@ void scn_gated(it_cl *cl, int argc, char **argv)
         cl_event launched, gate, gated;
         for (int i = 1; i < launches; i++)
             it_run(cl->queue, advance, global);
-        CHECK(clEnqueueNDRangeKernel(cl->queue, advance, 1, NULL, &global,
-                                     NULL, 0, NULL, &launched));
+        CHECK(clEnqueueNDRangeKernel(cl->queue, advance, 1, NULL, &global, NULL,
+                                     0, NULL, &launched));
         gate = clCreateUserEvent(cl->context, &err);
         CHECK(err);
-        CHECK(clEnqueueWriteBuffer(cl->queue, other, CL_FALSE, 0, size, junk,
-                                   1, &gate, &gated));
+        CHECK(clEnqueueWriteBuffer(cl->queue, other, CL_FALSE, 0, size, junk, 1,
+                                   &gate, &gated));
         CHECK(clFlush(cl->queue));
-        CHECK(clEnqueueReadBuffer(q2, p, CL_TRUE, 0, size, host, 1,
-                                  &launched, NULL));
+        CHECK(clEnqueueReadBuffer(q2, p, CL_TRUE, 0, size, host, 1, &launched,
+                                  NULL));
         char label[64];
         snprintf(label, sizeof label, "gated: after %d launches", launches);
         it_print_digest(label, host, size);

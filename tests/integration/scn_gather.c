@@ -15,9 +15,9 @@
 static cl_mem gather_buffer(const it_cl *cl, size_t size, void *host)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(cl->context,
-                              CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size,
-                              host, &err);
+    cl_mem m =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                       size, host, &err);
     CHECK(err);
     return m;
 }
@@ -30,8 +30,8 @@ static void run_ell(it_cl *cl, cl_program program)
     for (int j = 0; j < GATHER_K; j++)
         for (int r = 0; r < GATHER_N; r++) {
             col[j * GATHER_N + r] = (r * 37 + j * 101) % GATHER_N;
-            val[j * GATHER_N + r] = 1.0f + (float)((j * GATHER_N + r) % 7)
-                                               * 0.25f;
+            val[j * GATHER_N + r] =
+                1.0f + (float)((j * GATHER_N + r) % 7) * 0.25f;
         }
     for (int i = 0; i < GATHER_N; i++)
         x[i] = (float)i * 0.5f;

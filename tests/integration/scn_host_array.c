@@ -16,17 +16,15 @@ void scn_host_array(it_cl *cl, int argc, char **argv)
     if (!own)
         it_fail("out of memory");
     it_particles_init(own, n, 41);
-    cl_mem p = clCreateBuffer(cl->context,
-                              CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size,
-                              own, &err);
+    cl_mem p = clCreateBuffer(
+        cl->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, own, &err);
     CHECK(err);
 
     it_set_advance_args(advance, p, (cl_int)n, 0.5f);
     for (int i = 0; i < 3; i++) {
         it_run(cl->queue, advance, it_round_up(n));
         CHECK(clFinish(cl->queue));
-        it_print_digest("host_array: the host array after clFinish", own,
-                        size);
+        it_print_digest("host_array: the host array after clFinish", own, size);
     }
     cl_event done;
     CHECK(clEnqueueNDRangeKernel(cl->queue, advance, 1, NULL,

@@ -17,9 +17,8 @@ void scn_host_ptr(it_cl *cl, int argc, char **argv)
     if (!own)
         it_fail("out of memory");
     it_particles_init(own, n, 6);
-    cl_mem p = clCreateBuffer(cl->context,
-                              CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size,
-                              own, &err);
+    cl_mem p = clCreateBuffer(
+        cl->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, size, own, &err);
     CHECK(err);
 
     it_set_advance_args(advance, p, (cl_int)n, 0.5f);
@@ -37,9 +36,9 @@ void scn_host_ptr(it_cl *cl, int argc, char **argv)
     it_set_advance_args(advance, a, (cl_int)n, 0.5f);
     it_run(cl->queue, advance, it_round_up(n));
     /* a partial map for reading and writing: records 5..54 */
-    particle *part = clEnqueueMapBuffer(cl->queue, a, CL_TRUE,
-                                        CL_MAP_READ | CL_MAP_WRITE, 5 * rec,
-                                        50 * rec, 0, NULL, NULL, &err);
+    particle *part =
+        clEnqueueMapBuffer(cl->queue, a, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                           5 * rec, 50 * rec, 0, NULL, NULL, &err);
     CHECK(err);
     it_print_digest("host_ptr: ALLOC_HOST_PTR, mapped part", part, 50 * rec);
     for (int i = 0; i < 50; i++)

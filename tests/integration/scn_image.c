@@ -18,8 +18,8 @@ void scn_image(it_cl *cl, int argc, char **argv)
     cl_program program = it_build(cl, "particles.cl", NULL);
     cl_kernel advance = it_kernel(program, "advance");
     cl_mem p = it_particle_buffer(cl, 0, n, 18);
-    cl_mem image = clCreateImage(cl->context, CL_MEM_READ_WRITE, &format,
-                                 &desc, NULL, &err);
+    cl_mem image = clCreateImage(cl->context, CL_MEM_READ_WRITE, &format, &desc,
+                                 NULL, &err);
     CHECK(err);
     unsigned char *host = malloc(size);
     if (!host)
@@ -28,8 +28,8 @@ void scn_image(it_cl *cl, int argc, char **argv)
     it_set_advance_args(advance, p, (cl_int)n, 0.5f);
     it_run(cl->queue, advance, it_round_up(n));
     const size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
-    CHECK(clEnqueueCopyBufferToImage(cl->queue, p, image, 0, origin, region,
-                                     0, NULL, NULL));
+    CHECK(clEnqueueCopyBufferToImage(cl->queue, p, image, 0, origin, region, 0,
+                                     NULL, NULL));
     CHECK(clEnqueueReadImage(cl->queue, image, CL_TRUE, origin, region, 0, 0,
                              host, 0, NULL, NULL));
     it_print_digest("image: copy of the buffer", host, size);

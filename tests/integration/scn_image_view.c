@@ -25,19 +25,16 @@ void scn_image_view(it_cl *cl, int argc, char **argv)
     cl_mem p = it_particle_buffer(cl, 0, n, 31);
     it_set_advance_args(advance, p, (cl_int)n, 0.5f);
     it_run(cl->queue, advance, it_round_up(n));
-    const cl_image_desc view_desc = {.image_type =
-                                         CL_MEM_OBJECT_IMAGE1D_BUFFER,
+    const cl_image_desc view_desc = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER,
                                      .image_width = pixels,
                                      .buffer = p};
-    cl_mem view =
-        clCreateImage(cl->context, CL_MEM_READ_WRITE, &rgba, &view_desc,
-                      NULL, &err);
+    cl_mem view = clCreateImage(cl->context, CL_MEM_READ_WRITE, &rgba,
+                                &view_desc, NULL, &err);
     CHECK(err);
     const size_t origin[3] = {0, 0, 0}, region[3] = {pixels, 1, 1};
     CHECK(clEnqueueReadImage(cl->queue, view, CL_TRUE, origin, region, 0, 0,
                              host, 0, NULL, NULL));
-    it_print_digest("image_view: the view after a launch", host,
-                    pixels * 16);
+    it_print_digest("image_view: the view after a launch", host, pixels * 16);
     /* More launches while the view exists. */
     it_run(cl->queue, advance, it_round_up(n));
     CHECK(clEnqueueReadImage(cl->queue, view, CL_TRUE, origin, region, 0, 0,
@@ -53,16 +50,15 @@ void scn_image_view(it_cl *cl, int argc, char **argv)
                                       .image_width = rows};
     for (size_t i = 0; i < rows * 16; i++)
         host[i] = (unsigned char)(i * 7 + 3);
-    cl_mem image = clCreateImage(cl->context,
-                                 CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                 &rgba, &image_desc, host, &err);
+    cl_mem image =
+        clCreateImage(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                      &rgba, &image_desc, host, &err);
     CHECK(err);
     it_set_advance_args(advance, q, (cl_int)n, 0.5f);
     it_run(cl->queue, advance, it_round_up(n));
     const size_t copy_region[3] = {rows, 1, 1};
-    CHECK(clEnqueueCopyImageToBuffer(cl->queue, image, q, origin,
-                                     copy_region, 100 * sizeof(particle), 0,
-                                     NULL, NULL));
+    CHECK(clEnqueueCopyImageToBuffer(cl->queue, image, q, origin, copy_region,
+                                     100 * sizeof(particle), 0, NULL, NULL));
     it_run(cl->queue, advance, it_round_up(n));
     it_print_buffer(cl, q, size, "image_view: image copied into a buffer");
 

@@ -28,8 +28,8 @@ void scn_native(it_cl *cl, int argc, char **argv)
     cl_program program = it_build(cl, "particles.cl", NULL);
     cl_kernel advance = it_kernel(program, "advance");
     cl_mem p = it_particle_buffer(cl, 0, n, 19);
-    cl_mem sum = clCreateBuffer(cl->context, CL_MEM_READ_WRITE,
-                                sizeof(cl_long), NULL, &err);
+    cl_mem sum = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, sizeof(cl_long),
+                                NULL, &err);
     CHECK(err);
 
     it_set_advance_args(advance, p, (cl_int)n, 0.5f);
@@ -37,8 +37,8 @@ void scn_native(it_cl *cl, int argc, char **argv)
     native_args args = {NULL, NULL, n};
     const cl_mem mems[2] = {p, sum};
     const void *locations[2] = {&args.p, &args.sum};
-    CHECK(clEnqueueNativeKernel(cl->queue, sum_ids, &args, sizeof args, 2,
-                                mems, locations, 0, NULL, NULL));
+    CHECK(clEnqueueNativeKernel(cl->queue, sum_ids, &args, sizeof args, 2, mems,
+                                locations, 0, NULL, NULL));
     it_print_buffer(cl, sum, sizeof(cl_long), "native: sum of ids");
     it_run(cl->queue, advance, it_round_up(n));
     it_print_buffer(cl, p, size, "native: particles");

@@ -17,8 +17,7 @@ void scn_ooo(it_cl *cl, int argc, char **argv)
     const cl_int count = (cl_int)n;
     cl_int err;
     cl_command_queue queue = clCreateCommandQueue(
-        cl->context, cl->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-        &err);
+        cl->context, cl->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     CHECK(err);
     cl_program program = it_build(cl, "particles.cl", NULL);
     cl_event gate = clCreateUserEvent(cl->context, &err);
@@ -44,8 +43,8 @@ void scn_ooo(it_cl *cl, int argc, char **argv)
     /* interleave the two chains: seed (waits for the gate), then steps */
     const size_t global = it_round_up(n);
     for (int c = 0; c < CHAINS; c++)
-        CHECK(clEnqueueNDRangeKernel(queue, seed[c], 1, NULL, &global, NULL,
-                                     1, &gate, &last[c]));
+        CHECK(clEnqueueNDRangeKernel(queue, seed[c], 1, NULL, &global, NULL, 1,
+                                     &gate, &last[c]));
     for (int s = 0; s < STEPS; s++)
         for (int c = 0; c < CHAINS; c++) {
             cl_event done;

@@ -24,9 +24,9 @@ typedef struct spmv {
 static cl_mem reorder_buffer(const it_cl *cl, size_t size, void *host)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(cl->context,
-                              CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size,
-                              host, &err);
+    cl_mem m =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                       size, host, &err);
     CHECK(err);
     return m;
 }
@@ -60,8 +60,8 @@ static void write_x(spmv *s, cl_program program)
     for (int i = 0; i < REORDER_N; i++)
         x[i] = (float)(i % 11) - 3.0f;
     cl_mem other = reorder_buffer(cl, sizeof x, x);
-    CHECK(clEnqueueCopyBuffer(cl->queue, other, s->x, 0, 0, sizeof x, 0,
-                              NULL, NULL));
+    CHECK(clEnqueueCopyBuffer(cl->queue, other, s->x, 0, 0, sizeof x, 0, NULL,
+                              NULL));
     step(s, "copy into x");
     CHECK(clReleaseMemObject(other));
 
@@ -100,8 +100,8 @@ static void write_col_and_sub(spmv *s)
     float part[REORDER_N / 2];
     for (int i = 0; i < REORDER_N / 2; i++)
         part[i] = -(float)i;
-    CHECK(clEnqueueWriteBuffer(cl->queue, sub, CL_TRUE, 0, sizeof part, part,
-                               0, NULL, NULL));
+    CHECK(clEnqueueWriteBuffer(cl->queue, sub, CL_TRUE, 0, sizeof part, part, 0,
+                               NULL, NULL));
     CHECK(clReleaseMemObject(sub));
     step(s, "write through a sub-buffer of x");
 }

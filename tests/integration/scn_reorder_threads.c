@@ -24,9 +24,9 @@ typedef struct reorder_worker {
 static cl_mem worker_buffer(const it_cl *cl, size_t size, void *host)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(cl->context,
-                              CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size,
-                              host, &err);
+    cl_mem m =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                       size, host, &err);
     CHECK(err);
     return m;
 }
@@ -64,8 +64,8 @@ static void *reorder_work(void *arg)
         if (launch == 4) {
             for (size_t i = 0; i < n; i++)
                 x[i] = (float)(i % 4) - 1.5f;
-            CHECK(clEnqueueWriteBuffer(queue, bx, CL_FALSE, 0, n * sizeof *x,
-                                       x, 0, NULL, NULL));
+            CHECK(clEnqueueWriteBuffer(queue, bx, CL_FALSE, 0, n * sizeof *x, x,
+                                       0, NULL, NULL));
         }
         it_run(queue, ell, n);
         CHECK(clEnqueueReadBuffer(queue, by, CL_TRUE, 0, n * sizeof *x,
@@ -90,8 +90,8 @@ void scn_reorder_threads(it_cl *cl, int argc, char **argv)
     pthread_barrier_init(&start, NULL, RT_THREADS);
     for (int t = 0; t < RT_THREADS; t++) {
         cl_int n = 200 + 31 * t;
-        workers[t] = (reorder_worker){cl, program, &start, t, n,
-                                      malloc(6 * (size_t)n * sizeof(float))};
+        workers[t] = (reorder_worker){
+            cl, program, &start, t, n, malloc(6 * (size_t)n * sizeof(float))};
         if (!workers[t].y)
             it_fail("out of memory");
         if (pthread_create(&threads[t], NULL, reorder_work, &workers[t]))

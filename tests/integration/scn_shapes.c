@@ -22,17 +22,17 @@ void scn_shapes(it_cl *cl, int argc, char **argv)
         it_fail("out of memory");
     for (size_t i = 0; i < 3 * n; i++)
         values[i] = (float)(i % 251) - 100.0f;
-    cl_mem v = clCreateBuffer(cl->context,
-                              CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                              3 * n * sizeof *values, values, &err);
+    cl_mem v =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                       3 * n * sizeof *values, values, &err);
     CHECK(err);
 
     CHECK(clSetKernelArg(shift2d, 0, sizeof p, &p));
     CHECK(clSetKernelArg(scale_rows, 0, sizeof v, &v));
     CHECK(clSetKernelArg(scale_rows, 1, sizeof rows, &rows));
     for (int s = 0; s < 2; s++) {
-        CHECK(clEnqueueNDRangeKernel(cl->queue, shift2d, 2, NULL, grid, NULL,
-                                     0, NULL, NULL));
+        CHECK(clEnqueueNDRangeKernel(cl->queue, shift2d, 2, NULL, grid, NULL, 0,
+                                     NULL, NULL));
         it_run(cl->queue, scale_rows, it_round_up(n));
     }
     it_print_buffer(cl, p, size, "shapes: particles after 2D launches");

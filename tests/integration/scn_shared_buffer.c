@@ -28,17 +28,17 @@ static void *thread_a(void *arg)
 {
     shared *s = arg;
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(s->cl->context, s->cl->device,
-                                              0, &err);
+    cl_command_queue q =
+        clCreateCommandQueue(s->cl->context, s->cl->device, 0, &err);
     CHECK(err);
     size_t global = it_round_up(s->n);
     it_set_advance_args(s->advance, s->p, (cl_int)s->n, 0.25f);
     for (int r = 0; r < ROUNDS; r++) {
         pthread_barrier_wait(&s->enqueued); /* the gate exists */
-        CHECK(clEnqueueNDRangeKernel(q, s->advance, 1, NULL, &global, NULL,
-                                     1, &s->gate, &s->launched));
-        CHECK(clEnqueueReadBuffer(q, s->p, CL_FALSE, 0, s->size, s->a_host,
-                                  0, NULL, &s->a_read));
+        CHECK(clEnqueueNDRangeKernel(q, s->advance, 1, NULL, &global, NULL, 1,
+                                     &s->gate, &s->launched));
+        CHECK(clEnqueueReadBuffer(q, s->p, CL_FALSE, 0, s->size, s->a_host, 0,
+                                  NULL, &s->a_read));
         CHECK(clFlush(q));
         pthread_barrier_wait(&s->enqueued); /* E is known */
         for (int i = 0; i < 3; i++)
@@ -53,8 +53,8 @@ static void *thread_b(void *arg)
 {
     shared *s = arg;
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(s->cl->context, s->cl->device,
-                                              0, &err);
+    cl_command_queue q =
+        clCreateCommandQueue(s->cl->context, s->cl->device, 0, &err);
     CHECK(err);
     size_t global = it_round_up(s->n);
     cl_int n = (cl_int)s->n;
@@ -65,12 +65,11 @@ static void *thread_b(void *arg)
         pthread_barrier_wait(&s->enqueued);
         pthread_barrier_wait(&s->enqueued);
         if (r % 2 == 0)
-            CHECK(clEnqueueReadBuffer(q, s->p, CL_FALSE, 0, s->size,
-                                      s->b_host, 1, &s->launched,
-                                      &s->b_done));
+            CHECK(clEnqueueReadBuffer(q, s->p, CL_FALSE, 0, s->size, s->b_host,
+                                      1, &s->launched, &s->b_done));
         else
-            CHECK(clEnqueueNDRangeKernel(q, s->census, 1, NULL, &global,
-                                         NULL, 1, &s->launched, &s->b_done));
+            CHECK(clEnqueueNDRangeKernel(q, s->census, 1, NULL, &global, NULL,
+                                         1, &s->launched, &s->b_done));
         CHECK(clFlush(q));
         pthread_barrier_wait(&s->finished); /* b_done is known */
         pthread_barrier_wait(&s->finished); /* the host saw it */
@@ -121,8 +120,8 @@ void scn_shared_buffer(it_cl *cl, int argc, char **argv)
         pthread_barrier_wait(&s.finished);
         pthread_barrier_wait(&s.finished); /* B read census's output */
         char label[64];
-        snprintf(label, sizeof label, "shared_buffer: round %d thread B %s",
-                 r, r % 2 ? "census" : "read");
+        snprintf(label, sizeof label, "shared_buffer: round %d thread B %s", r,
+                 r % 2 ? "census" : "read");
         it_print_digest(label, s.b_host,
                         r % 2 ? s.n * sizeof(cl_uint) : s.size);
         it_print_digest("shared_buffer: thread A read", s.a_host, s.size);

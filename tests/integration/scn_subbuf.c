@@ -27,8 +27,7 @@ void scn_subbuf(it_cl *cl, int argc, char **argv)
      * up to 1024 bytes */
     const cl_buffer_region range = {128 * rec, sub_n * rec};
     cl_mem sub = clCreateSubBuffer(p, CL_MEM_READ_WRITE,
-                                   CL_BUFFER_CREATE_TYPE_REGION, &range,
-                                   &err);
+                                   CL_BUFFER_CREATE_TYPE_REGION, &range, &err);
     CHECK(err);
     it_print_buffer(cl, sub, sub_n * rec, "subbuf: read of the sub-buffer");
 
@@ -43,8 +42,8 @@ void scn_subbuf(it_cl *cl, int argc, char **argv)
     it_run(cl->queue, advance, it_round_up(n));
     particle fresh[10];
     it_particles_init(fresh, 10, 80);
-    CHECK(clEnqueueWriteBuffer(cl->queue, sub, CL_TRUE, 0, sizeof fresh,
-                               fresh, 0, NULL, NULL));
+    CHECK(clEnqueueWriteBuffer(cl->queue, sub, CL_TRUE, 0, sizeof fresh, fresh,
+                               0, NULL, NULL));
     it_run(cl->queue, advance, it_round_up(n));
     it_set_advance_args(advance, sub, sub_count, 0.25f);
     it_run(cl->queue, advance, it_round_up(sub_n));

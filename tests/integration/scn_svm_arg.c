@@ -10,8 +10,8 @@
 static void print_svm(cl_command_queue queue, particle *svm, size_t size,
                       const char *label)
 {
-    CHECK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, svm, size, 0, NULL,
-                          NULL));
+    CHECK(
+        clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, svm, size, 0, NULL, NULL));
     it_print_digest(label, svm, size);
     CHECK(clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL));
     CHECK(clFinish(queue));
@@ -29,8 +29,8 @@ void scn_svm_arg(it_cl *cl, int argc, char **argv)
         printf("svm_arg: the device has no SVM\n");
         return;
     }
-    CHECK(clEnqueueSVMMap(cl->queue, CL_TRUE, CL_MAP_WRITE, svm, size, 0,
-                          NULL, NULL));
+    CHECK(clEnqueueSVMMap(cl->queue, CL_TRUE, CL_MAP_WRITE, svm, size, 0, NULL,
+                          NULL));
     it_particles_init(svm, n, 22);
     CHECK(clEnqueueSVMUnmap(cl->queue, svm, 0, NULL, NULL));
 

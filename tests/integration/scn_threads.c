@@ -51,8 +51,8 @@ void scn_threads(it_cl *cl, int argc, char **argv)
     pthread_barrier_init(&start, NULL, THREADS);
     for (int t = 0; t < THREADS; t++) {
         size_t n = IT_RECORDS + 17 * (size_t)t;
-        workers[t] = (worker){cl, program, &start, t, n,
-                              malloc(n * sizeof(particle))};
+        workers[t] =
+            (worker){cl, program, &start, t, n, malloc(n * sizeof(particle))};
         if (!workers[t].result)
             it_fail("out of memory");
         if (pthread_create(&threads[t], NULL, work, &workers[t]) != 0)

@@ -13,11 +13,11 @@ void scn_two_layouts(it_cl *cl, int argc, char **argv)
 
     it_set_advance_args(advance, p, (cl_int)n, 0.25f);
     CHECK(clSetKernelArg(settle, 0, sizeof p, &p));
-    it_run(cl->queue, advance, it_round_up(n));   /* AoS -> ASTA(8) */
+    it_run(cl->queue, advance, it_round_up(n)); /* AoS -> ASTA(8) */
     it_run(cl->queue, advance, it_round_up(n));
-    it_run(cl->queue, settle, n);              /* ASTA(8) -> DA  */
+    it_run(cl->queue, settle, n); /* ASTA(8) -> DA  */
     it_run(cl->queue, settle, n);
-    it_run(cl->queue, advance, it_round_up(n));   /* DA -> ASTA(8)  */
+    it_run(cl->queue, advance, it_round_up(n)); /* DA -> ASTA(8)  */
     it_print_buffer(cl, p, size,
                     "two_layouts: advance advance settle settle advance");
 

@@ -1,7 +1,7 @@
 /* scn_two_queues.c - one buffer used from two in-order queues, ordered
  * only by events, as OpenCL requires: launches on A, read on B after
- * them, launches on B, read on A after those.  The conversions dlayout adds on one
- * queue must wait for the commands on the other. */
+ * them, launches on B, read on A after those.  The conversions dlayout adds on
+ * one queue must wait for the commands on the other. */
 #include "scenarios.h"
 
 #include <stdlib.h>
@@ -31,8 +31,8 @@ void scn_two_queues(it_cl *cl, int argc, char **argv)
          * memo (no event of its own), so the restore on the other queue
          * must wait for them through a marker. */
         for (int step = 0; step < 2; step++)
-            CHECK(clEnqueueNDRangeKernel(first, advance, 1, NULL, &global,
-                                         NULL, 0, NULL, NULL));
+            CHECK(clEnqueueNDRangeKernel(first, advance, 1, NULL, &global, NULL,
+                                         0, NULL, NULL));
         CHECK(clEnqueueNDRangeKernel(first, advance, 1, NULL, &global, NULL, 0,
                                      NULL, &launched));
         CHECK(clFlush(first));

@@ -22,18 +22,18 @@ void scn_writes(it_cl *cl, int argc, char **argv)
     it_set_advance_args(advance, p, (cl_int)n, 0.5f);
     it_run(cl->queue, advance, it_round_up(n));
     /* records 10..19 */
-    CHECK(clEnqueueWriteBuffer(cl->queue, p, CL_TRUE, 10 * rec, 10 * rec,
-                               fresh, 0, NULL, NULL));
+    CHECK(clEnqueueWriteBuffer(cl->queue, p, CL_TRUE, 10 * rec, 10 * rec, fresh,
+                               0, NULL, NULL));
     it_run(cl->queue, advance, it_round_up(n));
-    CHECK(clEnqueueWriteBuffer(cl->queue, p, CL_TRUE, 0, size, fresh, 0,
-                               NULL, NULL));
+    CHECK(clEnqueueWriteBuffer(cl->queue, p, CL_TRUE, 0, size, fresh, 0, NULL,
+                               NULL));
     it_run(cl->queue, advance, it_round_up(n));
     /* records 10..19 again, with an 8-byte pattern */
-    CHECK(clEnqueueFillBuffer(cl->queue, p, &pattern, sizeof pattern,
-                              10 * rec, 10 * rec, 0, NULL, NULL));
+    CHECK(clEnqueueFillBuffer(cl->queue, p, &pattern, sizeof pattern, 10 * rec,
+                              10 * rec, 0, NULL, NULL));
     it_run(cl->queue, advance, it_round_up(n));
-    CHECK(clEnqueueFillBuffer(cl->queue, p, &pattern, sizeof pattern, 0,
-                              size, 0, NULL, NULL));
+    CHECK(clEnqueueFillBuffer(cl->queue, p, &pattern, sizeof pattern, 0, size,
+                              0, NULL, NULL));
     it_run(cl->queue, advance, it_round_up(n));
     /* the buffer as 59 rows of 17 records: 5 records of rows 3..12 */
     const size_t row = 17 * rec;

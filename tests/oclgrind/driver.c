@@ -19,19 +19,19 @@
 #define MAX_CONVS 6
 
 typedef struct conv {
-    int rec;           /* index into recs[] */
+    int rec; /* index into recs[] */
     size_t count, from, to;
     dl_algo algo;
-    const char *step;  /* must appear in dl_plan_describe() */
+    const char *step; /* must appear in dl_plan_describe() */
 } conv;
 
 static const struct {
     dl_field f[3];
     uint32_t n, size;
 } recs[] = {
-    {{{0, 4}, {4, 4}, {8, 4}}, 3, 0},    /* uniform, W = 4             */
-    {{{0, 8}, {8, 4}, {16, 16}}, 3, 0},  /* padding gap, parts of 1..4 words */
-    {{{0, 2}, {3, 1}}, 2, 6},            /* W = 1, gaps inside and after */
+    {{{0, 4}, {4, 4}, {8, 4}}, 3, 0},   /* uniform, W = 4             */
+    {{{0, 8}, {8, 4}, {16, 16}}, 3, 0}, /* padding gap, parts of 1..4 words */
+    {{{0, 2}, {3, 1}}, 2, 6},           /* W = 1, gaps inside and after */
     {{{0, 16}, {16, 16}, {32, 16}}, 3, 0}, /* 3 x float4, W = 16        */
 };
 
@@ -40,49 +40,58 @@ static const struct {
     const char *name;
     conv convs[MAX_CONVS];
 } cases[] = {
-    {"bs", {{0, 64, 1, 8, DL_ALGO_BS, "bs"},
-            {1, 48, 1, 8, DL_ALGO_BS, "bs"},
-            {2, 40, 1, 8, DL_ALGO_BS, "bs"}}},
-    {"bs-tail", {{0, 45, 1, 8, DL_ALGO_BS, "bs"},
-                 {1, 21, 1, 8, DL_ALGO_BS, "bs"},
-                 {0, 30, 1, DA, DL_ALGO_BS, "bs"}}},
-    {"pttwac-instance", {{0, 64, 1, 8, DL_ALGO_PTTWAC, "pttwac"},
-                         {1, 45, 1, 8, DL_ALGO_PTTWAC, "pttwac"},
-                         {2, 37, 1, 4, DL_ALGO_PTTWAC, "pttwac"}}},
-    {"pttwac-tiles", {{0, 64, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
-                      {1, 40, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
-                      {2, 48, DA, 4, DL_ALGO_PTTWAC, "pttwac"},
-                      {3, 2001, DA, 7, DL_ALGO_PTTWAC, "pttwac"}}},
-    {"pipt", {{0, 64, DA, 8, DL_ALGO_PIPT, "pipt"},
-              {1, 40, DA, 8, DL_ALGO_PIPT, "pipt"},
-              {2, 48, DA, 4, DL_ALGO_PIPT, "pipt"}}},
+    {"bs",
+     {{0, 64, 1, 8, DL_ALGO_BS, "bs"},
+      {1, 48, 1, 8, DL_ALGO_BS, "bs"},
+      {2, 40, 1, 8, DL_ALGO_BS, "bs"}}},
+    {"bs-tail",
+     {{0, 45, 1, 8, DL_ALGO_BS, "bs"},
+      {1, 21, 1, 8, DL_ALGO_BS, "bs"},
+      {0, 30, 1, DA, DL_ALGO_BS, "bs"}}},
+    {"pttwac-instance",
+     {{0, 64, 1, 8, DL_ALGO_PTTWAC, "pttwac"},
+      {1, 45, 1, 8, DL_ALGO_PTTWAC, "pttwac"},
+      {2, 37, 1, 4, DL_ALGO_PTTWAC, "pttwac"}}},
+    {"pttwac-tiles",
+     {{0, 64, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+      {1, 40, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+      {2, 48, DA, 4, DL_ALGO_PTTWAC, "pttwac"},
+      {3, 2001, DA, 7, DL_ALGO_PTTWAC, "pttwac"}}},
+    {"pipt",
+     {{0, 64, DA, 8, DL_ALGO_PIPT, "pipt"},
+      {1, 40, DA, 8, DL_ALGO_PIPT, "pipt"},
+      {2, 48, DA, 4, DL_ALGO_PIPT, "pipt"}}},
     /* ... and on CPUs the split by two work-groups (a range per 65,536
      * words): a cut that moves past the end (a tail longer than half a
      * tile), and one that stays, with the swap of the carries. */
-    {"tail", {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
-              {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
-              {2, 50, DA, 4, DL_ALGO_AUTO, ""},
-              {0, 6007, 1, DA, DL_ALGO_AUTO, " -> "},
-              {0, 44000, DA, 27500, DL_ALGO_AUTO, "cycles(T=27500"},
-              {1, 20011, DA, 32, DL_ALGO_AUTO, "cycles(T=32"}}},
+    {"tail",
+     {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+      {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
+      {2, 50, DA, 4, DL_ALGO_AUTO, ""},
+      {0, 6007, 1, DA, DL_ALGO_AUTO, " -> "},
+      {0, 44000, DA, 27500, DL_ALGO_AUTO, "cycles(T=27500"},
+      {1, 20011, DA, 32, DL_ALGO_AUTO, "cycles(T=32"}}},
     /* Staged DA <-> ASTA (CPU devices): blocks dividing Q; a partial last
      * block; a single block (the regroup alone). */
-    {"staged", {{0, 5600, DA, 8, DL_ALGO_AUTO, "cycles(T=2800"},
-                {1, 3001, DA, 4, DL_ALGO_AUTO, "regroup"},
-                {2, 11000, DA, 64, DL_ALGO_AUTO, "regroup"},
-                {1, 300, DA, 4, DL_ALGO_AUTO, "regroup"}}},
+    {"staged",
+     {{0, 5600, DA, 8, DL_ALGO_AUTO, "cycles(T=2800"},
+      {1, 3001, DA, 4, DL_ALGO_AUTO, "regroup"},
+      {2, 11000, DA, 64, DL_ALGO_AUTO, "regroup"},
+      {1, 300, DA, 4, DL_ALGO_AUTO, "regroup"}}},
     /* Cycle following without atomics (CPU devices): full tiles, a tail
      * (rotated into place, uniform and mixed records), 16-byte words, a
      * single full tile and a tail, and AoS <-> DA through ASTA(1000). */
-    {"cycles", {{0, 3001, DA, 32, DL_ALGO_AUTO, "cycles(T=32"},
-                {1, 2000, DA, 64, DL_ALGO_AUTO, "cycles(T=64"},
-                {3, 999, DA, 8, DL_ALGO_AUTO, "cycles(T=8"},
-                {3, 3000, 1, DA, DL_ALGO_AUTO, "cycles(T=1000"},
-                {1, 2003, DA, 32, DL_ALGO_AUTO, "cycles(T=32"},
-                {2, 211, DA, 128, DL_ALGO_AUTO, "cycles(T=128"}}},
-    {"oop", {{0, 45, 1, 8, DL_ALGO_OOP, "oop"},
-             {1, 40, DA, 8, DL_ALGO_OOP, "oop"},
-             {2, 37, 4, 8, DL_ALGO_OOP, "oop"}}},
+    {"cycles",
+     {{0, 3001, DA, 32, DL_ALGO_AUTO, "cycles(T=32"},
+      {1, 2000, DA, 64, DL_ALGO_AUTO, "cycles(T=64"},
+      {3, 999, DA, 8, DL_ALGO_AUTO, "cycles(T=8"},
+      {3, 3000, 1, DA, DL_ALGO_AUTO, "cycles(T=1000"},
+      {1, 2003, DA, 32, DL_ALGO_AUTO, "cycles(T=32"},
+      {2, 211, DA, 128, DL_ALGO_AUTO, "cycles(T=128"}}},
+    {"oop",
+     {{0, 45, 1, 8, DL_ALGO_OOP, "oop"},
+      {1, 40, DA, 8, DL_ALGO_OOP, "oop"},
+      {2, 37, 4, 8, DL_ALGO_OOP, "oop"}}},
 };
 #define NCASES (sizeof cases / sizeof *cases)
 
@@ -95,13 +104,15 @@ static const struct {
     const char *name;
     conv convs[MAX_CONVS];
 } gpu_cases[] = {
-    {"bs", {{0, 64, 1, 8, DL_ALGO_BS, "bs"},
-            {1, 45, 1, 8, DL_ALGO_BS, "bs"},
-            {2, 40, 1, 32, DL_ALGO_BS, "bs"},
-            {3, 21, 1, 4, DL_ALGO_BS, "bs"}}},
-    {"tail", {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
-              {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
-              {2, 21889, DA, 128, DL_ALGO_PIPT, "pipt"}}},
+    {"bs",
+     {{0, 64, 1, 8, DL_ALGO_BS, "bs"},
+      {1, 45, 1, 8, DL_ALGO_BS, "bs"},
+      {2, 40, 1, 32, DL_ALGO_BS, "bs"},
+      {3, 21, 1, 4, DL_ALGO_BS, "bs"}}},
+    {"tail",
+     {{0, 45, DA, 8, DL_ALGO_PTTWAC, "pttwac"},
+      {1, 43, DA, 8, DL_ALGO_PIPT, "pipt"},
+      {2, 21889, DA, 128, DL_ALGO_PIPT, "pipt"}}},
 };
 #define NGPU_CASES (sizeof gpu_cases / sizeof *gpu_cases)
 
@@ -160,10 +171,10 @@ static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
             bad = 1;
         }
         dl_plan_release(p);
-        err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got, 0, NULL,
-                                  NULL);
-        if (!bad && (err != CL_SUCCESS ||
-                     memcmp(got, dir ? in : want, bytes) != 0)) {
+        err =
+            clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
+        if (!bad &&
+            (err != CL_SUCCESS || memcmp(got, dir ? in : want, bytes) != 0)) {
             fprintf(stderr, "wrong result (M=%zu, %s)\n", c->count, desc);
             bad = 1;
         }
@@ -246,8 +257,8 @@ static int run_gather(cl_context ctx, cl_command_queue q, dl_engine *e,
         fprintf(stderr, "dl_enqueue_gather: %s\n", dl_last_error());
         bad = 1;
     }
-    err = clEnqueueReadBuffer(q, dout, CL_TRUE, 0, out_bytes, got, 0, NULL,
-                              NULL);
+    err =
+        clEnqueueReadBuffer(q, dout, CL_TRUE, 0, out_bytes, got, 0, NULL, NULL);
     if (!bad && (err != CL_SUCCESS || memcmp(got, want, out_bytes) != 0)) {
         fprintf(stderr, "wrong gather (case %zu)\n", g);
         bad = 1;
@@ -294,8 +305,8 @@ static const char *racy_source =
 static int run_racy(cl_context ctx, cl_device_id dev, cl_command_queue q)
 {
     cl_int err;
-    cl_program prog = clCreateProgramWithSource(ctx, 1, &racy_source, NULL,
-                                                &err);
+    cl_program prog =
+        clCreateProgramWithSource(ctx, 1, &racy_source, NULL, &err);
     if (err != CL_SUCCESS ||
         (err = clBuildProgram(prog, 1, &dev, "", NULL, NULL)) != CL_SUCCESS)
         return fail("building the racy kernel", err);
@@ -304,8 +315,7 @@ static int run_racy(cl_context ctx, cl_device_id dev, cl_command_queue q)
                                 NULL, &err);
     size_t global = 64, local = 64;
     clSetKernelArg(k, 0, sizeof buf, &buf);
-    err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL,
-                                 NULL);
+    err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
     clFinish(q);
     clReleaseMemObject(buf);
     clReleaseKernel(k);

@@ -101,8 +101,8 @@ read_each(cl_command_queue queue, cl_mem buffer, long n)
                                   &value, 0, NULL, NULL));
 }
 
-__attribute__((noinline)) void bench_read(cl_command_queue queue,
-                                          cl_mem buffer, long n)
+__attribute__((noinline)) void bench_read(cl_command_queue queue, cl_mem buffer,
+                                          long n)
 {
     read_each(queue, buffer, n);
 }
@@ -172,9 +172,9 @@ int main(int argc, char **argv)
         trackeds[c] =
             clCreateBuffer(context, CL_MEM_READ_WRITE, 4096, NULL, &err);
         CHECK(err);
-        subs[c] = clCreateSubBuffer(trackeds[c], CL_MEM_READ_WRITE,
-                                    CL_BUFFER_CREATE_TYPE_REGION, &region,
-                                    &err);
+        subs[c] =
+            clCreateSubBuffer(trackeds[c], CL_MEM_READ_WRITE,
+                              CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
         CHECK(err);
     }
     cl_mem other = others[candidate], tracked = trackeds[candidate];

@@ -56,8 +56,8 @@ typedef struct shared {
     cl_mem p;
     cl_mem ro; /* read-only for everyone: IT_RECORDS particles, seed 7 */
     particle *ro_init;
-    cl_program sums; /* checksum_source */
-    cl_mem lookup;   /* read-only too, with the contents of `ro` */
+    cl_program sums;  /* checksum_source */
+    cl_mem lookup;    /* read-only too, with the contents of `ro` */
     int workers_done; /* atomic */
 } shared;
 
@@ -115,8 +115,8 @@ static cl_program build_source(const it_cl *cl, const char *source)
 static cl_mem new_buffer(const it_cl *cl, size_t size)
 {
     cl_int err;
-    cl_mem mem = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, size, NULL,
-                                &err);
+    cl_mem mem =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE, size, NULL, &err);
     CHECK(err);
     return mem;
 }
@@ -185,8 +185,8 @@ static void round_of(worker *w, cl_command_queue queue, cl_kernel advance,
         it_run(queue, advance, it_round_up(n));
     set_mem(settle, 0, p);
     size_t global = n;
-    CHECK(clEnqueueNDRangeKernel(queue, settle, 1, NULL, &global, NULL, 0,
-                                 NULL, NULL));
+    CHECK(clEnqueueNDRangeKernel(queue, settle, 1, NULL, &global, NULL, 0, NULL,
+                                 NULL));
     set_mem(census, 0, p);
     set_mem(census, 1, out);
     set_int(census, 2, (cl_int)n);
@@ -267,8 +267,8 @@ static int go_on(shared *sh, int turn)
     const struct timespec pause = {0, 1000000};
     if (turn > 0)
         nanosleep(&pause, NULL);
-    return turn < TURNS || !__atomic_load_n(&sh->workers_done,
-                                             __ATOMIC_ACQUIRE);
+    return turn < TURNS ||
+           !__atomic_load_n(&sh->workers_done, __ATOMIC_ACQUIRE);
 }
 
 static void *read_ro(void *arg)
@@ -345,9 +345,14 @@ static void threads(shared *sh)
     pthread_barrier_init(&sh->start, NULL, ALL);
     for (int t = 0; t < ALL; t++) {
         size_t n = IT_RECORDS + 17 * (size_t)t;
-        workers[t] = (worker){sh, t, n, malloc(n * sizeof(particle)),
+        workers[t] = (worker){sh,
+                              t,
+                              n,
+                              malloc(n * sizeof(particle)),
                               malloc(n * sizeof(cl_uint)),
-                              malloc(n * sizeof(particle)), sums, 0};
+                              malloc(n * sizeof(particle)),
+                              sums,
+                              0};
         if (!workers[t].result || !workers[t].census || !workers[t].seeded)
             it_fail("out of memory");
         if (pthread_create(&threads[t], NULL, role[t], &workers[t]) != 0)

@@ -116,8 +116,10 @@ const dl_test_rec dl_test_recs[] = {
     {"5 x short (W2)", {{0, 2}, {2, 2}, {4, 2}, {6, 2}}, 4, 10},
     {"2 x double (W8)", {{0, 8}, {8, 8}}, 2, 0},
     {"3 x float4 (W16)", {{0, 16}, {16, 16}, {32, 16}}, 3, 0},
-    {"float3,char,double,short (W1)", {{0, 12}, {12, 1}, {16, 8}, {24, 2}},
-     4, 32},
+    {"float3,char,double,short (W1)",
+     {{0, 12}, {12, 1}, {16, 8}, {24, 2}},
+     4,
+     32},
     {"double,int,float4 (W4)", {{0, 8}, {8, 4}, {16, 16}}, 3, 0},
 };
 const size_t dl_test_nrecs = sizeof dl_test_recs / sizeof *dl_test_recs;
@@ -133,8 +135,7 @@ dl_record *dl_test_record(size_t index)
     return r;
 }
 
-const char *dl_test_layout_name(char *out, size_t n, size_t count,
-                                size_t tile)
+const char *dl_test_layout_name(char *out, size_t n, size_t count, size_t tile)
 {
     size_t t = naive_tile(count, tile);
     if (t == 1)
@@ -165,8 +166,10 @@ int dl_test_cl_open(dl_test_cl *cl)
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(16, plats, &np);
     if (err != CL_SUCCESS || np == 0) {
-        fprintf(stderr, "no OpenCL platform (error %d); is pocl-opencl-icd "
-                        "installed?\n", (int)err);
+        fprintf(stderr,
+                "no OpenCL platform (error %d); is pocl-opencl-icd "
+                "installed?\n",
+                (int)err);
         return -1;
     }
     for (cl_uint i = 0; i < np && !cl->device; i++)
@@ -204,14 +207,14 @@ void dl_test_cl_close(dl_test_cl *cl)
 cl_mem dl_test_buffer(const dl_test_cl *cl, const void *data, size_t bytes)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(cl->context, CL_MEM_READ_WRITE, bytes, NULL,
-                              &err);
+    cl_mem m =
+        clCreateBuffer(cl->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "clCreateBuffer(%zu) failed (%d)\n", bytes, (int)err);
         abort();
     }
-    err = clEnqueueWriteBuffer(cl->queue, m, CL_TRUE, 0, bytes, data, 0,
-                               NULL, NULL);
+    err = clEnqueueWriteBuffer(cl->queue, m, CL_TRUE, 0, bytes, data, 0, NULL,
+                               NULL);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "clEnqueueWriteBuffer failed (%d)\n", (int)err);
         abort();
@@ -221,8 +224,8 @@ cl_mem dl_test_buffer(const dl_test_cl *cl, const void *data, size_t bytes)
 
 void dl_test_read(const dl_test_cl *cl, cl_mem buf, void *out, size_t bytes)
 {
-    cl_int err = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, out,
-                                     0, NULL, NULL);
+    cl_int err = clEnqueueReadBuffer(cl->queue, buf, CL_TRUE, 0, bytes, out, 0,
+                                     NULL, NULL);
     if (err != CL_SUCCESS) {
         fprintf(stderr, "clEnqueueReadBuffer failed (%d)\n", (int)err);
         abort();

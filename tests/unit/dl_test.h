@@ -61,8 +61,7 @@ extern const size_t dl_test_nrecs;
 /* Creates dl_test_recs[index]; aborts if the library refuses it. */
 dl_record *dl_test_record(size_t index);
 /* "AoS", "DA" or "ASTA(T)": what ASTA(tile) of count records really is. */
-const char *dl_test_layout_name(char *out, size_t n, size_t count,
-                                size_t tile);
+const char *dl_test_layout_name(char *out, size_t n, size_t count, size_t tile);
 
 /* ----------------------------------------------------------------- OpenCL */
 

@@ -24,8 +24,7 @@ static inline long long gather_ref_entry(const void *p, unsigned index_bytes,
  * elements, updated in place. */
 static inline void gather_ref(const unsigned char *a, size_t a_count,
                               const void *p, size_t p_count,
-                              unsigned index_bytes,
-                              const dl_coalesce_ref *ref,
+                              unsigned index_bytes, const dl_coalesce_ref *ref,
                               const dl_coalesce_range *r,
                               unsigned char *a_prime)
 {
@@ -41,8 +40,8 @@ static inline void gather_ref(const unsigned char *a, size_t a_count,
             if (e >= p_count)
                 continue;
             /* The sum in 128 bits: no entry is near enough to overflow. */
-            __int128 i = (__int128)gather_ref_entry(p, index_bytes, e) +
-                         ref->offset;
+            __int128 i =
+                (__int128)gather_ref_entry(p, index_bytes, e) + ref->offset;
             unsigned char *dst = a_prime + e * elem + off;
             if (i >= 0 && i < (__int128)a_count)
                 memcpy(dst, a + (size_t)i * elem + off, bytes);

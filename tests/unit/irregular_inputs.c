@@ -41,8 +41,8 @@ static size_t *shuffled(size_t count, uint64_t seed)
 }
 
 /* Appends grid point (x, y, z)'s number if it lies in the grid. */
-static void add_point(const size_t *number, size_t side, long x, long y,
-                      long z, int64_t *elem, size_t *n)
+static void add_point(const size_t *number, size_t side, long x, long y, long z,
+                      int64_t *elem, size_t *n)
 {
     long s = (long)side;
     if (x < 0 || y < 0 || z < 0 || x >= s || y >= s || z >= s)
@@ -52,9 +52,8 @@ static void add_point(const size_t *number, size_t side, long x, long y,
 
 int64_t *stencil_reads(size_t side, uint64_t seed, size_t *n)
 {
-    static const int step[7][3] = {{0, 0, 0},  {-1, 0, 0}, {1, 0, 0},
-                                   {0, -1, 0}, {0, 1, 0},  {0, 0, -1},
-                                   {0, 0, 1}};
+    static const int step[7][3] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0},
+                                   {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
     size_t points = side * side * side;
     size_t *number = shuffled(points, seed);
     size_t *point_of = malloc(points * sizeof *point_of);

@@ -11,8 +11,16 @@
 /* Figure 4 of 000: 24 work-items read a a b b | c c d d | e e a a | b b c c
  * | d d e f | g h a a, the layout being a c e g | b d f h (elements a=0
  * c=1 e=2 g=3 b=4 d=5 f=6 h=7); 4 elements per segment, 4 per warp. */
-enum { FIG_A = 0, FIG_C = 1, FIG_E = 2, FIG_G = 3,
-       FIG_B = 4, FIG_D = 5, FIG_F = 6, FIG_H = 7 };
+enum {
+    FIG_A = 0,
+    FIG_C = 1,
+    FIG_E = 2,
+    FIG_G = 3,
+    FIG_B = 4,
+    FIG_D = 5,
+    FIG_F = 6,
+    FIG_H = 7
+};
 #define FIGURE4_JOBS 24
 extern const int64_t figure4_elem[FIGURE4_JOBS];
 

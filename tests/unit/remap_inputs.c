@@ -52,14 +52,14 @@ static int to_ell(const irr_csr *m, size_t max_width, const int32_t *colmap,
     return 1;
 }
 
-int remap_ell_of(irr_csr *m, size_t max_width, remap_shuffle how,
-                 uint64_t seed, remap_ell *out)
+int remap_ell_of(irr_csr *m, size_t max_width, remap_shuffle how, uint64_t seed,
+                 remap_ell *out)
 {
     memset(out, 0, sizeof *out);
     /* A symmetric shuffle renumbers the columns already. */
     int ok = how == REMAP_SHUFFLE_A || irr_csr_shuffle(m, seed);
-    int32_t *colmap = ok ? numbering(m->rows, how == REMAP_SHUFFLE_A, seed)
-                         : NULL;
+    int32_t *colmap =
+        ok ? numbering(m->rows, how == REMAP_SHUFFLE_A, seed) : NULL;
     ok = colmap && to_ell(m, max_width, colmap, out);
     free(colmap);
     irr_csr_free(m);

@@ -25,8 +25,8 @@ typedef struct remap_ell {
  * > 0 keeps the first max_width entries of each row: the ELL part of the
  * HYB format power-law matrices are kept in on GPUs (the rest would go to
  * its COO part); 0 keeps every entry.  1 on success. */
-int remap_ell_of(irr_csr *m, size_t max_width, remap_shuffle how,
-                 uint64_t seed, remap_ell *out);
+int remap_ell_of(irr_csr *m, size_t max_width, remap_shuffle how, uint64_t seed,
+                 remap_ell *out);
 void remap_ell_free(remap_ell *e);
 
 #endif

@@ -52,8 +52,7 @@ static inline void expect_diag(const dl_annot_program *prog, unsigned line,
                                const char *part)
 {
     for (uint32_t i = 0; i < prog->ndiags; i++)
-        if (prog->diags[i].line == line &&
-            strstr(prog->diags[i].message, part))
+        if (prog->diags[i].line == line && strstr(prog->diags[i].message, part))
             return;
     print_diags(prog);
     fail_msg("no diagnostic on line %u with '%s'", line, part);

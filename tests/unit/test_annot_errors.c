@@ -42,8 +42,7 @@ static void test_syntax_errors(void **state)
     rejected("//DL: aos: s[n] record(0:4,)", "a field offset");
     rejected("//DL: aos: s[n] record(0)", "':' between");
     rejected("//DL: aos: s[n] record(0:4, 4:4", "',' or ')'");
-    rejected("//DL: aos: s[n] record(0:4) -> da record(0:4)",
-             "found 'record");
+    rejected("//DL: aos: s[n] record(0:4) -> da record(0:4)", "found 'record");
     rejected("//DL: aos: s[n] record(0:99999999999)", "larger than");
     rejected("//DL: aos: f[n]\x01", "byte 0x01");
 }
@@ -79,8 +78,7 @@ static void test_binding_errors(void **state)
     rejected("//DL: aos: f[n][1/0]", "division by zero");
     rejected("//DL: aos: f[n][4] record(size=8; 0:4, 4:4)",
              "record size 8 does not match the 16 bytes of 4 float");
-    rejected("//DL: aos: f[n] record(size=8; 0:4, 4:4)",
-             "as a last dimension");
+    rejected("//DL: aos: f[n] record(size=8; 0:4, 4:4)", "as a last dimension");
     rejected("//DL: aos: s[n] -> asta(4)",
              "'s' points to struct rec, whose layout the runtime does not "
              "know");
@@ -93,9 +91,8 @@ static void test_binding_errors(void **state)
 static void test_local_pointer_rejected(void **state)
 {
     (void)state;
-    dl_annot_program *prog =
-        parse("//DL: aos: l[n]\n"
-              "kernel void k(local float *l, int n) {}\n");
+    dl_annot_program *prog = parse("//DL: aos: l[n]\n"
+                                   "kernel void k(local float *l, int n) {}\n");
     assert_false(kernel(prog, "k")->ok);
     expect_diag(prog, 1, "not a __global or __constant pointer");
     dl_annot_free(prog);
@@ -120,14 +117,14 @@ static void test_duplicate_argument(void **state)
 static void test_error_isolated_to_kernel(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "//DL: aos: a[n][2]\n"
-        "kernel void good1(global int *a, int n) {}\n"
-        "//DL: aos: a[n][2]\n"
-        "//DL: aos: b[n] oops\n"
-        "kernel void bad(global int *a, global int *b, int n) {}\n"
-        "//DL: aos: a[n][2]\n"
-        "kernel void good2(global int *a, int n) {}\n");
+    dl_annot_program *prog =
+        parse("//DL: aos: a[n][2]\n"
+              "kernel void good1(global int *a, int n) {}\n"
+              "//DL: aos: a[n][2]\n"
+              "//DL: aos: b[n] oops\n"
+              "kernel void bad(global int *a, global int *b, int n) {}\n"
+              "//DL: aos: a[n][2]\n"
+              "kernel void good2(global int *a, int n) {}\n");
     assert_int_equal(prog->nkernels, 3);
     assert_true(kernel(prog, "good1")->ok);
     assert_true(kernel(prog, "good2")->ok);
@@ -135,26 +132,26 @@ static void test_error_isolated_to_kernel(void **state)
     assert_false(bad->ok);
     assert_int_equal(bad->nargs, 1);
     assert_int_equal(prog->ndiags, 1);
-    expect_diag(prog, 4, "kernel 'bad' will run untransformed: column 17: "
-                         "expected record(...), '->' or the end, found "
-                         "'oops'");
+    expect_diag(prog, 4,
+                "kernel 'bad' will run untransformed: column 17: "
+                "expected record(...), '->' or the end, found "
+                "'oops'");
     dl_annot_free(prog);
 }
 
 static void test_misplaced_annotations(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "kernel void k(global int *a, int n) {\n"
-        "    //DL: aos: a[n]\n"
-        "    a[0] = 1;\n"
-        "}\n"
-        "struct s {\n"
-        "    //DL: aos: a[n]\n"
-        "    int x;\n"
-        "};\n"
-        "//DL: aos: a[n]\n"
-        "//DL: bogus\n");
+    dl_annot_program *prog = parse("kernel void k(global int *a, int n) {\n"
+                                   "    //DL: aos: a[n]\n"
+                                   "    a[0] = 1;\n"
+                                   "}\n"
+                                   "struct s {\n"
+                                   "    //DL: aos: a[n]\n"
+                                   "    int x;\n"
+                                   "};\n"
+                                   "//DL: aos: a[n]\n"
+                                   "//DL: bogus\n");
     assert_int_equal(prog->nkernels, 0);
     expect_diag(prog, 2, "inside braces");
     expect_diag(prog, 6, "inside braces");
@@ -168,17 +165,16 @@ static void test_kernel_defined_twice(void **state)
 {
     (void)state;
     /* Under #if branches: which one is compiled is not known here. */
-    dl_annot_program *prog = parse(
-        "#ifdef FAST\n"
-        "//DL: aos: a[n] -> asta(4)\n"
-        "kernel void k(global int *a, int n) {}\n"
-        "#else\n"
-        "kernel void k(global int *a, int n) {}\n"
-        "#endif\n"
-        "//DL: aos: a[n]\n"
-        "kernel void j(global int *a, int n) {}\n"
-        "//DL: aos: a[n]\n"
-        "kernel void j(global int *a, int n) {}\n");
+    dl_annot_program *prog = parse("#ifdef FAST\n"
+                                   "//DL: aos: a[n] -> asta(4)\n"
+                                   "kernel void k(global int *a, int n) {}\n"
+                                   "#else\n"
+                                   "kernel void k(global int *a, int n) {}\n"
+                                   "#endif\n"
+                                   "//DL: aos: a[n]\n"
+                                   "kernel void j(global int *a, int n) {}\n"
+                                   "//DL: aos: a[n]\n"
+                                   "kernel void j(global int *a, int n) {}\n");
     assert_false(kernel(prog, "k")->ok);
     expect_diag(prog, 5, "kernel 'k' is defined again (first on line 3)");
     assert_false(kernel(prog, "j")->ok);
@@ -192,29 +188,29 @@ static void test_kernel_defined_twice(void **state)
 static void test_unselected_conversion_refused(void **state)
 {
     (void)state;
-    const char *src =
-        "//DL: aos: a[n][2] -> da\n"
-        "kernel void hand(global int *a, int n) { a[0] = 1; }\n"
-        "//DL: aos: a[n][2] -> da\n"
-        "kernel void picked(global int *a, int n) {\n"
-        "#ifdef DL_ACTIVE_picked\n"
-        "#endif\n"
-        "}\n"
-        "//DL: aos: a[n][2] -> da\n"
-        "kernel void pick(global int *a, int n) {\n"
-        "#ifdef DL_ACTIVE_picked2\n"
-        "#endif\n"
-        "}\n"
-        "//DL: aos: a[n][2]\n"
-        "kernel void stays(global int *a, int n) {}\n";
+    const char *src = "//DL: aos: a[n][2] -> da\n"
+                      "kernel void hand(global int *a, int n) { a[0] = 1; }\n"
+                      "//DL: aos: a[n][2] -> da\n"
+                      "kernel void picked(global int *a, int n) {\n"
+                      "#ifdef DL_ACTIVE_picked\n"
+                      "#endif\n"
+                      "}\n"
+                      "//DL: aos: a[n][2] -> da\n"
+                      "kernel void pick(global int *a, int n) {\n"
+                      "#ifdef DL_ACTIVE_picked2\n"
+                      "#endif\n"
+                      "}\n"
+                      "//DL: aos: a[n][2]\n"
+                      "kernel void stays(global int *a, int n) {}\n";
     dl_annot_program *prog = parse(src);
     expect_no_diags(prog);
     assert_int_equal(dl_annot_refuse_unselected(prog, src, strlen(src)),
                      DL_SUCCESS);
     assert_false(kernel(prog, "hand")->ok);
-    expect_diag(prog, 1, "kernel 'hand' will run untransformed: it asks for "
-                         "a conversion of 'a', but the source has no "
-                         "transformed indexing under #ifdef DL_ACTIVE_hand");
+    expect_diag(prog, 1,
+                "kernel 'hand' will run untransformed: it asks for "
+                "a conversion of 'a', but the source has no "
+                "transformed indexing under #ifdef DL_ACTIVE_hand");
     assert_true(kernel(prog, "picked")->ok);
     /* DL_ACTIVE_picked2 is another macro, not DL_ACTIVE_pick */
     assert_false(kernel(prog, "pick")->ok);
@@ -229,23 +225,23 @@ static void test_unselected_conversion_refused(void **state)
 static void test_extern_c_block(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "#ifdef __cplusplus\n"
-        "extern \"C\" {\n"
-        "#endif\n"
-        "struct s { int x; };\n"
-        "//DL: aos: a[n][2]\n"
-        "kernel void k(global int *a, int n) { if (n) { a[0] = 1; } }\n"
-        "//DL: aos: a[n][2]\n"
-        "kernel void j(global int *a, int n) {}\n"
-        "#ifdef __cplusplus\n"
-        "}\n"
-        "#endif\n"
-        "//DL: aos: a[n][2]\n"
-        "kernel void after(global int *a, int n) {}\n"
-        "void f(void) {\n"
-        "    //DL: aos: a[n]\n"
-        "}\n");
+    dl_annot_program *prog =
+        parse("#ifdef __cplusplus\n"
+              "extern \"C\" {\n"
+              "#endif\n"
+              "struct s { int x; };\n"
+              "//DL: aos: a[n][2]\n"
+              "kernel void k(global int *a, int n) { if (n) { a[0] = 1; } }\n"
+              "//DL: aos: a[n][2]\n"
+              "kernel void j(global int *a, int n) {}\n"
+              "#ifdef __cplusplus\n"
+              "}\n"
+              "#endif\n"
+              "//DL: aos: a[n][2]\n"
+              "kernel void after(global int *a, int n) {}\n"
+              "void f(void) {\n"
+              "    //DL: aos: a[n]\n"
+              "}\n");
     assert_int_equal(prog->nkernels, 3);
     assert_true(kernel(prog, "k")->ok);
     assert_true(kernel(prog, "j")->ok);
@@ -258,18 +254,18 @@ static void test_extern_c_block(void **state)
 static void test_ignored_places(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "/* //DL: aos: a[n]\n"
-        "   //DL: aos: b[n] */\n"
-        "constant char *s1 = \"//DL: aos: a[n]\";\n"
-        "constant char *s2 = \"esc \\\" //DL: aos: a[n]\";\n"
-        "constant char c = '\"'; // \" not a string start\n"
-        "#define X \"//DL: aos: a[n]\"\n"
-        "/* // DL: aos: a[n] */ kernel void k(global int *a, int n) {}\n"
-        "//DLX: aos: a[n]\n"
-        "// dl: aos: a[n]\n"
-        "/// DL: aos: a[n]\n"
-        "kernel void j(global int *a, int n) {}\n");
+    dl_annot_program *prog =
+        parse("/* //DL: aos: a[n]\n"
+              "   //DL: aos: b[n] */\n"
+              "constant char *s1 = \"//DL: aos: a[n]\";\n"
+              "constant char *s2 = \"esc \\\" //DL: aos: a[n]\";\n"
+              "constant char c = '\"'; // \" not a string start\n"
+              "#define X \"//DL: aos: a[n]\"\n"
+              "/* // DL: aos: a[n] */ kernel void k(global int *a, int n) {}\n"
+              "//DLX: aos: a[n]\n"
+              "// dl: aos: a[n]\n"
+              "/// DL: aos: a[n]\n"
+              "kernel void j(global int *a, int n) {}\n");
     expect_no_diags(prog);
     assert_int_equal(prog->nkernels, 0);
     dl_annot_free(prog);
@@ -278,17 +274,16 @@ static void test_ignored_places(void **state)
 static void test_line_numbers(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "/* a\n"
-        "   b */\r\n"
-        "#define LONG \\\n"
-        "   1\n"
-        "constant char *s = \"x\\\n"
-        "y\";\n"
-        "// comment \\\n"
-        "   continued\n"
-        "//DL: aos: a[n][n + 1]\n" /* line 9 */
-        "kernel void k(global int *a, int n) {}\n");
+    dl_annot_program *prog = parse("/* a\n"
+                                   "   b */\r\n"
+                                   "#define LONG \\\n"
+                                   "   1\n"
+                                   "constant char *s = \"x\\\n"
+                                   "y\";\n"
+                                   "// comment \\\n"
+                                   "   continued\n"
+                                   "//DL: aos: a[n][n + 1]\n" /* line 9 */
+                                   "kernel void k(global int *a, int n) {}\n");
     expect_diag(prog, 9, "must be a constant");
     assert_int_equal(kernel(prog, "k")->line, 10);
     dl_annot_free(prog);

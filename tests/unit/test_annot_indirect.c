@@ -17,11 +17,11 @@
 #include "log.h"
 
 /* The kernel every annotation below stands before. */
-#define KERNEL                                                              \
-    "struct atom { float x, y, z; int type; };\n"                           \
-    "kernel void k(global const float *x, global const int *col,\n"         \
-    "              global const uint *perm, global struct atom *a,\n"       \
-    "              global float *y, global const float4 *v, int n,\n"       \
+#define KERNEL                                                                 \
+    "struct atom { float x, y, z; int type; };\n"                              \
+    "kernel void k(global const float *x, global const int *col,\n"            \
+    "              global const uint *perm, global struct atom *a,\n"          \
+    "              global float *y, global const float4 *v, int n,\n"          \
     "              uint N, float w) { }\n"
 
 static dl_annot_program *parse_with(const char *annotations)
@@ -80,8 +80,8 @@ static void rejected(const char *line, const char *part)
     assert_true(prog->ndiags >= 1);
     assert_int_equal(prog->diags[0].line, 1);
     if (!strstr(prog->diags[0].message, part))
-        fail_msg("'%s': message '%s' lacks '%s'", line,
-                 prog->diags[0].message, part);
+        fail_msg("'%s': message '%s' lacks '%s'", line, prog->diags[0].message,
+                 part);
     dl_annot_free(prog);
 }
 
@@ -152,12 +152,12 @@ static void test_field_span(void **state)
 static void test_several(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse_with(
-        "//DL: indirect: read x[col[gid]]\n"
-        "//DL: indirect: read x[perm[gid]]\n"
-        "//DL: indirect: read x[col[gid] + 1]\n"
-        "//DL: indirect: write y[col[gid]]\n"
-        "//DL: aos: a[n] record(size=16; 0:4, 4:4, 8:4, 12:4)\n");
+    dl_annot_program *prog =
+        parse_with("//DL: indirect: read x[col[gid]]\n"
+                   "//DL: indirect: read x[perm[gid]]\n"
+                   "//DL: indirect: read x[col[gid] + 1]\n"
+                   "//DL: indirect: write y[col[gid]]\n"
+                   "//DL: aos: a[n] record(size=16; 0:4, 4:4, 8:4, 12:4)\n");
     const dl_annot_kernel *k = kernel_k(prog);
     assert_true(k->ok);
     assert_int_equal(k->nindirect, 4);
@@ -192,8 +192,7 @@ static void test_rejections(void **state)
     rejected("//DL: indirect: read x[col[gid]] record(size=8; 0:4)",
              "not the 4 bytes");
     rejected("//DL: indirect: read x[col[gid * gid]]", "not affine");
-    rejected("//DL: indirect: read x[col[gid * j]] for(j < 4)",
-             "not affine");
+    rejected("//DL: indirect: read x[col[gid * j]] for(j < 4)", "not affine");
     rejected("//DL: indirect: read x[col[gid / 2]]", "not affine");
     rejected("//DL: indirect: read x[col[n % gid]]", "not affine");
     rejected("//DL: indirect: read x[col[gid + w]]", "not an integer");
@@ -205,8 +204,7 @@ static void test_rejections(void **state)
              "does not appear in the index");
     rejected("//DL: indirect: read x[col[gid + n]] for(n < 4)",
              "an argument of the kernel");
-    rejected("//DL: indirect: read x[col[gid]] for(gid < 4)",
-             "the global id");
+    rejected("//DL: indirect: read x[col[gid]] for(gid < 4)", "the global id");
     rejected("//DL: indirect: read x[col[gid + 1]] record(size=4; 0:4, 2:2)",
              "overlap");
 }
@@ -214,9 +212,9 @@ static void test_rejections(void **state)
 static void test_twice(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse_with(
-        "//DL: indirect: read x[col[gid]]\n"
-        "//DL: v1 indirect: read x[ col[gid] ]\n");
+    dl_annot_program *prog =
+        parse_with("//DL: indirect: read x[col[gid]]\n"
+                   "//DL: v1 indirect: read x[ col[gid] ]\n");
     const dl_annot_kernel *k = kernel_k(prog);
     assert_false(k->ok);
     assert_int_equal(k->nindirect, 1);
@@ -263,11 +261,14 @@ static void test_eval(void **state)
     raw[6] = (dl_dims_raw_arg){&n, sizeof n};
     raw[7] = (dl_dims_raw_arg){&N, sizeof N};
     size_t global = 64, offset = 5;
-    dl_dims_env env = {.work_dim = 1, .global_size = &global,
-                       .global_offset = &offset, .args = raw, .nargs = 9};
+    dl_dims_env env = {.work_dim = 1,
+                       .global_size = &global,
+                       .global_offset = &offset,
+                       .args = raw,
+                       .nargs = 9};
     dl_annot_indirect_range r;
-    assert_int_equal(dl_annot_indirect_eval(&k->indirect[0], k->nparams,
-                                            &env, macro_k, NULL, &r),
+    assert_int_equal(dl_annot_indirect_eval(&k->indirect[0], k->nparams, &env,
+                                            macro_k, NULL, &r),
                      DL_SUCCESS);
     assert_int_equal(r.base, 3 + 2 * 5);
     assert_int_equal(r.t_stride, 2);
@@ -315,7 +316,9 @@ static void test_mutations(void **state)
             size_t at = next_rand() % len;
             char c = alphabet[next_rand() % (sizeof alphabet - 1)];
             switch (next_rand() % 3) {
-            case 0: src[at] = c; break;
+            case 0:
+                src[at] = c;
+                break;
             case 1:
                 memmove(src + at + 1, src + at, len - at);
                 src[at] = c;
@@ -341,13 +344,13 @@ static void test_mutations(void **state)
                 dl_annot_format_indirect(r, once, sizeof once);
                 snprintf(text, sizeof text, "%s\n%s", once, KERNEL);
                 dl_annot_program *again = NULL;
-                assert_int_equal(dl_annot_parse(text, strlen(text), "again",
-                                                &again), DL_SUCCESS);
+                assert_int_equal(
+                    dl_annot_parse(text, strlen(text), "again", &again),
+                    DL_SUCCESS);
                 const dl_annot_kernel *k2 = kernel_k(again);
                 if (!k2->ok || k2->nindirect != 1)
                     fail_msg("'%s' does not read back", once);
-                dl_annot_format_indirect(&k2->indirect[0], twice,
-                                         sizeof twice);
+                dl_annot_format_indirect(&k2->indirect[0], twice, sizeof twice);
                 assert_string_equal(once, twice);
                 dl_annot_free(again);
             }

@@ -29,8 +29,7 @@ static void test_parse_strings(void **state)
     assert_int_equal(dl_annot_parse_strings(2, bad, NULL, "x", &prog),
                      DL_INVALID_ARGUMENT);
     assert_null(prog);
-    assert_int_equal(dl_annot_parse(NULL, 5, "x", &prog),
-                     DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_annot_parse(NULL, 5, "x", &prog), DL_INVALID_ARGUMENT);
     assert_int_equal(dl_annot_parse("", 0, "x", NULL), DL_INVALID_ARGUMENT);
     assert_int_equal(dl_annot_parse(NULL, 0, "x", &prog), DL_SUCCESS);
     dl_annot_free(prog);
@@ -57,10 +56,22 @@ static void test_binary_garbage(void **state)
         for (size_t i = 0; i < len; i++)
             src[i] = (char)next_rand();
         /* Sprinkle the interesting bytes of the grammar. */
-        static const char *const bits[] = {"//DL: aos: a[n]\n", "kernel ",
-                                           "(", ")", "{", "}", "/*", "*/",
-                                           "\"", "'", "\\\n", "#", "\n",
-                                           "__attribute__((", ";", ","};
+        static const char *const bits[] = {"//DL: aos: a[n]\n",
+                                           "kernel ",
+                                           "(",
+                                           ")",
+                                           "{",
+                                           "}",
+                                           "/*",
+                                           "*/",
+                                           "\"",
+                                           "'",
+                                           "\\\n",
+                                           "#",
+                                           "\n",
+                                           "__attribute__((",
+                                           ";",
+                                           ","};
         for (int j = 0; j < 20000 * round; j++) {
             const char *b = bits[next_rand() % 16];
             size_t at = next_rand() % (len - 20);
@@ -101,7 +112,9 @@ static void test_mutations(void **state)
             size_t at = next_rand() % len;
             char c = alphabet[next_rand() % (sizeof alphabet - 1)];
             switch (next_rand() % 3) {
-            case 0: src[at] = c; break;
+            case 0:
+                src[at] = c;
+                break;
             case 1:
                 if (len + 1 < sizeof src) {
                     memmove(src + at + 1, src + at, len - at);

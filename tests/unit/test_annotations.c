@@ -218,11 +218,11 @@ static void test_record_offsets_kept(void **state)
 static void test_count_product(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "//DL: aos: s[a + 1][b] record(size=8; 0:8) -> asta(4)\n"
-        "//DL: aos: g[a][b - 1][3]\n"
-        "kernel void k(global struct r *s, global uchar *g, long a,\n"
-        "              ushort b) {}\n");
+    dl_annot_program *prog =
+        parse("//DL: aos: s[a + 1][b] record(size=8; 0:8) -> asta(4)\n"
+              "//DL: aos: g[a][b - 1][3]\n"
+              "kernel void k(global struct r *s, global uchar *g, long a,\n"
+              "              ushort b) {}\n");
     expect_no_diags(prog);
     const dl_annot_kernel *k = kernel(prog, "k");
     assert_string_equal(count_text(&k->args[0]), "(a + 1) * b");
@@ -344,15 +344,15 @@ static void test_signatures(void **state)
 static void test_void_and_prototypes(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "//DL: aos: f[n]\n"
-        "__kernel void proto(__global int *f, int n);\n"
-        "__kernel void none(void) {}\n"
-        "__kernel void proto(__global int *f, int n) { f[0] = n; }\n");
+    dl_annot_program *prog =
+        parse("//DL: aos: f[n]\n"
+              "__kernel void proto(__global int *f, int n);\n"
+              "__kernel void none(void) {}\n"
+              "__kernel void proto(__global int *f, int n) { f[0] = n; }\n");
     expect_no_diags(prog);
     const dl_annot_kernel *k = kernel(prog, "proto");
     assert_true(k->ok);
-    assert_true(k->defined); /* the definition came later */
+    assert_true(k->defined);                  /* the definition came later */
     assert_null(dl_annot_find(prog, "none")); /* not annotated */
     dl_annot_free(prog);
 }
@@ -388,9 +388,9 @@ static void test_next_kernel_and_order(void **state)
 static void test_annotation_in_parameter_list(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse(
-        "__kernel void k(__global float *f, //DL: aos: f[n][3]\n"
-        "                int n) {}\n");
+    dl_annot_program *prog =
+        parse("__kernel void k(__global float *f, //DL: aos: f[n][3]\n"
+              "                int n) {}\n");
     expect_no_diags(prog);
     assert_int_equal(kernel(prog, "k")->nargs, 1);
     dl_annot_free(prog);
@@ -468,11 +468,11 @@ static void test_launch_flag(void **state)
     dl_annot_format_launch(k, buf, sizeof buf);
     assert_string_equal(buf, "//DL: v1 launch: tiled((n + m) * 1)");
     int32_t args[] = {7, 5};
-    dl_dims_raw_arg raw[5] = {{NULL, 0}, {NULL, 0}, {&args[0], 4},
-                              {&args[1], 4}, {NULL, 0}};
+    dl_dims_raw_arg raw[5] = {
+        {NULL, 0}, {NULL, 0}, {&args[0], 4}, {&args[1], 4}, {NULL, 0}};
     size_t g = 64;
-    dl_dims_env env = {.work_dim = 1, .global_size = &g, .args = raw,
-                       .nargs = 5};
+    dl_dims_env env = {
+        .work_dim = 1, .global_size = &g, .args = raw, .nargs = 5};
     int64_t bound = 0;
     assert_int_equal(dl_dims_eval(k->tiled_bound, &env, &bound), DL_SUCCESS);
     assert_int_equal(bound, 12);
@@ -533,8 +533,9 @@ static void test_launch_flag_errors(void **state)
     /* A flag with no kernel after it is reported and costs nothing. */
     prog = parse("__kernel void k(__global float *f) { }\n"
                  "//DL: launch: tiled\n");
-    expect_diag(prog, 2, "annotation of 'launch' is not followed by a "
-                         "kernel");
+    expect_diag(prog, 2,
+                "annotation of 'launch' is not followed by a "
+                "kernel");
     assert_null(dl_annot_find(prog, "k"));
     dl_annot_free(prog);
 }

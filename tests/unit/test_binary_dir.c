@@ -34,8 +34,7 @@ static uint64_t convert_with(const dl_test_cl *cl, dl_engine *e);
 static uint64_t convert_checked(const dl_test_cl *cl)
 {
     dl_engine *e;
-    assert_int_equal(dl_engine_create(cl->context, cl->device, &e),
-                     DL_SUCCESS);
+    assert_int_equal(dl_engine_create(cl->context, cl->device, &e), DL_SUCCESS);
     uint64_t loaded = convert_with(cl, e);
     dl_engine_release(e);
     return loaded;
@@ -141,14 +140,16 @@ static void change_key(const char *path)
     fclose(f);
 }
 
-static void remove_file(const char *path) { unlink(path); }
+static void remove_file(const char *path)
+{
+    unlink(path);
+}
 
 /* Sends warnings to a fresh log file; log_says() reads it back. */
 static void capture_log(void)
 {
     unlink(log_path);
-    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_WARN, log_path),
-                     DL_SUCCESS);
+    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_WARN, log_path), DL_SUCCESS);
 }
 
 static int log_says(const char *what)
@@ -241,8 +242,7 @@ static void test_deferred_store(void **state)
     assert_int_equal(each_file(NULL), 0);
 
     dl_engine *e;
-    assert_int_equal(dl_engine_create(cl->context, cl->device, &e),
-                     DL_SUCCESS);
+    assert_int_equal(dl_engine_create(cl->context, cl->device, &e), DL_SUCCESS);
     assert_int_equal(convert_with(cl, e), 0);
     assert_int_equal(each_file(NULL), 0);              /* nothing yet */
     assert_int_equal(dl_engine_store_pending(0.0), 0); /* no budget */
@@ -250,8 +250,7 @@ static void test_deferred_store(void **state)
     assert_int_equal(dl_engine_store_pending(1e9), 0); /* list emptied */
     dl_engine_release(e);
 
-    assert_int_equal(dl_engine_create(cl->context, cl->device, &e),
-                     DL_SUCCESS);
+    assert_int_equal(dl_engine_create(cl->context, cl->device, &e), DL_SUCCESS);
     assert_int_equal(convert_with(cl, e), 0); /* built, pending again */
     unsigned stored = dl_engine_store_pending(1e9);
     assert_true(stored > 0);
@@ -287,8 +286,7 @@ static void test_recurring_program_stored(void **state)
     assert_int_equal(each_file(NULL), 1);
     /* the next run loads that one and stores the next */
     dl_engine *e;
-    assert_int_equal(dl_engine_create(cl->context, cl->device, &e),
-                     DL_SUCCESS);
+    assert_int_equal(dl_engine_create(cl->context, cl->device, &e), DL_SUCCESS);
     assert_int_equal(convert_with(cl, e), 1);
     assert_int_equal(dl_engine_store_pending(0.0), 1);
     dl_engine_release(e);
@@ -306,8 +304,7 @@ static void test_recurring_program_stored(void **state)
             fclose(f);
         }
     closedir(d);
-    assert_int_equal(dl_engine_create(cl->context, cl->device, &e),
-                     DL_SUCCESS);
+    assert_int_equal(dl_engine_create(cl->context, cl->device, &e), DL_SUCCESS);
     assert_int_equal(convert_with(cl, e), 2);
     assert_int_equal(dl_engine_store_pending(0.0), 0); /* counts restart */
     dl_engine_release(e);

@@ -22,9 +22,9 @@ static dl_coalesce_range one_each(size_t threads)
 }
 
 /* Counts over 32-bit indices; fails the test on an error. */
-static dl_coalesce_counts count32(unsigned w, unsigned s,
-                                  dl_coalesce_ref ref, dl_coalesce_range r,
-                                  const int32_t *p, size_t n)
+static dl_coalesce_counts count32(unsigned w, unsigned s, dl_coalesce_ref ref,
+                                  dl_coalesce_range r, const int32_t *p,
+                                  size_t n)
 {
     dl_coalesce_geometry g = {w, s};
     dl_coalesce_counts c;
@@ -57,8 +57,8 @@ static const int32_t figure4[] = {a, a, b, b, c, c, d, d, e, e, a, a,
 static void test_figure4(void **state)
 {
     (void)state;
-    dl_coalesce_counts n = count32(4, 16, float_ref, one_each(FIGURE4_N),
-                                   figure4, FIGURE4_N);
+    dl_coalesce_counts n =
+        count32(4, 16, float_ref, one_each(FIGURE4_N), figure4, FIGURE4_N);
     expect(n, 6, 11, 6);
     char line[128];
     dl_coalesce_geometry geo = {4, 16};
@@ -77,8 +77,9 @@ static void test_index_bytes_8(void **state)
     dl_coalesce_geometry geo = {4, 16};
     dl_coalesce_range r = one_each(FIGURE4_N);
     dl_coalesce_counts n;
-    assert_int_equal(dl_coalesce_count(&geo, &float_ref, &r, wide,
-                                       FIGURE4_N, 8, &n), DL_SUCCESS);
+    assert_int_equal(
+        dl_coalesce_count(&geo, &float_ref, &r, wide, FIGURE4_N, 8, &n),
+        DL_SUCCESS);
     expect(n, 6, 11, 6);
     /* Elements 0 and 2^40 of bytes: two segments, one after. */
     const int64_t far[] = {0, (int64_t)1 << 40};
@@ -198,8 +199,8 @@ static void test_invalid(void **state)
     expect_invalid(ok, float_ref, NULL, 2, 4);
     const int64_t huge[] = {INT64_MAX / 2};
     expect_invalid(ok, float_ref, huge, 1, 8);
-    expect_invalid(ok, (dl_coalesce_ref){1, 0, 1, 1}, (int64_t[]){INT64_MAX},
-                   1, 8);
+    expect_invalid(ok, (dl_coalesce_ref){1, 0, 1, 1}, (int64_t[]){INT64_MAX}, 1,
+                   8);
 }
 
 static void test_geometry_presets(void **state)
@@ -227,13 +228,12 @@ static cl_uint device_uint(cl_device_id device, cl_device_info what)
 /* The widest preferred vector, in bytes. */
 static unsigned register_bytes(cl_device_id device)
 {
-    const cl_device_info what[] = {
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE};
+    const cl_device_info what[] = {CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR,
+                                   CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+                                   CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT,
+                                   CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+                                   CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT,
+                                   CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE};
     const unsigned size[] = {1, 2, 4, 8, 4, 8};
     unsigned best = 0;
     for (size_t i = 0; i < 6; i++)
@@ -259,10 +259,10 @@ static void test_geometry_of_device(void **state)
         assert_int_equal(g.simd_width, 32);
         assert_int_equal(g.segment_bytes, 128);
     } else {
-        cl_uint ints = device_uint(cl.device,
-                                   CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
-        cl_uint line = device_uint(cl.device,
-                                   CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
+        cl_uint ints =
+            device_uint(cl.device, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
+        cl_uint line =
+            device_uint(cl.device, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
         assert_int_equal(g.simd_width, ints ? ints : 1);
         assert_int_equal(g.segment_bytes, line ? line : 64);
         assert_int_equal(dl_coalesce_geometry_for_device(cl.device, 12, &g),

@@ -41,9 +41,8 @@ static void naive_add(naive_seen *seen, __int128 first, __int128 bytes,
 }
 
 static dl_coalesce_counts naive_count(dl_coalesce_geometry g,
-                                      dl_coalesce_ref ref,
-                                      dl_coalesce_range r, const int64_t *p,
-                                      size_t n)
+                                      dl_coalesce_ref ref, dl_coalesce_range r,
+                                      const int64_t *p, size_t n)
 {
     static naive_seen before, after;
     dl_coalesce_counts out = {0, 0, 0};
@@ -57,8 +56,8 @@ static dl_coalesce_counts naive_count(dl_coalesce_geometry g,
                 if (e >= (__int128)n)
                     continue;
                 __int128 elem = (__int128)p[(size_t)e] + ref.offset;
-                naive_add(&before, elem * ref.elem_bytes + ref.field_offset,
-                          fb, g.segment_bytes);
+                naive_add(&before, elem * ref.elem_bytes + ref.field_offset, fb,
+                          g.segment_bytes);
                 naive_add(&after, e * ref.elem_bytes + ref.field_offset, fb,
                           g.segment_bytes);
             }
@@ -107,20 +106,19 @@ static void random_case(void)
     dl_coalesce_range r = random_range();
     dl_coalesce_counts want = naive_count(g, ref, r, p64, n), got;
     unsigned bytes = dl_test_range(0, 1) ? 8 : 4;
-    dl_status st = dl_coalesce_count(&g, &ref, &r, bytes == 8 ? (void *)p64
-                                     : (void *)p32, n, bytes, &got);
+    dl_status st = dl_coalesce_count(
+        &g, &ref, &r, bytes == 8 ? (void *)p64 : (void *)p32, n, bytes, &got);
     if (st != DL_SUCCESS || memcmp(&got, &want, sizeof got) != 0)
-        fail_msg("W=%u S=%u elem %zu field %zu+%zu c %lld range %zu %zu "
-                 "%zu %zu %zu, %zu entries: got %llu %llu %llu, want %llu "
-                 "%llu %llu", g.simd_width, g.segment_bytes, ref.elem_bytes,
-                 ref.field_offset, ref.field_bytes, ref.offset, r.threads,
-                 r.steps, r.base, r.t_stride, r.j_stride, n,
-                 (unsigned long long)got.accesses,
-                 (unsigned long long)got.before,
-                 (unsigned long long)got.after,
-                 (unsigned long long)want.accesses,
-                 (unsigned long long)want.before,
-                 (unsigned long long)want.after);
+        fail_msg(
+            "W=%u S=%u elem %zu field %zu+%zu c %lld range %zu %zu "
+            "%zu %zu %zu, %zu entries: got %llu %llu %llu, want %llu "
+            "%llu %llu",
+            g.simd_width, g.segment_bytes, ref.elem_bytes, ref.field_offset,
+            ref.field_bytes, ref.offset, r.threads, r.steps, r.base, r.t_stride,
+            r.j_stride, n, (unsigned long long)got.accesses,
+            (unsigned long long)got.before, (unsigned long long)got.after,
+            (unsigned long long)want.accesses, (unsigned long long)want.before,
+            (unsigned long long)want.after);
 }
 
 static void test_random_against_naive(void **state)

@@ -114,11 +114,20 @@ static void test_defaults(void **state)
 static void test_table(void **state)
 {
     (void)state;
-    static const char *const names[] = {
-        "DL_LOG",      "DL_LOG_FILE",   "DL_STATS", "DL_COALESCING", "DL_DISABLE",
-        "DL_DUMP_DIR",
-        "DL_BINARY_DIR", "DL_INJECT_DIR", "DL_TILE", "DL_ALGO", "DL_POLICY",
-        "DL_DIRECT_DISPATCH", "DL_CALIBRATION_NOTICE", "DL_GATHER_BUDGET"};
+    static const char *const names[] = {"DL_LOG",
+                                        "DL_LOG_FILE",
+                                        "DL_STATS",
+                                        "DL_COALESCING",
+                                        "DL_DISABLE",
+                                        "DL_DUMP_DIR",
+                                        "DL_BINARY_DIR",
+                                        "DL_INJECT_DIR",
+                                        "DL_TILE",
+                                        "DL_ALGO",
+                                        "DL_POLICY",
+                                        "DL_DIRECT_DISPATCH",
+                                        "DL_CALIBRATION_NOTICE",
+                                        "DL_GATHER_BUDGET"};
     const unsigned n = sizeof names / sizeof *names;
     assert_int_equal(dl_control_count, n);
     for (unsigned i = 0; i < n; i++) {
@@ -193,14 +202,13 @@ static void test_bools(void **state)
     (void)state;
     dl_controls c;
     dl_controls_defaults(&c);
-    static const char *const yes[] = {"1", "yes", "true", "on", "YES", "True",
-                                      " on\t"};
+    static const char *const yes[] = {"1",   "yes",  "true", "on",
+                                      "YES", "True", " on\t"};
     static const char *const no[] = {"0", "no", "false", "off", "OFF"};
     for (unsigned i = 0; i < 7; i++) {
         assert_int_equal(dl_controls_set(&c, "DL_STATS", yes[i]), DL_SUCCESS);
         assert_int_equal(c.stats, 1);
-        assert_int_equal(dl_controls_set(&c, "DL_DISABLE", yes[i]),
-                         DL_SUCCESS);
+        assert_int_equal(dl_controls_set(&c, "DL_DISABLE", yes[i]), DL_SUCCESS);
         assert_int_equal(c.disable, 1);
     }
     for (unsigned i = 0; i < 5; i++) {
@@ -227,9 +235,11 @@ static void test_tile(void **state)
     assert_int_equal(c.tile, DL_CONTROL_TILE_MAX);
     assert_int_equal(dl_controls_set(&c, "DL_TILE", "AUTO"), DL_SUCCESS);
     assert_int_equal(c.tile, DL_CONTROL_TILE_AUTO);
-    static const char *const bad[] = {"0",    "-1",  "+4",  "2147483649",
-                                      "32x",  "0x20", "1e3", "3.5",
-                                      "99999999999999999999999", "auto32"};
+    static const char *const bad[] = {
+        "0",          "-1",  "+4",
+        "2147483649", "32x", "0x20",
+        "1e3",        "3.5", "99999999999999999999999",
+        "auto32"};
     for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++)
         set_fails(&c, "DL_TILE", bad[i]);
     assert_int_equal(c.tile, DL_CONTROL_TILE_AUTO);
@@ -246,8 +256,8 @@ static void test_fraction(void **state)
     static const struct {
         const char *text;
         double value;
-    } good[] = {{"0.5", 0.5}, {"1", 1.0}, {"1.0", 1.0}, {".125", 0.125},
-                {"0.001", 0.001}, {"1.", 1.0}};
+    } good[] = {{"0.5", 0.5},    {"1", 1.0},       {"1.0", 1.0},
+                {".125", 0.125}, {"0.001", 0.001}, {"1.", 1.0}};
     for (unsigned i = 0; i < sizeof good / sizeof *good; i++) {
         assert_int_equal(dl_controls_set(&c, "DL_GATHER_BUDGET", good[i].text),
                          DL_SUCCESS);
@@ -257,9 +267,9 @@ static void test_fraction(void **state)
     dl_controls_set(&c, "DL_GATHER_BUDGET", "0.125");
     dl_controls_value_text(&c, "DL_GATHER_BUDGET", buf, sizeof buf);
     assert_string_equal(buf, "0.125");
-    static const char *const bad[] = {"0", "0.0", "-0.5", "+0.5", "1.01",
-                                      "2", "1e-1", "0x1", ".", "0.5.",
-                                      "25%", "nan", "inf", "3."};
+    static const char *const bad[] = {"0",   "0.0",  "-0.5", "+0.5", "1.01",
+                                      "2",   "1e-1", "0x1",  ".",    "0.5.",
+                                      "25%", "nan",  "inf",  "3."};
     for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++)
         set_fails(&c, "DL_GATHER_BUDGET", bad[i]);
     assert_true(c.gather_budget == 0.125);
@@ -297,23 +307,22 @@ static void test_unknown_names(void **state)
     assert_int_equal(dl_controls_set(&c, "DL_NOPE", "1"), DL_INVALID_ARGUMENT);
     assert_non_null(strstr(dl_last_error(), "unknown control 'DL_NOPE'"));
     assert_int_equal(dl_controls_set(&c, NULL, "1"), DL_INVALID_ARGUMENT);
-    assert_int_equal(dl_controls_set(NULL, "DL_LOG", "1"),
-                     DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_controls_set(NULL, "DL_LOG", "1"), DL_INVALID_ARGUMENT);
     dl_controls_free(&c);
 }
 
 static void test_value_text(void **state)
 {
     (void)state;
-    const char *env[] = {"DL_LOG", "debug", "DL_TILE", "64", "DL_ALGO",
-                         "pipt", "DL_STATS", "yes", "DL_DUMP_DIR", "/d",
-                         NULL};
+    const char *env[] = {"DL_LOG",      "debug", "DL_TILE",  "64",
+                         "DL_ALGO",     "pipt",  "DL_STATS", "yes",
+                         "DL_DUMP_DIR", "/d",    NULL};
     dl_controls c;
     assert_int_equal(dl_controls_parse(&c, fake_get, env, NULL, NULL), 0);
     static const char *const want[][2] = {
-        {"DL_LOG", "debug"},   {"DL_LOG_FILE", ""},  {"DL_STATS", "1"},
-        {"DL_DISABLE", "0"},   {"DL_DUMP_DIR", "/d"}, {"DL_INJECT_DIR", ""},
-        {"DL_TILE", "64"},     {"DL_ALGO", "pipt"},  {"DL_POLICY", "auto"}};
+        {"DL_LOG", "debug"}, {"DL_LOG_FILE", ""},   {"DL_STATS", "1"},
+        {"DL_DISABLE", "0"}, {"DL_DUMP_DIR", "/d"}, {"DL_INJECT_DIR", ""},
+        {"DL_TILE", "64"},   {"DL_ALGO", "pipt"},   {"DL_POLICY", "auto"}};
     char buf[64];
     for (unsigned i = 0; i < 9; i++) {
         dl_controls_value_text(&c, want[i][0], buf, sizeof buf);
@@ -331,8 +340,8 @@ static void test_value_text(void **state)
 static void test_parse_invalid(void **state)
 {
     (void)state;
-    const char *env[] = {"DL_LOG",    "chatty", "DL_STATS", "1",
-                         "DL_TILE",   "0",      "DL_ALGO",  "fast",
+    const char *env[] = {"DL_LOG",    "chatty", "DL_STATS",   "1",
+                         "DL_TILE",   "0",      "DL_ALGO",    "fast",
                          "DL_POLICY", "never",  "DL_DISABLE", "maybe",
                          "OTHER",     "x",      NULL};
     dl_controls c;
@@ -440,8 +449,10 @@ static void test_markdown_matches_docs(void **state)
     if (!committed)
         fail_msg("cannot read %s", docs_path);
     if (strcmp(generated, committed) != 0)
-        fail_msg("%s is out of date with runtime/controls/controls.def: regenerate "
-                 "it with `ninja -C build controls-doc`", docs_path);
+        fail_msg(
+            "%s is out of date with runtime/controls/controls.def: regenerate "
+            "it with `ninja -C build controls-doc`",
+            docs_path);
     free(committed);
     free(generated);
 }
@@ -498,15 +509,15 @@ static void test_log_levels_and_format(void **state)
 static void test_log_bad_file(void **state)
 {
     (void)state;
-    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_ERROR,
-                                      "/nonexistent/dir/x.log"),
-                     DL_INVALID_ARGUMENT);
+    assert_int_equal(
+        dl_log_configure(DL_LOG_LEVEL_ERROR, "/nonexistent/dir/x.log"),
+        DL_INVALID_ARGUMENT);
     assert_non_null(strstr(dl_last_error(), "/nonexistent/dir/x.log"));
     DL_LOG_ERROR("still logging to stderr (expected in the test output)");
 }
 
 #define THREADS 8
-#define LINES 2000
+#define LINES   2000
 
 static void *log_many(void *arg)
 {

@@ -32,13 +32,16 @@ static int setup(void **state)
     return dl_test_fixture_setup(state, "test_cycles_tail");
 }
 
-static int teardown(void **state) { return dl_test_fixture_teardown(state); }
+static int teardown(void **state)
+{
+    return dl_test_fixture_teardown(state);
+}
 
 static int device_is_cpu(fixture *fx)
 {
     cl_device_type type = 0;
-    assert_int_equal(clGetDeviceInfo(fx->cl.device, CL_DEVICE_TYPE,
-                                     sizeof type, &type, NULL),
+    assert_int_equal(clGetDeviceInfo(fx->cl.device, CL_DEVICE_TYPE, sizeof type,
+                                     &type, NULL),
                      CL_SUCCESS);
     return (type & CL_DEVICE_TYPE_CPU) != 0;
 }
@@ -56,8 +59,7 @@ static void convert(fixture *fx, cl_mem buf, const dl_record *rec, size_t m,
     const char *desc = dl_plan_describe(p);
     size_t extra = dl_plan_extra_bytes(p);
     printf("  M=%zu S=%u size=%u %zu -> %zu: %s, %zu extra bytes\n", m,
-           dl_record_nfields(rec), dl_record_size(rec), from, to, desc,
-           extra);
+           dl_record_nfields(rec), dl_record_size(rec), from, to, desc, extra);
     fflush(stdout);
     if (device_is_cpu(fx)) {
         if (dl_record_nfields(rec) > 1 && (from < m || to < m))
@@ -77,8 +79,8 @@ static void convert(fixture *fx, cl_mem buf, const dl_record *rec, size_t m,
         size_t i = 0;
         while (got[i] == want[i])
             i++;
-        print_error("M=%zu, %zu -> %zu: first wrong byte %zu of %zu\n", m,
-                    from, to, i, bytes);
+        print_error("M=%zu, %zu -> %zu: first wrong byte %zu of %zu\n", m, from,
+                    to, i, bytes);
     }
     assert_memory_equal(got, want, bytes);
     assert_memory_equal(got + bytes, guard, GUARD);
@@ -87,8 +89,7 @@ static void convert(fixture *fx, cl_mem buf, const dl_record *rec, size_t m,
 
 /* DA -> ASTA(tile) -> DA on the device against the naive model, planned
  * by fx->engine. */
-static void round_trip(fixture *fx, const dl_record *rec, size_t m,
-                       size_t tile)
+static void round_trip(fixture *fx, const dl_record *rec, size_t m, size_t tile)
 {
     size_t bytes = m * dl_record_size(rec);
     unsigned char *in = malloc(bytes + GUARD), *want = malloc(bytes + 1);
@@ -153,9 +154,13 @@ static void test_random_shapes(void **state)
 static void test_large_tails(void **state)
 {
     fixture *fx = *state;
-    static const struct { uint32_t s; size_t m, t; } shapes[] = {
-        {20, 209715, 256}, {40, 100003, 256}, {5, 262147, 256},
-        {3, 1398107, 32}};
+    static const struct {
+        uint32_t s;
+        size_t m, t;
+    } shapes[] = {{20, 209715, 256},
+                  {40, 100003, 256},
+                  {5, 262147, 256},
+                  {3, 1398107, 32}};
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         dl_record *rec;
         assert_int_equal(dl_record_create_uniform(shapes[i].s, 4, &rec),
@@ -177,18 +182,23 @@ static void test_large_tails(void **state)
 static void test_parallel_split(void **state)
 {
     fixture *fx = *state;
-    static const struct { uint32_t s, elem; size_t m, t; } uniform[] = {
-        {3, 4, 150000, 100000}, {40, 4, 12192, 4096}, {8, 4, 39999, 40000},
-        {7, 2, 99991, 1000},    {5, 4, 262147, 256},  {2, 1, 300007, 300}};
+    static const struct {
+        uint32_t s, elem;
+        size_t m, t;
+    } uniform[] = {{3, 4, 150000, 100000}, {40, 4, 12192, 4096},
+                   {8, 4, 39999, 40000},   {7, 2, 99991, 1000},
+                   {5, 4, 262147, 256},    {2, 1, 300007, 300}};
     for (size_t i = 0; i < sizeof uniform / sizeof *uniform; i++) {
         dl_record *rec;
-        assert_int_equal(dl_record_create_uniform(uniform[i].s,
-                                                  uniform[i].elem, &rec),
-                         DL_SUCCESS);
+        assert_int_equal(
+            dl_record_create_uniform(uniform[i].s, uniform[i].elem, &rec),
+            DL_SUCCESS);
         round_trip(fx, rec, uniform[i].m, uniform[i].t);
         dl_record_release(rec);
     }
-    static const struct { size_t rec, m, t; } mixed[] = {
+    static const struct {
+        size_t rec, m, t;
+    } mixed[] = {
         {5, 100003, 128}, {6, 70001, 64}, {4, 50001, 32}, {2, 131101, 77}};
     for (size_t i = 0; i < sizeof mixed / sizeof *mixed; i++) {
         dl_record *rec = dl_test_record(mixed[i].rec);
@@ -208,10 +218,14 @@ static void test_gpu_split(void **state)
     assert_int_equal(dl_engine_create(fx->cl.context, fx->cl.device, &gpu),
                      DL_SUCCESS);
     gpu->local_is_global = 0;
-    static const struct { size_t rec, m, t; dl_algo algo; } shapes[] = {
-        {0, 4099, 32, DL_ALGO_PIPT},     {0, 300007, 64, DL_ALGO_PIPT},
-        {6, 100003, 16, DL_ALGO_PTTWAC}, {5, 65537, 128, DL_ALGO_PIPT},
-        {4, 20011, 7, DL_ALGO_PTTWAC}};
+    static const struct {
+        size_t rec, m, t;
+        dl_algo algo;
+    } shapes[] = {{0, 4099, 32, DL_ALGO_PIPT},
+                  {0, 300007, 64, DL_ALGO_PIPT},
+                  {6, 100003, 16, DL_ALGO_PTTWAC},
+                  {5, 65537, 128, DL_ALGO_PIPT},
+                  {4, 20011, 7, DL_ALGO_PTTWAC}};
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         dl_record *rec = dl_test_record(shapes[i].rec);
         size_t m = shapes[i].m, bytes = m * dl_record_size(rec);
@@ -233,8 +247,8 @@ static void test_gpu_split(void **state)
             assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
             clReleaseEvent(ev);
             dl_test_read(&fx->cl, buf, got, bytes + GUARD);
-            printf("  GPU form: %s M=%zu T=%zu %s\n", dl_test_recs[
-                       shapes[i].rec].name, m, shapes[i].t,
+            printf("  GPU form: %s M=%zu T=%zu %s\n",
+                   dl_test_recs[shapes[i].rec].name, m, shapes[i].t,
                    back ? "back" : "there");
             assert_memory_equal(got, back ? in : want, bytes);
             assert_memory_equal(got + bytes, in + bytes, GUARD);

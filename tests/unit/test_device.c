@@ -24,7 +24,10 @@ static int setup(void **state)
     return dl_test_fixture_setup(state, "test_device");
 }
 
-static int teardown(void **state) { return dl_test_fixture_teardown(state); }
+static int teardown(void **state)
+{
+    return dl_test_fixture_teardown(state);
+}
 
 #define NRECS dl_test_nrecs
 
@@ -50,8 +53,7 @@ static void announce_case(const char *rec, size_t m, size_t from, size_t to,
     char a[32], b[32];
     dl_test_layout_name(a, sizeof a, m, from);
     dl_test_layout_name(b, sizeof b, m, to);
-    printf("  %-6s %s, M=%zu, %s <-> %s\n", dl_algo_name(algo), rec, m, a,
-           b);
+    printf("  %-6s %s, M=%zu, %s <-> %s\n", dl_algo_name(algo), rec, m, a, b);
     fflush(stdout);
 }
 
@@ -66,8 +68,8 @@ static outcome convert_check(fixture *fx, cl_command_queue q, cl_mem buf,
     size_t bytes = m * dl_record_size(rec);
     dl_layout a = dl_layout_asta(rec, m, from), b = dl_layout_asta(rec, m, to);
     cl_event ev = NULL;
-    dl_status st = dl_enqueue_convert(fx->engine, q, buf, &a, &b, algo, 0,
-                                      NULL, &ev);
+    dl_status st =
+        dl_enqueue_convert(fx->engine, q, buf, &a, &b, algo, 0, NULL, &ev);
     if (st == DL_UNSUPPORTED && !must) {
         assert_null(ev);
         return UNSUPPORTED;
@@ -102,9 +104,9 @@ static outcome convert_check(fixture *fx, cl_command_queue q, cl_mem buf,
 
 /* Round trip ASTA(from) -> ASTA(to) -> ASTA(from) on the device, each way
  * checked against dl_convert_host.  `must`: DL_UNSUPPORTED is a failure. */
-static outcome round_trip_rec(fixture *fx, cl_command_queue q,
-                              dl_record *rec, const char *name, size_t m,
-                              size_t from, size_t to, dl_algo algo, int must)
+static outcome round_trip_rec(fixture *fx, cl_command_queue q, dl_record *rec,
+                              const char *name, size_t m, size_t from,
+                              size_t to, dl_algo algo, int must)
 {
     announce_case(name, m, from, to, algo);
     size_t bytes = m * dl_record_size(rec);
@@ -118,11 +120,11 @@ static outcome round_trip_rec(fixture *fx, cl_command_queue q,
     assert_int_equal(dl_convert_host(out, bytes, &a, &b), DL_SUCCESS);
 
     cl_mem buf = dl_test_buffer(&fx->cl, in, bytes + GUARD);
-    outcome o = convert_check(fx, q, buf, rec, name, m, from, to, algo,
-                              must, out, guard);
+    outcome o = convert_check(fx, q, buf, rec, name, m, from, to, algo, must,
+                              out, guard);
     if (o == CONVERTED)
-        o = convert_check(fx, q, buf, rec, name, m, to, from, algo, must,
-                          in, guard);
+        o = convert_check(fx, q, buf, rec, name, m, to, from, algo, must, in,
+                          guard);
     if (o == UNSUPPORTED) { /* refused: not a byte may have moved */
         unsigned char *now = malloc(bytes + GUARD);
         assert_non_null(now);
@@ -151,8 +153,8 @@ static outcome round_trip(fixture *fx, cl_command_queue q, size_t rec_index,
 /* ----------------------------------------------------------- the matrix */
 
 typedef enum pair { AOS_ASTA, DA_ASTA, AOS_DA, ASTA_ASTA, NPAIRS } pair;
-static const char *const pair_names[] = {"AoS<->ASTA", "DA<->ASTA",
-                                         "AoS<->DA", "ASTA<->ASTA"};
+static const char *const pair_names[] = {"AoS<->ASTA", "DA<->ASTA", "AoS<->DA",
+                                         "ASTA<->ASTA"};
 
 /* What each algorithm must do.  MUST: every case converts.  SOME: cases
  * may be refused (the planner can route around the algorithm, e.g. when
@@ -172,7 +174,7 @@ static const need needs[5][NPAIRS] = {
 static const size_t counts[] = {97, 1000, 4099, 45, 256, 3001, 17, 20011};
 static const size_t tiles[] = {16, 8, 32, 4, 64, 3, 128, 7, 100};
 #define NCOUNTS (sizeof counts / sizeof *counts)
-#define NTILES (sizeof tiles / sizeof *tiles)
+#define NTILES  (sizeof tiles / sizeof *tiles)
 
 static void run_matrix(fixture *fx, dl_algo algo)
 {
@@ -208,8 +210,8 @@ static void run_matrix(fixture *fx, dl_algo algo)
         printf(" %s %d ok/%d refused;", pair_names[p], converted[p],
                refused[p]);
         if (needs[algo][p] == SOME && converted[p] == 0)
-            fail_msg("algorithm %s converted no %s case",
-                     dl_algo_name(algo), pair_names[p]);
+            fail_msg("algorithm %s converted no %s case", dl_algo_name(algo),
+                     pair_names[p]);
     }
     printf(" %llu programs built, %.1f s CPU\n",
            (unsigned long long)(s1.programs_built - s0.programs_built),
@@ -217,14 +219,26 @@ static void run_matrix(fixture *fx, dl_algo algo)
     fflush(stdout);
 }
 
-static void test_matrix_auto(void **state) { run_matrix(*state, DL_ALGO_AUTO); }
-static void test_matrix_bs(void **state) { run_matrix(*state, DL_ALGO_BS); }
+static void test_matrix_auto(void **state)
+{
+    run_matrix(*state, DL_ALGO_AUTO);
+}
+static void test_matrix_bs(void **state)
+{
+    run_matrix(*state, DL_ALGO_BS);
+}
 static void test_matrix_pttwac(void **state)
 {
     run_matrix(*state, DL_ALGO_PTTWAC);
 }
-static void test_matrix_pipt(void **state) { run_matrix(*state, DL_ALGO_PIPT); }
-static void test_matrix_oop(void **state) { run_matrix(*state, DL_ALGO_OOP); }
+static void test_matrix_pipt(void **state)
+{
+    run_matrix(*state, DL_ALGO_PIPT);
+}
+static void test_matrix_oop(void **state)
+{
+    run_matrix(*state, DL_ALGO_OOP);
+}
 
 /* Tiny and degenerate counts: nothing to move, or a single partial tile. */
 static void test_small_counts(void **state)
@@ -235,8 +249,7 @@ static void test_small_counts(void **state)
         for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
             size_t m = small[i];
             int must = a == DL_ALGO_AUTO || a == DL_ALGO_OOP || m <= 1;
-            round_trip(fx, fx->cl.queue, i % NRECS, m, 1, 4, (dl_algo)a,
-                       must);
+            round_trip(fx, fx->cl.queue, i % NRECS, m, 1, 4, (dl_algo)a, must);
             round_trip(fx, fx->cl.queue, (i + 3) % NRECS, m, DL_TILE_DA, 2,
                        (dl_algo)a, must);
         }
@@ -251,8 +264,7 @@ static void test_large(void **state)
     round_trip(fx, fx->cl.queue, 3, 100003, DL_TILE_DA, 32, DL_ALGO_PIPT, 1);
     round_trip(fx, fx->cl.queue, 5, 50021, 1, DL_TILE_DA, DL_ALGO_AUTO, 1);
     round_trip(fx, fx->cl.queue, 0, 200003, 1, 32, DL_ALGO_PTTWAC, 1);
-    round_trip(fx, fx->cl.queue, 3, 100003, DL_TILE_DA, 32, DL_ALGO_PTTWAC,
-               1);
+    round_trip(fx, fx->cl.queue, 3, 100003, DL_TILE_DA, 32, DL_ALGO_PTTWAC, 1);
 }
 
 /* Whether the automatic plan for DA -> ASTA(tile) has a step named
@@ -282,8 +294,8 @@ static void test_staged(void **state)
     int staged = 0, cycles = 0;
     for (size_t r = 0; r < NRECS; r++)
         for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
-            size_t m = counts[i], t = tiles[(i + r) % (sizeof tiles /
-                                                       sizeof *tiles)];
+            size_t m = counts[i],
+                   t = tiles[(i + r) % (sizeof tiles / sizeof *tiles)];
             dl_record *rec = dl_test_record(r);
             staged += plans_step(fx, rec, m, t, "regroup");
             cycles += plans_step(fx, rec, m, t, "cycles");
@@ -293,9 +305,13 @@ static void test_staged(void **state)
         }
     /* Wide records (64 one-byte fields, 20 floats); 3 floats where one
      * block nearly holds everything. */
-    static const struct { uint32_t n, elem; size_t m, t; } wide[] = {
-        {64, 1, 40009, 8}, {20, 4, 20000, 32}, {64, 1, 300, 4},
-        {3, 4, 5463, 8}}; /* Q = the most blocks, and a tail beyond */
+    static const struct {
+        uint32_t n, elem;
+        size_t m, t;
+    } wide[] = {{64, 1, 40009, 8},
+                {20, 4, 20000, 32},
+                {64, 1, 300, 4},
+                {3, 4, 5463, 8}}; /* Q = the most blocks, and a tail beyond */
     for (size_t w = 0; w < sizeof wide / sizeof *wide; w++) {
         dl_field f[64];
         for (uint32_t k = 0; k < wide[w].n; k++)
@@ -309,8 +325,8 @@ static void test_staged(void **state)
         dl_record_release(rec);
     }
     cl_device_type type = 0;
-    assert_int_equal(clGetDeviceInfo(fx->cl.device, CL_DEVICE_TYPE,
-                                     sizeof type, &type, NULL),
+    assert_int_equal(clGetDeviceInfo(fx->cl.device, CL_DEVICE_TYPE, sizeof type,
+                                     &type, NULL),
                      CL_SUCCESS);
     printf("staged route in %d cases, cycles in %d\n", staged, cycles);
     if (type & CL_DEVICE_TYPE_CPU)
@@ -349,8 +365,8 @@ static void check_tall(fixture *fx, uint32_t elem, size_t rows, uint32_t cols,
             size_t at = (q * tile * cols + c * w + t) * elem;
             if (memcmp(got + at, m + (r * cols + c) * elem, elem) != 0)
                 fail_msg("tall %zu x %u T=%zu algo %s: element (%zu, %u) "
-                         "not at element %zu", rows, cols, tile,
-                         dl_algo_name(algo), r, c, at / elem);
+                         "not at element %zu",
+                         rows, cols, tile, dl_algo_name(algo), r, c, at / elem);
         }
     assert_int_equal(dl_enqueue_convert(fx->engine, fx->cl.queue, buf, &asta,
                                         &aos, algo, 0, NULL, NULL),
@@ -369,8 +385,8 @@ static void test_tall_ell(void **state)
     const dl_algo algos[] = {DL_ALGO_AUTO, DL_ALGO_BS, DL_ALGO_OOP,
                              DL_ALGO_PTTWAC};
     for (size_t a = 0; a < sizeof algos / sizeof *algos; a++) {
-        check_tall(fx, 4, 5003, 9, 32, algos[a]);  /* float values */
-        check_tall(fx, 8, 1999, 5, 16, algos[a]);  /* double values */
+        check_tall(fx, 4, 5003, 9, 32, algos[a]); /* float values */
+        check_tall(fx, 8, 1999, 5, 16, algos[a]); /* double values */
     }
     check_tall(fx, 4, 4000, 27, 64, DL_ALGO_AUTO); /* column indices */
 }

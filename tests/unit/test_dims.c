@@ -32,8 +32,7 @@ static void parse_fails(const char *text, const char *part)
         fail_msg("'%s' parsed but should not", text);
     assert_null(e);
     if (!strstr(dl_last_error(), part))
-        fail_msg("'%s': message '%s' lacks '%s'", text, dl_last_error(),
-                 part);
+        fail_msg("'%s': message '%s' lacks '%s'", text, dl_last_error(), part);
 }
 
 static void check_format(const char *text, const char *want)
@@ -57,10 +56,13 @@ static int64_t eval_env(const char *text, const dl_dims_env *env)
     return v;
 }
 
-static int64_t eval(const char *text) { return eval_env(text, NULL); }
+static int64_t eval(const char *text)
+{
+    return eval_env(text, NULL);
+}
 
-static void eval_fails(const char *text, const dl_dims_env *env,
-                       dl_status want, const char *part)
+static void eval_fails(const char *text, const dl_dims_env *env, dl_status want,
+                       const char *part)
 {
     dl_dims_expr *e = parse_ok(text);
     int64_t v = 12345;
@@ -70,8 +72,7 @@ static void eval_fails(const char *text, const dl_dims_env *env,
                  dl_status_name(want), dl_last_error());
     assert_int_equal(v, 12345); /* untouched on failure */
     if (!strstr(dl_last_error(), part))
-        fail_msg("'%s': message '%s' lacks '%s'", text, dl_last_error(),
-                 part);
+        fail_msg("'%s': message '%s' lacks '%s'", text, dl_last_error(), part);
     dl_dims_free(e);
 }
 
@@ -262,8 +263,7 @@ static void test_eval_errors(void **state)
     eval_fails("9223372036854775807+1", NULL, DL_SIZE_OVERFLOW, "overflow");
     eval_fails("-9223372036854775807-2", NULL, DL_SIZE_OVERFLOW, "overflow");
     eval_fails("3037000500*3037000500", NULL, DL_SIZE_OVERFLOW, "overflow");
-    eval_fails("-(-9223372036854775807-1)", NULL, DL_SIZE_OVERFLOW,
-               "overflow");
+    eval_fails("-(-9223372036854775807-1)", NULL, DL_SIZE_OVERFLOW, "overflow");
     eval_fails("(-9223372036854775807-1)/-1", NULL, DL_SIZE_OVERFLOW,
                "overflow");
     /* The message quotes the expression. */
@@ -277,8 +277,10 @@ static void test_eval_launch(void **state)
     size_t global[3] = {1024, 64, 3};
     size_t local[3] = {128, 8, 1};
     size_t offset[3] = {16, 0, 5};
-    dl_dims_env env = {.work_dim = 3, .global_size = global,
-                       .local_size = local, .global_offset = offset};
+    dl_dims_env env = {.work_dim = 3,
+                       .global_size = global,
+                       .local_size = local,
+                       .global_offset = offset};
     assert_int_equal(eval_env("global_size(0)", &env), 1024);
     assert_int_equal(eval_env("global_size(1)*global_size(2)", &env), 192);
     assert_int_equal(eval_env("local_size(1)", &env), 8);
@@ -358,9 +360,8 @@ static dl_status lookup(void *user, const char *name, int32_t *index,
     static const struct {
         const char *name;
         dl_int_type type;
-    } params[] = {{"f", DL_INT_NONE},  {"n", DL_INT_I32},
-                  {"m", DL_INT_U32},   {"big", DL_INT_I64},
-                  {"ubig", DL_INT_U64}, {"c", DL_INT_U8},
+    } params[] = {{"f", DL_INT_NONE},  {"n", DL_INT_I32},    {"m", DL_INT_U32},
+                  {"big", DL_INT_I64}, {"ubig", DL_INT_U64}, {"c", DL_INT_U8},
                   {"s", DL_INT_I16}};
     for (int i = 0; i < 7; i++)
         if (strcmp(params[i].name, name) == 0) {
@@ -380,9 +381,8 @@ static void test_bind_and_raw_args(void **state)
     uint64_t ubig = 7;
     uint8_t c = 200;
     int16_t s = -2;
-    dl_dims_raw_arg args[7] = {{NULL, 0},         {&n, 4},   {&m, 4},
-                               {&big, 8},         {&ubig, 8}, {&c, 1},
-                               {&s, 2}};
+    dl_dims_raw_arg args[7] = {{NULL, 0},  {&n, 4}, {&m, 4}, {&big, 8},
+                               {&ubig, 8}, {&c, 1}, {&s, 2}};
     dl_dims_env env = {.args = args, .nargs = 7};
 
     dl_dims_expr *e = parse_ok("n * m + big + ubig + c * s");
@@ -429,8 +429,8 @@ static void test_bind_and_raw_args(void **state)
 }
 
 /* Like lookup, but a name in capitals is no argument: a build macro. */
-static dl_status lookup_or_macro(void *user, const char *name,
-                                 int32_t *index, dl_int_type *type)
+static dl_status lookup_or_macro(void *user, const char *name, int32_t *index,
+                                 dl_int_type *type)
 {
     if (*name >= 'A' && *name <= 'Z') {
         *index = -1;
@@ -485,27 +485,32 @@ static void test_build_macros(void **state)
     const char *cells = "NX * NY * (NZ + 4)";
     assert_int_equal(with_options(cells, "-DNX=4 -DNY=3 -DNZ=6", ""), 120);
     /* -D NAME=V, -DNAME (1), values that are expressions, other options */
-    assert_int_equal(with_options(cells, "-cl-mad-enable -D NX=4 "
-                                         "-DNY=(2*3)	-DNZ", ""), 120);
+    assert_int_equal(with_options(cells,
+                                  "-cl-mad-enable -D NX=4 "
+                                  "-DNY=(2*3)	-DNZ",
+                                  ""),
+                     120);
     /* the last definition wins; -U undefines */
-    assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -DNX=7",
-                                  ""), 35);
+    assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -DNX=7", ""),
+                     35);
     assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -UNZ", "NZ"),
                      -1);
-    assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -U NZ -DNZ=2",
-                                  ""), 6);
+    assert_int_equal(
+        with_options(cells, "-DNX=1 -DNY=1 -DNZ=1 -U NZ -DNZ=2", ""), 6);
     /* a longer name or a prefix is another macro */
-    assert_int_equal(with_options(cells, "-DNXY=2 -DN=2 -DNY=1 -DNZ=1",
-                                  "'NX' is neither"), -1);
+    assert_int_equal(
+        with_options(cells, "-DNXY=2 -DN=2 -DNY=1 -DNZ=1", "'NX' is neither"),
+        -1);
     /* not an integer constant */
     assert_int_equal(with_options(cells, "-DNX=1.0f -DNY=1 -DNZ=1",
-                                  "'NX' as '1.0f', not an integer"), -1);
+                                  "'NX' as '1.0f', not an integer"),
+                     -1);
     /* a name in a value is another macro (the compiler expands it) */
     assert_int_equal(with_options(cells, "-DNX=n -DNY=1 -DNZ=1",
                                   "define 'NX' as 'n': 'n' is neither "
-                                  "defined by the build options"), -1);
-    assert_int_equal(with_options(cells, "-DNX=NY*2 -DNY=3 -DNZ=1", ""),
-                     90);
+                                  "defined by the build options"),
+                     -1);
+    assert_int_equal(with_options(cells, "-DNX=NY*2 -DNY=3 -DNZ=1", ""), 90);
     assert_int_equal(with_options(cells, "-DNX=1 -DNY=1 -D", "'NZ'"), -1);
     assert_int_equal(with_options(cells, NULL, "'NX'"), -1);
     /* with an argument */
@@ -528,8 +533,7 @@ static dl_status by_callback(void *user, const dl_dims_node *arg,
     int *calls = user;
     ++*calls;
     if (strcmp(arg->name, "bad") == 0)
-        return dl_fail(DL_INVALID_ARGUMENT, "callback refuses '%s'",
-                       arg->name);
+        return dl_fail(DL_INVALID_ARGUMENT, "callback refuses '%s'", arg->name);
     *value = (int64_t)strlen(arg->name);
     return DL_SUCCESS;
 }
@@ -606,8 +610,11 @@ static void test_fuzz(void **state)
     size_t global[3] = {64, 3, 1}, local[3] = {8, 1, 1};
     int32_t a = 7;
     dl_dims_raw_arg args[1] = {{&a, 4}};
-    dl_dims_env env = {.work_dim = 2, .global_size = global,
-                       .local_size = local, .args = args, .nargs = 1};
+    dl_dims_env env = {.work_dim = 2,
+                       .global_size = global,
+                       .local_size = local,
+                       .args = args,
+                       .nargs = 1};
     srand(12345);
     unsigned parsed = 0;
     for (int iter = 0; iter < 200000; iter++) {

@@ -17,10 +17,10 @@
 typedef struct fixture {
     dl_test_cl cl;
     dl_engine *engine;
-    dl_record *rec;    /* 3 x 4 bytes */
-    dl_record *other;  /* 2 x 4 bytes */
-    dl_record *twin;   /* the same shape as rec, another object */
-    cl_mem buf;        /* exactly COUNT records */
+    dl_record *rec;   /* 3 x 4 bytes */
+    dl_record *other; /* 2 x 4 bytes */
+    dl_record *twin;  /* the same shape as rec, another object */
+    cl_mem buf;       /* exactly COUNT records */
     unsigned char *orig;
     size_t bytes;
 } fixture;
@@ -116,10 +116,8 @@ static void test_host_errors(void **state)
     EXPECT_FAIL(dl_convert_host(data, fx->bytes - 1, &aos, &asta),
                 DL_BUFFER_TOO_SMALL);
     dl_layout t0 = dl_layout_asta(fx->rec, COUNT, 0);
-    EXPECT_FAIL(dl_convert_host(data, fx->bytes, &aos, &t0),
-                DL_INVALID_LAYOUT);
-    EXPECT_FAIL(dl_convert_host(data, fx->bytes, &t0, &aos),
-                DL_INVALID_LAYOUT);
+    EXPECT_FAIL(dl_convert_host(data, fx->bytes, &aos, &t0), DL_INVALID_LAYOUT);
+    EXPECT_FAIL(dl_convert_host(data, fx->bytes, &t0, &aos), DL_INVALID_LAYOUT);
     dl_layout fewer = dl_layout_asta(fx->rec, COUNT - 1, 16);
     EXPECT_FAIL(dl_convert_host(data, fx->bytes, &aos, &fewer),
                 DL_INCOMPATIBLE);
@@ -141,8 +139,7 @@ static void test_host_errors(void **state)
 
     /* The same record shape as another object is compatible. */
     dl_layout twin = dl_layout_asta(fx->twin, COUNT, 16);
-    assert_int_equal(dl_convert_host(data, fx->bytes, &aos, &twin),
-                     DL_SUCCESS);
+    assert_int_equal(dl_convert_host(data, fx->bytes, &aos, &twin), DL_SUCCESS);
     free(data);
 }
 
@@ -176,8 +173,7 @@ static void test_engine_errors(void **state)
 {
     fixture *fx = *state;
     dl_engine *e = NULL;
-    EXPECT_FAIL(dl_engine_create(NULL, fx->cl.device, &e),
-                DL_INVALID_ARGUMENT);
+    EXPECT_FAIL(dl_engine_create(NULL, fx->cl.device, &e), DL_INVALID_ARGUMENT);
     EXPECT_FAIL(dl_engine_create(fx->cl.context, NULL, &e),
                 DL_INVALID_ARGUMENT);
     EXPECT_FAIL(dl_engine_create(fx->cl.context, fx->cl.device, NULL),
@@ -211,8 +207,8 @@ static void convert_fails(fixture *fx, cl_command_queue q, cl_mem buf,
 {
     cl_event ev = NULL;
     const char *sentinel = arm();
-    dl_status st = dl_enqueue_convert(fx->engine, q, buf, from, to, algo, n,
-                                      wait, &ev);
+    dl_status st =
+        dl_enqueue_convert(fx->engine, q, buf, from, to, algo, n, wait, &ev);
     check_fail(st, want, sentinel, what);
     assert_null(ev);
 }
@@ -278,10 +274,10 @@ static void test_foreign_objects(void **state)
     dl_layout aos = dl_layout_aos(fx->rec, COUNT);
     dl_layout asta = dl_layout_asta(fx->rec, COUNT, 16);
     cl_mem foreign = dl_test_buffer(&second, fx->orig, fx->bytes);
-    convert_fails(fx, second.queue, fx->buf, &aos, &asta, DL_ALGO_AUTO, 0,
-                  NULL, DL_INVALID_ARGUMENT, "queue of another context");
-    convert_fails(fx, fx->cl.queue, foreign, &aos, &asta, DL_ALGO_AUTO, 0,
-                  NULL, DL_INVALID_ARGUMENT, "buffer of another context");
+    convert_fails(fx, second.queue, fx->buf, &aos, &asta, DL_ALGO_AUTO, 0, NULL,
+                  DL_INVALID_ARGUMENT, "queue of another context");
+    convert_fails(fx, fx->cl.queue, foreign, &aos, &asta, DL_ALGO_AUTO, 0, NULL,
+                  DL_INVALID_ARGUMENT, "buffer of another context");
     unsigned char *now = malloc(fx->bytes);
     assert_non_null(now);
     dl_test_read(&second, foreign, now, fx->bytes);

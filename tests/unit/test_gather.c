@@ -28,7 +28,10 @@ static int setup(void **state)
     return dl_test_fixture_setup(state, "test_gather");
 }
 
-static int teardown(void **state) { return dl_test_fixture_teardown(state); }
+static int teardown(void **state)
+{
+    return dl_test_fixture_teardown(state);
+}
 
 /* One gather: A of a_count elements, P of p_count entries (values from
  * lo_pad below A's first element to hi_pad past its end, relative to c). */
@@ -76,13 +79,13 @@ static void check_form(fixture *fx, const gather_case *k, const void *p_in,
     dl_test_fill(want, out_bytes);
     cl_mem da = buffer_of(fx, a, a_bytes), dp = buffer_of(fx, p, p_bytes);
     cl_mem dout = buffer_of(fx, want, out_bytes);
-    gather_ref(a, k->a_count, p, k->p_count, k->index_bytes, &k->ref,
-               &k->range, want);
+    gather_ref(a, k->a_count, p, k->p_count, k->index_bytes, &k->ref, &k->range,
+               want);
     int cpu = fx->engine->local_is_global;
     fx->engine->local_is_global = cpu && !gpu_form;
-    dl_status st = dl_enqueue_gather(fx->engine, fx->cl.queue, da, dp, &k->ref,
-                                     &k->range, k->index_bytes, dout, 0, NULL,
-                                     NULL);
+    dl_status st =
+        dl_enqueue_gather(fx->engine, fx->cl.queue, da, dp, &k->ref, &k->range,
+                          k->index_bytes, dout, 0, NULL, NULL);
     fx->engine->local_is_global = cpu;
     if (st != DL_SUCCESS)
         print_error("gather: %s\n", dl_last_error());
@@ -91,10 +94,11 @@ static void check_form(fixture *fx, const gather_case *k, const void *p_in,
     if (memcmp(got, want, out_bytes) != 0)
         print_error("wrong A' (%s form) for %zu-byte elements, field "
                     "%zu:%zu, c=%lld, %u-byte indices, range "
-                    "{%zu,%zu,%zu,%zu,%zu}\n", gpu_form ? "GPU" : "CPU", elem,
-                    k->ref.field_offset, k->ref.field_bytes, k->ref.offset,
-                    k->index_bytes, k->range.threads, k->range.steps,
-                    k->range.base, k->range.t_stride, k->range.j_stride);
+                    "{%zu,%zu,%zu,%zu,%zu}\n",
+                    gpu_form ? "GPU" : "CPU", elem, k->ref.field_offset,
+                    k->ref.field_bytes, k->ref.offset, k->index_bytes,
+                    k->range.threads, k->range.steps, k->range.base,
+                    k->range.t_stride, k->range.j_stride);
     assert_memory_equal(got, want, out_bytes);
     clReleaseMemObject(da);
     clReleaseMemObject(dp);
@@ -111,7 +115,10 @@ static void check_with(fixture *fx, const gather_case *k, const void *p_in)
     check_form(fx, k, p_in, 1);
 }
 
-static void check(fixture *fx, const gather_case *k) { check_with(fx, k, NULL); }
+static void check(fixture *fx, const gather_case *k)
+{
+    check_with(fx, k, NULL);
+}
 
 static dl_coalesce_range one_each(size_t threads)
 {
@@ -126,8 +133,11 @@ static void test_element_sizes(void **state)
     static const size_t counts[] = {0, 1, 255, 257, 1000};
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
         for (size_t n = 0; n < sizeof counts / sizeof *counts; n++) {
-            gather_case k = {{sizes[s], 0, 0, 0}, one_each(counts[n]), 4,
-                             300, counts[n] ? counts[n] : 1};
+            gather_case k = {{sizes[s], 0, 0, 0},
+                             one_each(counts[n]),
+                             4,
+                             300,
+                             counts[n] ? counts[n] : 1};
             check(*state, &k);
         }
 }
@@ -135,11 +145,11 @@ static void test_element_sizes(void **state)
 /* A record's field: only its bytes are written in A'. */
 static void test_fields(void **state)
 {
-    static const size_t fields[][2] = {{0, 4}, {4, 4}, {8, 16}, {6, 2},
+    static const size_t fields[][2] = {{0, 4}, {4, 4},  {8, 16}, {6, 2},
                                        {3, 5}, {20, 4}, {0, 24}};
     for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
-        gather_case k = {{24, fields[f][0], fields[f][1], 0},
-                         one_each(700), 4, 500, 700};
+        gather_case k = {
+            {24, fields[f][0], fields[f][1], 0}, one_each(700), 4, 500, 700};
         check(*state, &k);
     }
 }
@@ -150,8 +160,8 @@ static void test_offsets_and_index_sizes(void **state)
     static const long long offsets[] = {1, -1, 7, -300, 100000};
     for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++)
         for (unsigned ib = 4; ib <= 8; ib += 4) {
-            gather_case k = {{8, 0, 0, offsets[o]}, one_each(999), ib, 400,
-                             999};
+            gather_case k = {
+                {8, 0, 0, offsets[o]}, one_each(999), ib, 400, 999};
             check(*state, &k);
         }
 }
@@ -162,14 +172,14 @@ static void test_offsets_and_index_sizes(void **state)
 static void test_ranges(void **state)
 {
     static const dl_coalesce_range ranges[] = {
-        {300, 7, 0, 1, 300},  /* ELL: dense                   */
-        {300, 7, 0, 7, 1},    /* a row per work-item: dense   */
-        {200, 1, 1, 2, 0},    /* every other entry            */
-        {100, 4, 3, 5, 1},    /* 4 of every 5, from 3         */
-        {50, 3, 10, 2, 40},   /* overlapping, with gaps       */
-        {300, 2, 0, 0, 1},    /* every work-item reads 0 and 1 */
-        {300, 3, 0, 1, 300},  /* P holds two of the three steps */
-        {SIZE_MAX, 2, 5, 3, 1}, /* all of P: counts far past it   */
+        {300, 7, 0, 1, 300},        /* ELL: dense                   */
+        {300, 7, 0, 7, 1},          /* a row per work-item: dense   */
+        {200, 1, 1, 2, 0},          /* every other entry            */
+        {100, 4, 3, 5, 1},          /* 4 of every 5, from 3         */
+        {50, 3, 10, 2, 40},         /* overlapping, with gaps       */
+        {300, 2, 0, 0, 1},          /* every work-item reads 0 and 1 */
+        {300, 3, 0, 1, 300},        /* P holds two of the three steps */
+        {SIZE_MAX, 2, 5, 3, 1},     /* all of P: counts far past it   */
         {2, SIZE_MAX / 2, 0, 7, 5}, /* gaps, steps far past P     */
         {((size_t)1 << 63) + 1, 2, 0, 2, 3}, /* (count-1)*stride wraps */
     };
@@ -187,10 +197,10 @@ static void test_ranges(void **state)
  * with offsets that would overflow: zero bytes, never a read outside A. */
 static void test_out_of_range(void **state)
 {
-    static const int64_t p[] = {INT64_MIN, INT64_MAX, -1, 0, 99, 100,
+    static const int64_t p[] = {INT64_MIN,     INT64_MAX,     -1, 0,   99, 100,
                                 INT64_MIN + 1, INT64_MAX - 1, 50, -100};
-    static const long long offsets[] = {0, 1, -1, INT64_MAX, INT64_MIN,
-                                        -INT64_MAX + 50};
+    static const long long offsets[] = {0,         1,         -1,
+                                        INT64_MAX, INT64_MIN, -INT64_MAX + 50};
     size_t n = sizeof p / sizeof *p;
     for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++) {
         gather_case k = {{16, 0, 0, offsets[o]}, one_each(n), 8, 100, n};
@@ -247,12 +257,10 @@ static void test_partial(void **state)
     assert_int_equal(x.bytes, 0);
     /* ELL: each work-item's last step lies near P's end. */
     dl_coalesce_range ell = {100, 4, 0, 1, 100};
-    assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 350, &x),
-                     DL_SUCCESS);
+    assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 350, &x), DL_SUCCESS);
     assert_int_equal(x.threads, 50);
     assert_int_equal(x.end, 350);
-    assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 300, &x),
-                     DL_SUCCESS);
+    assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 300, &x), DL_SUCCESS);
     assert_int_equal(x.threads, 0);
     /* DL_GATHER_BUDGET's fraction of the device's memory. */
     cl_ulong mem = 0;
@@ -264,8 +272,7 @@ static void test_partial(void **state)
     assert_int_equal(dl_gather_budget_bytes(NULL, 0.25), 0);
 
     /* The partial gather on the device, into an A' of exactly x.bytes. */
-    assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 350, &x),
-                     DL_SUCCESS);
+    assert_int_equal(dl_gather_fit(&ref, &ell, 400, 8 * 350, &x), DL_SUCCESS);
     dl_coalesce_range part = ell;
     part.threads = x.threads;
     size_t a_count = 64, p_count = 400;
@@ -378,15 +385,15 @@ static void test_bad_arguments(void **state)
     cl_mem m = dl_test_buffer(&fx->cl, data, sizeof data);
     dl_coalesce_ref ref = {4, 0, 0, 0};
     dl_coalesce_range r = one_each(4);
-    assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, m, m, &ref,
-                                       &r, 2, m, 0, NULL, NULL),
+    assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, m, m, &ref, &r,
+                                       2, m, 0, NULL, NULL),
                      DL_INVALID_ARGUMENT);
     dl_coalesce_ref zero = {0, 0, 0, 0};
     assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, m, m, &zero,
                                        &r, 4, m, 0, NULL, NULL),
                      DL_INVALID_ARGUMENT);
-    assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, m, NULL,
-                                       &ref, &r, 4, m, 0, NULL, NULL),
+    assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, m, NULL, &ref,
+                                       &r, 4, m, 0, NULL, NULL),
                      DL_INVALID_ARGUMENT);
     clReleaseMemObject(m);
 }
@@ -416,9 +423,9 @@ static timing best_time(fixture *fx, cl_command_queue q, int copy, cl_mem a,
         cl_event ev = NULL;
         double t0 = now_s();
         if (copy)
-            assert_int_equal(clEnqueueCopyBuffer(q, a, out, 0, 0, bytes, 0,
-                                                 NULL, &ev),
-                             CL_SUCCESS);
+            assert_int_equal(
+                clEnqueueCopyBuffer(q, a, out, 0, 0, bytes, 0, NULL, &ev),
+                CL_SUCCESS);
         else
             assert_int_equal(dl_enqueue_gather(fx->engine, q, a, p, ref, r, 4,
                                                out, 0, NULL, &ev),
@@ -428,8 +435,8 @@ static timing best_time(fixture *fx, cl_command_queue q, int copy, cl_mem a,
         cl_ulong start = 0, end = 0;
         clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start,
                                 &start, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end,
-                                &end, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                NULL);
         clReleaseEvent(ev);
         double device = (double)(end - start) * 1e-9;
         best.wall = wall < best.wall ? wall : best.wall;
@@ -467,8 +474,8 @@ static void test_bandwidth_report(void **state)
     cl_mem dident = dl_test_buffer(&fx->cl, ident, bytes);
     cl_mem dout = dl_test_buffer(&fx->cl, a, bytes);
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(
-        fx->cl.context, fx->cl.device, CL_QUEUE_PROFILING_ENABLE, &err);
+    cl_command_queue q = clCreateCommandQueue(fx->cl.context, fx->cl.device,
+                                              CL_QUEUE_PROFILING_ENABLE, &err);
     assert_int_equal(err, CL_SUCCESS);
     dl_coalesce_ref ref = {4, 0, 0, 0};
     dl_coalesce_range r = one_each(n);
@@ -476,7 +483,8 @@ static void test_bandwidth_report(void **state)
     timing seq = best_time(fx, q, 0, da, dident, dout, &ref, &r, bytes);
     timing rnd = best_time(fx, q, 0, da, dperm, dout, &ref, &r, bytes);
     printf("  bandwidth, %zu floats (%.0f MiB), best of 7, bytes read and "
-           "written:\n", n, bytes / 1048576.0);
+           "written:\n",
+           n, bytes / 1048576.0);
     print_timing("copy", copy, 2.0 * bytes);
     print_timing("gather, in order", seq, 3.0 * bytes);
     print_timing("gather, shuffled", rnd, 3.0 * bytes);

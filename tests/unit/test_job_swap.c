@@ -15,8 +15,7 @@
 #include "irregular_inputs.h"
 #include "job_swap.h"
 
-static size_t *by_segment(const int64_t *elem, size_t n, unsigned w,
-                          unsigned e)
+static size_t *by_segment(const int64_t *elem, size_t n, unsigned w, unsigned e)
 {
     size_t *job = malloc((n ? n : 1) * sizeof *job);
     assert_non_null(job);

@@ -22,8 +22,7 @@ static dl_record *make(const dl_field *f, uint32_t n, uint32_t size)
     return r;
 }
 
-static void expect_parts(const dl_record *r, const naive_part *want,
-                         uint32_t n)
+static void expect_parts(const dl_record *r, const naive_part *want, uint32_t n)
 {
     assert_int_equal(r->nparts, n);
     for (uint32_t i = 0; i < n; i++) {
@@ -118,11 +117,11 @@ static void test_word_size(void **state)
         {{{0, 2}, {2, 2}}, 2, 0, 2, 1},
         {{{0, 6}, {6, 2}}, 2, 0, 2, 0},
         {{{0, 4}}, 1, 0, 4, 1},
-        {{{0, 12}}, 1, 0, 4, 0},   /* float3 */
-        {{{0, 8}}, 1, 12, 4, 0},   /* 8-byte field, 4-byte tail gap */
+        {{{0, 12}}, 1, 0, 4, 0}, /* float3 */
+        {{{0, 8}}, 1, 12, 4, 0}, /* 8-byte field, 4-byte tail gap */
         {{{0, 8}, {8, 8}}, 2, 0, 8, 1},
         {{{0, 24}}, 1, 0, 8, 0},
-        {{{0, 16}}, 1, 0, 16, 1},  /* float4 */
+        {{{0, 16}}, 1, 0, 16, 1}, /* float4 */
         {{{0, 48}}, 1, 0, 16, 0},
         {{{0, 16}}, 1, 32, 16, 1}, /* 16-byte gap: still one word each */
         {{{0, 16}, {16, 4}}, 2, 0, 4, 0},
@@ -188,19 +187,23 @@ static void test_offsets(void **state)
     dl_record *r = make(f, 2, 16);
     dl_layout l = dl_layout_asta(r, 10, 4); /* tiles of 4, tail R = 2 */
     size_t off = 0;
-    struct { size_t i; uint32_t field; size_t want; } cases[] = {
-        {0, 0, 0},            /* tile 0, x[0]                  */
-        {3, 0, 12},           /* x[3]                          */
-        {0, 1, 8 * 4},        /* y[0] after x[4] and gap[4]     */
+    struct {
+        size_t i;
+        uint32_t field;
+        size_t want;
+    } cases[] = {
+        {0, 0, 0},     /* tile 0, x[0]                  */
+        {3, 0, 12},    /* x[3]                          */
+        {0, 1, 8 * 4}, /* y[0] after x[4] and gap[4]     */
         {3, 1, 32 + 3 * 8},
-        {5, 1, 64 + 32 + 8},  /* tile 1, slot 1                 */
-        {8, 0, 128},          /* tail tile of width 2 at 128    */
+        {5, 1, 64 + 32 + 8}, /* tile 1, slot 1                 */
+        {8, 0, 128},         /* tail tile of width 2 at 128    */
         {9, 0, 128 + 4},
         {9, 1, 128 + 8 * 2 + 8},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        assert_int_equal(dl_layout_offset(&l, cases[c].i, cases[c].field,
-                                          &off), DL_SUCCESS);
+        assert_int_equal(dl_layout_offset(&l, cases[c].i, cases[c].field, &off),
+                         DL_SUCCESS);
         assert_int_equal(off, cases[c].want);
     }
     l = dl_layout_aos(r, 10);

@@ -87,9 +87,9 @@ static void test_figure4(void **state)
     dl_freq_order_free(&o);
 
     dl_padding_plan p = plan_of(figure4_elem, FIGURE4_JOBS, 4, 4);
-    const size_t job[] = {0,  1,  10, 11, 22, 23, 2,  3,  12, 13, 4,  5,
-                          14, 15, 6,  7,  16, 17, 8,  9,  18, 19, 20, 21};
-    const size_t slot[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2,
+    const size_t job[] = {0,  1,  10, 11, 22, 23, 2, 3, 12, 13, 4,  5,
+                          14, 15, 6,  7,  16, 17, 8, 9, 18, 19, 20, 21};
+    const size_t slot[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2,  2,
                            2, 2, 3, 3, 4, 4, 5, 5, 8, 9, 10, 11};
     const int64_t x = DL_SLOT_EMPTY;
     const int64_t source[] = {FIG_A, FIG_B, FIG_C, FIG_D, FIG_D, FIG_E,
@@ -105,12 +105,11 @@ static void test_figure4(void **state)
     assert_int_equal(p.duplicates, 2);
     check_plan(figure4_elem, FIGURE4_JOBS, 4, 4, &p);
     /* 11 transactions as written, 6 after: one per warp. */
-    assert_int_equal(transactions(figure4_elem, FIGURE4_JOBS, 4, 4, NULL),
-                     11);
+    assert_int_equal(transactions(figure4_elem, FIGURE4_JOBS, 4, 4, NULL), 11);
     assert_true(2 * p.slots <= FIGURE4_JOBS);
     printf("figure 4: padding %zu slots (%zu empty, %zu duplicates), "
-           "duplication %d\n", p.slots, p.empty, p.duplicates,
-           FIGURE4_JOBS);
+           "duplication %d\n",
+           p.slots, p.empty, p.duplicates, FIGURE4_JOBS);
     dl_padding_plan_free(&p);
 }
 

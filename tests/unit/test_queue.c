@@ -21,7 +21,10 @@ static int setup(void **state)
     return dl_test_fixture_setup(state, "test_queue");
 }
 
-static int teardown(void **state) { return dl_test_fixture_teardown(state); }
+static int teardown(void **state)
+{
+    return dl_test_fixture_teardown(state);
+}
 
 /* ----------------------------------------------------------------- events */
 
@@ -80,9 +83,9 @@ static void gated(fixture *fx, dl_algo algo, size_t rec_index, size_t m,
     cl_command_queue other =
         clCreateCommandQueue(fx->cl.context, fx->cl.device, 0, &err);
     assert_int_equal(err, CL_SUCCESS);
-    assert_int_equal(clEnqueueWriteBuffer(other, buf, CL_TRUE, 0, bytes, in,
-                                          0, NULL, NULL),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clEnqueueWriteBuffer(other, buf, CL_TRUE, 0, bytes, in, 0, NULL, NULL),
+        CL_SUCCESS);
     clReleaseCommandQueue(other);
     assert_true(event_status(done) > CL_COMPLETE);
 
@@ -110,14 +113,14 @@ static void gated(fixture *fx, dl_algo algo, size_t rec_index, size_t m,
 static void test_wait_list_gates(void **state)
 {
     fixture *fx = *state;
-    gated(fx, DL_ALGO_AUTO, 0, 1000, 1, 16);           /* one step        */
-    gated(fx, DL_ALGO_AUTO, 5, 3001, 1, DL_TILE_DA);   /* staged, 2 steps */
-    gated(fx, DL_ALGO_AUTO, 3, 1001, 8, 32);           /* ASTA -> ASTA    */
+    gated(fx, DL_ALGO_AUTO, 0, 1000, 1, 16);         /* one step        */
+    gated(fx, DL_ALGO_AUTO, 5, 3001, 1, DL_TILE_DA); /* staged, 2 steps */
+    gated(fx, DL_ALGO_AUTO, 3, 1001, 8, 32);         /* ASTA -> ASTA    */
     gated(fx, DL_ALGO_BS, 1, 999, 16, 1);
     gated(fx, DL_ALGO_PIPT, 0, 1000, 16, DL_TILE_DA);
     gated(fx, DL_ALGO_OOP, 2, 777, 1, 8);
-    gated(fx, DL_ALGO_AUTO, 0, 1000, 16, 16);          /* identity: marker */
-    gated(fx, DL_ALGO_AUTO, 0, 1, 1, DL_TILE_DA);      /* nothing to move  */
+    gated(fx, DL_ALGO_AUTO, 0, 1000, 16, 16);     /* identity: marker */
+    gated(fx, DL_ALGO_AUTO, 0, 1, 1, DL_TILE_DA); /* nothing to move  */
     gated(fx, DL_ALGO_PTTWAC, 0, 1000, DL_TILE_DA, 16);
 }
 
@@ -127,9 +130,9 @@ static void test_out_of_order_queue(void **state)
 {
     fixture *fx = *state;
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(
-        fx->cl.context, fx->cl.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-        &err);
+    cl_command_queue q =
+        clCreateCommandQueue(fx->cl.context, fx->cl.device,
+                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     if (err != CL_SUCCESS) {
         printf("out-of-order queues unsupported (%d): skipped\n", (int)err);
         skip();
@@ -140,14 +143,14 @@ static void test_out_of_order_queue(void **state)
     unsigned char *in = malloc(bytes), *got = malloc(bytes);
     assert_true(in && got);
     dl_test_fill(in, bytes);
-    cl_mem buf = clCreateBuffer(fx->cl.context, CL_MEM_READ_WRITE, bytes,
-                                NULL, &err);
+    cl_mem buf =
+        clCreateBuffer(fx->cl.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
     for (int algo = DL_ALGO_AUTO; algo <= DL_ALGO_OOP; algo += 4) {
         cl_event ev;
-        assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, bytes, in,
-                                              0, NULL, &ev),
-                         CL_SUCCESS);
+        assert_int_equal(
+            clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, bytes, in, 0, NULL, &ev),
+            CL_SUCCESS);
         for (int s = 0; s + 1 < 5; s++) {
             dl_layout a = dl_layout_asta(rec, m, steps[s]);
             dl_layout b = dl_layout_asta(rec, m, steps[s + 1]);
@@ -161,24 +164,24 @@ static void test_out_of_order_queue(void **state)
             ev = next;
         }
         memset(got, 0, bytes);
-        assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got,
-                                             1, &ev, NULL),
-                         CL_SUCCESS);
+        assert_int_equal(
+            clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got, 1, &ev, NULL),
+            CL_SUCCESS);
         clReleaseEvent(ev);
         assert_memory_equal(got, in, bytes); /* back to AoS */
     }
     /* The same, checking an intermediate layout against the host. */
     dl_layout aos = dl_layout_aos(rec, m), t7 = dl_layout_asta(rec, m, 7);
     cl_event w, c;
-    assert_int_equal(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, bytes, in, 0,
-                                          NULL, &w),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, bytes, in, 0, NULL, &w),
+        CL_SUCCESS);
     assert_int_equal(dl_enqueue_convert(fx->engine, q, buf, &aos, &t7,
                                         DL_ALGO_AUTO, 1, &w, &c),
                      DL_SUCCESS);
-    assert_int_equal(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got, 1,
-                                         &c, NULL),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got, 1, &c, NULL),
+        CL_SUCCESS);
     assert_int_equal(dl_convert_host(in, bytes, &aos, &t7), DL_SUCCESS);
     assert_memory_equal(got, in, bytes);
     clReleaseEvent(w);
@@ -204,17 +207,16 @@ static void test_cache(void **state)
     assert_non_null(in);
     dl_test_fill(in, bytes);
     cl_mem buf = dl_test_buffer(&fx->cl, in, bytes);
-    static const size_t shapes[][2] = {{1, 24}, {24, 1}, {DL_TILE_DA, 24},
-                                       {1, DL_TILE_DA}, {24, 40}};
+    static const size_t shapes[][2] = {
+        {1, 24}, {24, 1}, {DL_TILE_DA, 24}, {1, DL_TILE_DA}, {24, 40}};
     for (int algo = DL_ALGO_AUTO; algo <= DL_ALGO_OOP; algo++)
         for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
             dl_layout a = dl_layout_asta(rec, m, shapes[s][0]);
             dl_layout b = dl_layout_asta(rec, m, shapes[s][1]);
             dl_engine_stats s0, s1, s2;
             dl_engine_get_stats(fx->engine, &s0);
-            dl_status st = dl_enqueue_convert(fx->engine, fx->cl.queue, buf,
-                                              &a, &b, (dl_algo)algo, 0, NULL,
-                                              NULL);
+            dl_status st = dl_enqueue_convert(fx->engine, fx->cl.queue, buf, &a,
+                                              &b, (dl_algo)algo, 0, NULL, NULL);
             if (st == DL_UNSUPPORTED)
                 continue;
             assert_int_equal(st, DL_SUCCESS);
@@ -223,27 +225,28 @@ static void test_cache(void **state)
             assert_true(s1.launches > s0.launches);
             /* again: the buffer now holds ASTA(to), convert it back */
             assert_int_equal(dl_enqueue_convert(fx->engine, fx->cl.queue, buf,
-                                                &b, &a, (dl_algo)algo, 0,
-                                                NULL, NULL),
+                                                &b, &a, (dl_algo)algo, 0, NULL,
+                                                NULL),
                              DL_SUCCESS);
             dl_engine_get_stats(fx->engine, &s1);
             assert_int_equal(dl_enqueue_convert(fx->engine, fx->cl.queue, buf,
-                                                &a, &b, (dl_algo)algo, 0,
-                                                NULL, NULL),
+                                                &a, &b, (dl_algo)algo, 0, NULL,
+                                                NULL),
                              DL_SUCCESS);
             dl_plan *p = NULL;
-            assert_int_equal(dl_plan_create(fx->engine, &b, &a, (dl_algo)algo,
-                                            &p),
-                             DL_SUCCESS);
-            assert_int_equal(dl_plan_enqueue(p, fx->cl.queue, buf, 0, NULL,
-                                             NULL),
-                             DL_SUCCESS);
+            assert_int_equal(
+                dl_plan_create(fx->engine, &b, &a, (dl_algo)algo, &p),
+                DL_SUCCESS);
+            assert_int_equal(
+                dl_plan_enqueue(p, fx->cl.queue, buf, 0, NULL, NULL),
+                DL_SUCCESS);
             dl_plan_release(p);
             dl_engine_get_stats(fx->engine, &s2);
             if (s2.programs_built != s1.programs_built)
                 print_error("algo %s, %zu -> %zu: a repeated shape built %llu "
-                            "programs\n", dl_algo_name((dl_algo)algo),
-                            shapes[s][0], shapes[s][1],
+                            "programs\n",
+                            dl_algo_name((dl_algo)algo), shapes[s][0],
+                            shapes[s][1],
                             (unsigned long long)(s2.programs_built -
                                                  s1.programs_built));
             assert_int_equal(s2.programs_built, s1.programs_built);
@@ -294,8 +297,7 @@ static void test_restore_builds_nothing(void **state)
         int cpu = strstr(route, cases[i].route[0]) &&
                   strstr(route, cases[i].route[1]);
         print_message("marshal: %s\n", route);
-        assert_int_equal(dl_plan_enqueue(p, fx->cl.queue, buf, 0, NULL,
-                                         NULL),
+        assert_int_equal(dl_plan_enqueue(p, fx->cl.queue, buf, 0, NULL, NULL),
                          DL_SUCCESS);
         dl_plan_release(p);
         dl_engine_get_stats(e, &s1);

@@ -46,8 +46,7 @@ static dl_record *random_mixed_record(void)
         f[i] = (dl_field){end, size};
         end += size;
     }
-    uint32_t pad = dl_test_range(0, 1) ? g * (uint32_t)dl_test_range(1, 3)
-                                       : 0;
+    uint32_t pad = dl_test_range(0, 1) ? g * (uint32_t)dl_test_range(1, 3) : 0;
     for (uint32_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
         uint32_t j = (uint32_t)dl_test_range(0, i);
         dl_field t = f[i];
@@ -65,14 +64,21 @@ static size_t random_count(size_t tile)
 {
     size_t t = tile;
     switch (dl_test_range(0, 7)) {
-    case 0: return 0;
-    case 1: return 1;
+    case 0:
+        return 0;
+    case 1:
+        return 1;
     case 2:
-    case 3: return primes[dl_test_range(0, sizeof primes / sizeof *primes - 1)];
-    case 4: return t * dl_test_range(1, 8);
-    case 5: return t * dl_test_range(1, 8) + 1;
-    case 6: return t * dl_test_range(1, 8) - 1;
-    default: return dl_test_range(2, 600);
+    case 3:
+        return primes[dl_test_range(0, sizeof primes / sizeof *primes - 1)];
+    case 4:
+        return t * dl_test_range(1, 8);
+    case 5:
+        return t * dl_test_range(1, 8) + 1;
+    case 6:
+        return t * dl_test_range(1, 8) - 1;
+    default:
+        return dl_test_range(2, 600);
     }
 }
 
@@ -81,12 +87,18 @@ static size_t random_count(size_t tile)
 static size_t random_tile(size_t count, size_t hint)
 {
     switch (dl_test_range(0, 9)) {
-    case 0: return DL_TILE_DA;
-    case 1: return count ? count : 1;
-    case 2: return count + dl_test_range(1, 50);
-    case 3: return 1;
-    case 4: return dl_test_range(2, 128);
-    default: return hint;
+    case 0:
+        return DL_TILE_DA;
+    case 1:
+        return count ? count : 1;
+    case 2:
+        return count + dl_test_range(1, 50);
+    case 3:
+        return 1;
+    case 4:
+        return dl_test_range(2, 128);
+    default:
+        return hint;
     }
 }
 
@@ -99,8 +111,8 @@ typedef struct shape {
 static shape random_shape(size_t tile_hint)
 {
     shape s;
-    s.rec = dl_test_range(0, 1) ? random_uniform_record()
-                                : random_mixed_record();
+    s.rec =
+        dl_test_range(0, 1) ? random_uniform_record() : random_mixed_record();
     s.count = random_count(tile_hint);
     s.bytes = s.count * dl_record_size(s.rec);
     s.aos = malloc(s.bytes + 1);
@@ -118,8 +130,8 @@ static void free_shape(shape *s)
 static void print_shape(const shape *s, size_t t1, size_t t2)
 {
     print_error("failing shape: M=%zu S=%u bytes (%u fields) T1=%zu T2=%zu\n",
-                s->count, dl_record_size(s->rec), dl_record_nfields(s->rec),
-                t1, t2);
+                s->count, dl_record_size(s->rec), dl_record_nfields(s->rec), t1,
+                t2);
 }
 
 /* Converts `in` (ASTA(from)) to ASTA(to) with the library and checks the
@@ -202,7 +214,8 @@ static void test_family_ends(void **state)
     for (int n = 0; n < 300; n++) {
         shape s = random_shape(dl_test_range(1, 128));
         size_t m = s.count;
-        dl_layout aos = dl_layout_aos(s.rec, m), t1 = dl_layout_asta(s.rec, m, 1);
+        dl_layout aos = dl_layout_aos(s.rec, m),
+                  t1 = dl_layout_asta(s.rec, m, 1);
         dl_layout da = dl_layout_da(s.rec, m);
         dl_layout spellings[3] = {dl_layout_asta(s.rec, m, m ? m : 1),
                                   dl_layout_asta(s.rec, m, m + 13),
@@ -238,10 +251,10 @@ static void test_worked_example(void **state)
     assert_int_equal(dl_record_create(f, 2, 4, &r), DL_SUCCESS);
     unsigned char aos[20], buf[20];
     for (int i = 0; i < 5; i++) {
-        aos[4 * i + 0] = (unsigned char)(0xa0 + i);  /* a      */
-        aos[4 * i + 1] = (unsigned char)(0xe0 + i);  /* gap    */
-        aos[4 * i + 2] = (unsigned char)(0xb0 + i);  /* b lo   */
-        aos[4 * i + 3] = (unsigned char)(0xc0 + i);  /* b hi   */
+        aos[4 * i + 0] = (unsigned char)(0xa0 + i); /* a      */
+        aos[4 * i + 1] = (unsigned char)(0xe0 + i); /* gap    */
+        aos[4 * i + 2] = (unsigned char)(0xb0 + i); /* b lo   */
+        aos[4 * i + 3] = (unsigned char)(0xc0 + i); /* b hi   */
     }
     const unsigned char asta2[20] = {
         0xa0, 0xa1, 0xe0, 0xe1, 0xb0, 0xc0, 0xb1, 0xc1, /* tile 0 */

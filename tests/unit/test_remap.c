@@ -97,8 +97,8 @@ static void remap_and_count(dl_coalesce_geometry g, dl_coalesce_ref ref,
  * varying lane orders: 4 transactions each.  Grouping each column into a
  * segment makes every warp-access one transaction. */
 static const int32_t columns[] = {
-    0, 4, 8, 12,  1, 5, 9, 13,  2, 6, 10, 14,  3, 7, 11, 15,
-    12, 8, 4, 0,  13, 1, 9, 5,  6, 14, 2, 10,  11, 15, 7, 3,
+    0,  4, 8, 12, 1,  5, 9, 13, 2, 6,  10, 14, 3,  7,  11, 15,
+    12, 8, 4, 0,  13, 1, 9, 5,  6, 14, 2,  10, 11, 15, 7,  3,
 };
 #define COLUMNS_N (sizeof columns / sizeof *columns)
 
@@ -108,8 +108,8 @@ static void obvious_case(dl_remap_form form)
     dl_coalesce_range r = {COLUMNS_N, 1, 0, 1, 0};
     uint64_t before, after;
     dl_remap_stats st;
-    remap_and_count(g, float_ref, r, columns, COLUMNS_N, 16,
-                    params_of(form), &before, &after, &st);
+    remap_and_count(g, float_ref, r, columns, COLUMNS_N, 16, params_of(form),
+                    &before, &after, &st);
     assert_int_equal(before, 32);
     assert_int_equal(after, 8); /* one per warp-access */
     assert_int_equal(st.accesses, 8);
@@ -147,8 +147,8 @@ static void test_unread_and_offset(void **state)
     size_t perm[12];
     int32_t p2[9];
     dl_remap_params prm = params_of(DL_REMAP_CLIQUE);
-    assert_int_equal(dl_remap_plan(&g, &ref, &r, p, 9, 4, 12, &prm, perm,
-                                   NULL), DL_SUCCESS);
+    assert_int_equal(dl_remap_plan(&g, &ref, &r, p, 9, 4, 12, &prm, perm, NULL),
+                     DL_SUCCESS);
     assert_permutation(perm, 12);
     size_t unread[] = {1, 3, 4, 5, 7, 8, 9, 11};
     for (size_t i = 0; i < 8; i++)
@@ -176,19 +176,19 @@ static void test_sampling(void **state)
     uint64_t before, after;
     dl_remap_stats all, half, none;
     dl_remap_params prm = params_of(DL_REMAP_CLIQUE);
-    remap_and_count(g, float_ref, r, m.col, n, m.rows, prm, &before,
-                    &after, &all);
+    remap_and_count(g, float_ref, r, m.col, n, m.rows, prm, &before, &after,
+                    &all);
     assert_int_equal(all.sampled, all.accesses);
     prm.sample = 0.5;
-    remap_and_count(g, float_ref, r, m.col, n, m.rows, prm, &before,
-                    &after, &half);
+    remap_and_count(g, float_ref, r, m.col, n, m.rows, prm, &before, &after,
+                    &half);
     assert_int_equal(half.accesses, all.accesses);
     assert_true(half.sampled > all.sampled / 4);
     assert_true(half.sampled < all.sampled * 3 / 4);
     prm.sample = 1;
     prm.min_pattern = 33; /* longer than a warp: nothing is kept */
-    remap_and_count(g, float_ref, r, m.col, n, m.rows, prm, &before,
-                    &after, &none);
+    remap_and_count(g, float_ref, r, m.col, n, m.rows, prm, &before, &after,
+                    &none);
     assert_int_equal(none.sampled, 0);
     assert_int_equal(none.patterns, 0);
     assert_int_equal(none.edges, 0);
@@ -203,14 +203,17 @@ static void test_bad_arguments(void **state)
     size_t perm[16];
     dl_remap_params prm = params_of(DL_REMAP_CLIQUE);
     prm.sample = 1.5;
-    assert_int_equal(dl_remap_plan(&g, &float_ref, &r, columns, 4, 4, 16,
-                                   &prm, perm, NULL), DL_INVALID_ARGUMENT);
+    assert_int_equal(
+        dl_remap_plan(&g, &float_ref, &r, columns, 4, 4, 16, &prm, perm, NULL),
+        DL_INVALID_ARGUMENT);
     prm = params_of((dl_remap_form)7);
-    assert_int_equal(dl_remap_plan(&g, &float_ref, &r, columns, 4, 4, 16,
-                                   &prm, perm, NULL), DL_INVALID_ARGUMENT);
+    assert_int_equal(
+        dl_remap_plan(&g, &float_ref, &r, columns, 4, 4, 16, &prm, perm, NULL),
+        DL_INVALID_ARGUMENT);
     prm = params_of(DL_REMAP_CLIQUE);
-    assert_int_equal(dl_remap_plan(&g, &float_ref, &r, columns, 4, 3, 16,
-                                   &prm, perm, NULL), DL_INVALID_ARGUMENT);
+    assert_int_equal(
+        dl_remap_plan(&g, &float_ref, &r, columns, 4, 3, 16, &prm, perm, NULL),
+        DL_INVALID_ARGUMENT);
     /* c = -INT32_MAX: entry INT32_MAX reads element 0, which moves to
      * 1, so P' would hold 1 - c = INT32_MAX + 1. */
     dl_coalesce_ref far = {4, 0, 0, -INT32_MAX};
@@ -219,8 +222,7 @@ static void test_bad_arguments(void **state)
     int32_t out[1];
     assert_int_equal(dl_remap_redirect(&far, swap, 2, p, 1, 4, out),
                      DL_INVALID_ARGUMENT);
-    assert_int_equal(dl_remap_redirect(&far, id, 2, p, 1, 4, out),
-                     DL_SUCCESS);
+    assert_int_equal(dl_remap_redirect(&far, id, 2, p, 1, 4, out), DL_SUCCESS);
     assert_int_equal(out[0], INT32_MAX);
     int64_t wide[1];
     static const int64_t p64[] = {INT32_MAX};
@@ -230,24 +232,23 @@ static void test_bad_arguments(void **state)
 }
 
 /* Percent fewer transactions after remapping, printed with its label. */
-static double saving(const char *label, const remap_ell *m,
-                     dl_remap_params prm)
+static double saving(const char *label, const remap_ell *m, dl_remap_params prm)
 {
     dl_coalesce_geometry g = dl_coalesce_geometry_gpu();
     dl_coalesce_range r = {m->rows, m->width, 0, 1, m->rows};
     uint64_t before, after;
     dl_remap_stats st;
-    remap_and_count(g, float_ref, r, m->col, m->rows * m->width, m->rows,
-                    prm, &before, &after, &st);
+    remap_and_count(g, float_ref, r, m->col, m->rows * m->width, m->rows, prm,
+                    &before, &after, &st);
     double pct = 100.0 * ((double)before - (double)after) / (double)before;
     printf("%s, %s: %llu -> %llu transactions (%.1f%% %s); %zu "
            "elements, %zu parts, %zu patterns, graph %zu vertices %zu "
-           "edges, %zu moved; profile %.3f s, partition %.3f s\n", label,
-           prm.form == DL_REMAP_CLIQUE ? "clique" : "hypergraph",
+           "edges, %zu moved; profile %.3f s, partition %.3f s\n",
+           label, prm.form == DL_REMAP_CLIQUE ? "clique" : "hypergraph",
            (unsigned long long)before, (unsigned long long)after,
-           pct < 0 ? -pct : pct, pct < 0 ? "more" : "fewer",
-           st.referenced, st.parts, st.patterns, st.vertices, st.edges,
-           st.moved, st.profile_s, st.partition_s);
+           pct < 0 ? -pct : pct, pct < 0 ? "more" : "fewer", st.referenced,
+           st.parts, st.patterns, st.vertices, st.edges, st.moved, st.profile_s,
+           st.partition_s);
     return pct;
 }
 
@@ -258,10 +259,9 @@ static void test_stencil_goal(void **state)
     (void)state;
     remap_ell m;
     assert_true(stencil(16, REMAP_SHUFFLE_A, 11, &m));
-    assert_true(saving("stencil 16^3", &m, params_of(DL_REMAP_CLIQUE)) >=
+    assert_true(saving("stencil 16^3", &m, params_of(DL_REMAP_CLIQUE)) >= 60.0);
+    assert_true(saving("stencil 16^3", &m, params_of(DL_REMAP_HYPERGRAPH)) >=
                 60.0);
-    assert_true(saving("stencil 16^3", &m,
-                       params_of(DL_REMAP_HYPERGRAPH)) >= 60.0);
     remap_ell_free(&m);
 }
 
@@ -312,12 +312,13 @@ static int unavailable(void)
     dl_coalesce_range r = {4, 1, 0, 1, 0};
     size_t perm[16];
     dl_remap_params prm = params_of(DL_REMAP_CLIQUE);
-    dl_status st = dl_remap_plan(&g, &float_ref, &r, columns, 4, 4, 16,
-                                 &prm, perm, NULL);
+    dl_status st =
+        dl_remap_plan(&g, &float_ref, &r, columns, 4, 4, 16, &prm, perm, NULL);
     printf("remap unavailable: %s\n", dl_last_error());
     return st == DL_UNSUPPORTED && strstr(why, "METIS") &&
                    strstr(dl_last_error(), "METIS")
-               ? 77 : 1;
+               ? 77
+               : 1;
 }
 
 int main(void)

@@ -25,13 +25,16 @@ static int setup(void **state)
     return dl_test_fixture_setup(state, "test_reorder_cache");
 }
 
-static int teardown(void **state) { return dl_test_fixture_teardown(state); }
+static int teardown(void **state)
+{
+    return dl_test_fixture_teardown(state);
+}
 
 static cl_mem new_buffer(fixture *fx, size_t bytes)
 {
     cl_int err;
-    cl_mem m = clCreateBuffer(fx->cl.context, CL_MEM_READ_WRITE, bytes, NULL,
-                              &err);
+    cl_mem m =
+        clCreateBuffer(fx->cl.context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
     return m;
 }
@@ -39,9 +42,9 @@ static cl_mem new_buffer(fixture *fx, size_t bytes)
 static cl_uint refs(cl_mem m)
 {
     cl_uint n = 0;
-    assert_int_equal(clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n,
-                                        &n, NULL),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, NULL),
+        CL_SUCCESS);
     return n;
 }
 
@@ -145,13 +148,12 @@ static void test_budget(void **state)
         prime[i] = new_buffer(fx, 1000);
         k[i] = key_of(a, p, 10 + (size_t)i);
         if (i == 2) { /* 0 used last: 1 is the least recently used */
-            assert_int_equal(dl_reorder_cache_lookup(c, &k[0], 0, 0, &got,
-                                                     NULL),
-                             DL_REORDER_HIT);
+            assert_int_equal(
+                dl_reorder_cache_lookup(c, &k[0], 0, 0, &got, NULL),
+                DL_REORDER_HIT);
             clReleaseMemObject(got);
         }
-        assert_int_equal(dl_reorder_cache_store(c, &k[i], 0, 0, prime[i],
-                                                NULL),
+        assert_int_equal(dl_reorder_cache_store(c, &k[i], 0, 0, prime[i], NULL),
                          DL_SUCCESS);
         assert_int_equal(refs(prime[i]), 2); /* ours and the cache's */
     }
@@ -190,14 +192,14 @@ static void test_invalidate_and_forget(void **state)
     cl_mem p = new_buffer(fx, 64), q = new_buffer(fx, 64);
     dl_reorder_cache *c;
     assert_int_equal(dl_reorder_cache_create(1 << 20, &c), DL_SUCCESS);
-    dl_reorder_key keys[] = {key_of(a, p, 1), key_of(a, q, 1),
-                             key_of(b, p, 1), key_of(b, q, 1)};
+    dl_reorder_key keys[] = {key_of(a, p, 1), key_of(a, q, 1), key_of(b, p, 1),
+                             key_of(b, q, 1)};
     cl_mem primes[4];
     for (int i = 0; i < 4; i++) {
         primes[i] = new_buffer(fx, 64);
-        assert_int_equal(dl_reorder_cache_store(c, &keys[i], 0, 0, primes[i],
-                                                NULL),
-                         DL_SUCCESS);
+        assert_int_equal(
+            dl_reorder_cache_store(c, &keys[i], 0, 0, primes[i], NULL),
+            DL_SUCCESS);
     }
     assert_int_equal(dl_reorder_cache_invalidate(c, p), 2);
     assert_int_equal(refs(primes[0]), 1);
@@ -233,10 +235,9 @@ static void launch_once(fixture *fx, dl_reorder_cache *c,
     if (f != DL_REORDER_HIT) {
         if (!prime)
             prime = new_buffer(fx, prime_bytes);
-        assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, k->a,
-                                           k->p, &k->ref, &k->range,
-                                           k->index_bytes, prime, 0, NULL,
-                                           &ready),
+        assert_int_equal(dl_enqueue_gather(fx->engine, fx->cl.queue, k->a, k->p,
+                                           &k->ref, &k->range, k->index_bytes,
+                                           prime, 0, NULL, &ready),
                          DL_SUCCESS);
         assert_int_equal(dl_reorder_cache_store(c, k, va, 0, prime, ready),
                          DL_SUCCESS);
@@ -269,9 +270,8 @@ static void test_with_gather(void **state)
     for (int launch = 0; launch < 4; launch++) {
         if (launch == 2) { /* the program writes x: a new version */
             dl_test_fill(x, sizeof x);
-            assert_int_equal(clEnqueueWriteBuffer(fx->cl.queue, dx, CL_TRUE,
-                                                  0, sizeof x, x, 0, NULL,
-                                                  NULL),
+            assert_int_equal(clEnqueueWriteBuffer(fx->cl.queue, dx, CL_TRUE, 0,
+                                                  sizeof x, x, 0, NULL, NULL),
                              CL_SUCCESS);
             version++;
         }

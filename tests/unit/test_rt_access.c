@@ -15,8 +15,7 @@ static int group_setup(void **state)
         return -1;
     rt_fixture *fx = *state;
     cl_int err = CL_SUCCESS;
-    prog =
-        dl_rt_clCreateProgramWithSource(fx->cl.context, 1, &src, NULL, &err);
+    prog = dl_rt_clCreateProgramWithSource(fx->cl.context, 1, &src, NULL, &err);
     if (err != CL_SUCCESS || dl_rt_clBuildProgram(prog, 1, &fx->cl.device, "",
                                                   NULL, NULL) != CL_SUCCESS)
         return -1;
@@ -52,17 +51,16 @@ static void make(rt_fixture *fx, setup *s, size_t n, cl_mem_flags flags,
         host ? host : (flags & CL_MEM_COPY_HOST_PTR ? s->want : NULL), &err);
     assert_int_equal(err, CL_SUCCESS);
     if (!(flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)))
-        assert_int_equal(dl_rt_clEnqueueWriteBuffer(fx->cl.queue, s->m,
-                                                    CL_TRUE, 0, n * 8, s->want,
-                                                    0, NULL, NULL),
+        assert_int_equal(dl_rt_clEnqueueWriteBuffer(fx->cl.queue, s->m, CL_TRUE,
+                                                    0, n * 8, s->want, 0, NULL,
+                                                    NULL),
                          CL_SUCCESS);
     s->k = rt_kernel_of(prog, "advance");
     rt_set_mem(s->k, 0, s->m);
     rt_run(fx->cl.queue, s->k, n);
     model_step(s->want, n);
     /* A USE_HOST_PTR buffer is never transformed (docs/intercepted.md). */
-    assert_int_equal(rt_is_transformed(s->m),
-                     !(flags & CL_MEM_USE_HOST_PTR));
+    assert_int_equal(rt_is_transformed(s->m), !(flags & CL_MEM_USE_HOST_PTR));
 }
 
 static void done(setup *s)
@@ -108,9 +106,9 @@ static void test_unknown_buffers(void **state)
                                         sizeof words, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
     RT_SNAP(s0);
-    assert_int_equal(dl_rt_clEnqueueWriteBuffer(fx->cl.queue, other, CL_TRUE,
-                                                0, sizeof words, words, 0,
-                                                NULL, NULL),
+    assert_int_equal(dl_rt_clEnqueueWriteBuffer(fx->cl.queue, other, CL_TRUE, 0,
+                                                sizeof words, words, 0, NULL,
+                                                NULL),
                      CL_SUCCESS);
     assert_int_equal(dl_rt_clEnqueueReadBuffer(fx->cl.queue, other, CL_TRUE, 0,
                                                sizeof back, back, 0, NULL,
@@ -123,9 +121,8 @@ static void test_unknown_buffers(void **state)
 
     /* Records 16..31 (the device aligns sub-buffers to 128 bytes). */
     cl_buffer_region region = {128, 128};
-    cl_mem sub = dl_cl.clCreateSubBuffer(s.m, CL_MEM_READ_WRITE,
-                                         CL_BUFFER_CREATE_TYPE_REGION, &region,
-                                         &err);
+    cl_mem sub = dl_cl.clCreateSubBuffer(
+        s.m, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     assert_int_equal(err, CL_SUCCESS);
     __atomic_store_n(&dl_rt.untracked_subs, 1, __ATOMIC_RELEASE);
     assert_int_equal(dl_rt_clEnqueueReadBuffer(fx->cl.queue, sub, CL_TRUE, 0,
@@ -365,8 +362,8 @@ static void test_copy(void **state)
     model_step(b.want, b.n);
     size_t so[3] = {8, 1, 0}, dor[3] = {0, 2, 0}, region[3] = {16, 3, 1};
     assert_int_equal(dl_rt_clEnqueueCopyBufferRect(fx->cl.queue, a.m, b.m, so,
-                                                   dor, region, 32, 0, 32, 0,
-                                                   0, NULL, NULL),
+                                                   dor, region, 32, 0, 32, 0, 0,
+                                                   NULL, NULL),
                      CL_SUCCESS);
     for (size_t row = 0; row < 3; row++)
         memcpy((char *)b.want + (2 + row) * 32,
@@ -398,9 +395,9 @@ static void test_copy_to_image(void **state)
                                NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
     size_t origin[3] = {0, 0, 0}, region[3] = {16, 1, 1};
-    assert_int_equal(dl_rt_clEnqueueCopyBufferToImage(fx->cl.queue, s.m, img,
-                                                      0, origin, region, 0,
-                                                      NULL, NULL),
+    assert_int_equal(dl_rt_clEnqueueCopyBufferToImage(fx->cl.queue, s.m, img, 0,
+                                                      origin, region, 0, NULL,
+                                                      NULL),
                      CL_SUCCESS);
     assert_int_equal(clEnqueueReadImage(fx->cl.queue, img, CL_TRUE, origin,
                                         region, 0, 0, s.got, 0, NULL, NULL),

@@ -109,8 +109,8 @@ static void test_out_of_order_events(void **state)
                                                 want, 0, NULL, &ev[0]),
                      CL_SUCCESS);
     for (int i = 1; i <= 3; i++)
-        assert_int_equal(dl_rt_clEnqueueNDRangeKernel(
-                             ooo, k, 1, NULL, &n, NULL, 1, &ev[i - 1], &ev[i]),
+        assert_int_equal(dl_rt_clEnqueueNDRangeKernel(ooo, k, 1, NULL, &n, NULL,
+                                                      1, &ev[i - 1], &ev[i]),
                          CL_SUCCESS);
     /* The raw kernel on the other queue, after the last step. */
     assert_int_equal(dl_rt_clEnqueueNDRangeKernel(q2, r, 1, NULL, &n, NULL, 1,
@@ -281,8 +281,7 @@ static void *thread_main(void *arg)
         else
             model_step(want, n);
     }
-    dl_rt_clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof got, got, 0, NULL,
-                              NULL);
+    dl_rt_clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
     job->ok = !memcmp(got, want, sizeof got);
     dl_rt_clReleaseKernel(k);
     dl_rt_clReleaseKernel(r);

@@ -26,24 +26,24 @@
 #include "intercept.h"
 #include "rt_internal.h"
 
-#define RT_SRC_PROLOGUE                                                       \
-    "#define IDX(i, f, T, M) ((i) / (T) * (T) * 2 + (f) * (((i) / (T) < "     \
+#define RT_SRC_PROLOGUE                                                        \
+    "#define IDX(i, f, T, M) ((i) / (T) * (T) * 2 + (f) * (((i) / (T) < "      \
     "(M) / (T)) ? (T) : (M) % (T)) + (i) % (T))\n"
 
 /* step: x' = 3x + y, y' = y ^ x'.  `name` is the kernel, `target` the
  * annotation's target, `tile` the C expression of T. */
-#define RT_STEP_KERNEL(name, target, tile)                                    \
-    "//DL: aos: f[global_size(0)][2] -> " target "\n"                         \
-    "__kernel void " name "(__global uint *f) {\n"                            \
-    "  size_t i = get_global_id(0), M = get_global_size(0);\n"                \
-    "#ifdef DL_ACTIVE_" name "\n"                                             \
-    "  size_t ix = IDX(i, 0, " tile ", M), iy = IDX(i, 1, " tile ", M);\n"    \
-    "#else\n"                                                                 \
-    "  size_t ix = 2 * i, iy = 2 * i + 1;\n"                                  \
-    "#endif\n"                                                                \
-    "  uint x = f[ix], y = f[iy];\n"                                          \
-    "  f[ix] = x * 3u + y;\n"                                                 \
-    "  f[iy] = y ^ (x * 3u + y);\n"                                           \
+#define RT_STEP_KERNEL(name, target, tile)                                     \
+    "//DL: aos: f[global_size(0)][2] -> " target "\n"                          \
+    "__kernel void " name "(__global uint *f) {\n"                             \
+    "  size_t i = get_global_id(0), M = get_global_size(0);\n"                 \
+    "#ifdef DL_ACTIVE_" name "\n"                                              \
+    "  size_t ix = IDX(i, 0, " tile ", M), iy = IDX(i, 1, " tile ", M);\n"     \
+    "#else\n"                                                                  \
+    "  size_t ix = 2 * i, iy = 2 * i + 1;\n"                                   \
+    "#endif\n"                                                                 \
+    "  uint x = f[ix], y = f[iy];\n"                                           \
+    "  f[ix] = x * 3u + y;\n"                                                  \
+    "  f[iy] = y ^ (x * 3u + y);\n"                                            \
     "}\n"
 
 static inline void model_step(uint32_t *f, size_t n)
@@ -120,9 +120,8 @@ static inline cl_program rt_build(const rt_fixture *fx, const char *src)
     cl_program p =
         dl_rt_clCreateProgramWithSource(fx->cl.context, 1, &src, NULL, &err);
     assert_int_equal(err, CL_SUCCESS);
-    assert_int_equal(
-        dl_rt_clBuildProgram(p, 1, &fx->cl.device, "", NULL, NULL),
-        CL_SUCCESS);
+    assert_int_equal(dl_rt_clBuildProgram(p, 1, &fx->cl.device, "", NULL, NULL),
+                     CL_SUCCESS);
     return p;
 }
 
@@ -194,8 +193,8 @@ static inline void rt_expect_raw(const rt_fixture *fx, cl_mem m,
 }
 
 /* Counter differences. */
-#define RT_SNAP(s)                                                            \
-    rt_stats s;                                                               \
+#define RT_SNAP(s)                                                             \
+    rt_stats s;                                                                \
     dl_rt_get_stats(&s)
 #define RT_DELTA(after, before, f) ((long long)((after).f - (before).f))
 

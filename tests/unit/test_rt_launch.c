@@ -48,12 +48,10 @@ static void test_iterated_marshals_once(void **state)
 static cl_api_clBuildProgram real_build;
 static unsigned builds, builds_locked;
 
-static cl_int CL_API_CALL build_watched(cl_program program, cl_uint ndev,
-                                        const cl_device_id *devices,
-                                        const char *options,
-                                        void(CL_CALLBACK *notify)(cl_program,
-                                                                  void *),
-                                        void *user)
+static cl_int CL_API_CALL
+build_watched(cl_program program, cl_uint ndev, const cl_device_id *devices,
+              const char *options,
+              void(CL_CALLBACK *notify)(cl_program, void *), void *user)
 {
     builds++;
     if (pthread_mutex_trylock(&dl_rt.lock) != 0)
@@ -293,8 +291,8 @@ static void test_alias_runs_plain(void **state)
 /* The launch memo (rt_memo.h): repeats of a launch go straight to the
  * real call, and the stats still count each one.  The memo's entry is the
  * kernel used last (rt_last_kernel). */
-static void launch_range(const rt_fixture *fx, cl_kernel k, const size_t *offset,
-                         size_t n, const size_t *local)
+static void launch_range(const rt_fixture *fx, cl_kernel k,
+                         const size_t *offset, size_t n, const size_t *local)
 {
     assert_int_equal(dl_rt_clEnqueueNDRangeKernel(fx->cl.queue, k, 1, offset,
                                                   &n, local, 0, NULL, NULL),
@@ -332,8 +330,8 @@ static void test_memo_serves_repeats(void **state)
      * ended memo's key is 0, and so is this invalid work_dim: the real
      * call must still see it. */
     rt_set_mem(k, 0, m);
-    assert_int_equal(dl_rt_clEnqueueNDRangeKernel(fx->cl.queue, k, 0, NULL,
-                                                  &n, NULL, 0, NULL, NULL),
+    assert_int_equal(dl_rt_clEnqueueNDRangeKernel(fx->cl.queue, k, 0, NULL, &n,
+                                                  NULL, 0, NULL, NULL),
                      CL_INVALID_WORK_DIMENSION);
     launch_range(fx, k, NULL, n, NULL);
     model_step(want, n);

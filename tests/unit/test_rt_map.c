@@ -60,8 +60,7 @@ static void test_against_model(void **state)
         rt_map_del(&map, (const void *)(uintptr_t)((i + 1) * 64));
     assert_int_equal(map.live, 0);
     assert_null(rt_map_get(&map, (const void *)64));
-    assert_int_equal(rt_map_put(&map, (const void *)64, (void *)1),
-                     DL_SUCCESS);
+    assert_int_equal(rt_map_put(&map, (const void *)64, (void *)1), DL_SUCCESS);
     assert_ptr_equal(rt_map_get(&map, (const void *)64), (void *)1);
     assert_true(rt_map_cap(&map) <= 4 * KEYS * 2);
     rt_map_free(&map);
@@ -79,8 +78,7 @@ static void test_probe_past_a_collision(void **state)
     assert_int_equal(rt_map_put(&map, a, (void *)1), DL_SUCCESS);
     size_t mask = rt_map_cap(&map) - 1;
     uintptr_t j = 2;
-    while (rt_map_slot((const void *)(j * 64), mask) !=
-           rt_map_slot(a, mask))
+    while (rt_map_slot((const void *)(j * 64), mask) != rt_map_slot(a, mask))
         j++;
     const void *b = (const void *)(j * 64);
     void *val = NULL;

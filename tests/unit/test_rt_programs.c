@@ -6,9 +6,15 @@
 
 #include <dirent.h>
 
-static int group_setup(void **state) { return rt_setup(state); }
+static int group_setup(void **state)
+{
+    return rt_setup(state);
+}
 
-static int group_teardown(void **state) { return rt_teardown(state); }
+static int group_teardown(void **state)
+{
+    return rt_teardown(state);
+}
 
 /* Runs kernel `name` of `p` once on n random records; `model` gives the
  * expected result. */
@@ -200,21 +206,21 @@ static void test_auto_activated_build_fails(void **state)
 /* A kernel whose active branch carries dl-annotate's hint of the launch's
  * global range, and a guard that the hint lets the compiler drop: records
  * 48 and up never change. */
-#define RT_BOUNDED_KERNEL(name)                                               \
-    "//DL: aos: f[64][2] -> da\n"                                             \
-    "__kernel void " name "(__global uint *f) {\n"                            \
-    "#ifdef DL_ACTIVE_" name "\n"                                             \
-    "#ifdef DL_GLOBAL_END_" name "\n"                                         \
-    "  DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_" name ");\n"                      \
-    "#endif\n"                                                                \
-    "  size_t i = get_global_id(0), ix = i, iy = 64 + i;\n"                   \
-    "#else\n"                                                                 \
-    "  size_t i = get_global_id(0), ix = 2 * i, iy = 2 * i + 1;\n"            \
-    "#endif\n"                                                                \
-    "  if (i >= 48) return;\n"                                                \
-    "  uint x = f[ix], y = f[iy];\n"                                          \
-    "  f[ix] = x * 3u + y;\n"                                                 \
-    "  f[iy] = y ^ (x * 3u + y);\n"                                           \
+#define RT_BOUNDED_KERNEL(name)                                                \
+    "//DL: aos: f[64][2] -> da\n"                                              \
+    "__kernel void " name "(__global uint *f) {\n"                             \
+    "#ifdef DL_ACTIVE_" name "\n"                                              \
+    "#ifdef DL_GLOBAL_END_" name "\n"                                          \
+    "  DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_" name ");\n"                       \
+    "#endif\n"                                                                 \
+    "  size_t i = get_global_id(0), ix = i, iy = 64 + i;\n"                    \
+    "#else\n"                                                                  \
+    "  size_t i = get_global_id(0), ix = 2 * i, iy = 2 * i + 1;\n"             \
+    "#endif\n"                                                                 \
+    "  if (i >= 48) return;\n"                                                 \
+    "  uint x = f[ix], y = f[iy];\n"                                           \
+    "  f[ix] = x * 3u + y;\n"                                                  \
+    "  f[iy] = y ^ (x * 3u + y);\n"                                            \
     "}\n"
 
 /* The build options of the variant that k runs transformed, and the
@@ -229,15 +235,15 @@ static char *xform_options(cl_kernel k, rt_global_end *bound)
     *bound = rk->xform_bound;
     rt_unlock();
     cl_program prog = NULL;
-    assert_int_equal(clGetKernelInfo(xform, CL_KERNEL_PROGRAM, sizeof prog,
-                                     &prog, NULL),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clGetKernelInfo(xform, CL_KERNEL_PROGRAM, sizeof prog, &prog, NULL),
+        CL_SUCCESS);
     char *text = calloc(1, 4096);
     assert_non_null(text);
     cl_device_id dev = NULL;
-    assert_int_equal(clGetProgramInfo(prog, CL_PROGRAM_DEVICES, sizeof dev,
-                                      &dev, NULL),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clGetProgramInfo(prog, CL_PROGRAM_DEVICES, sizeof dev, &dev, NULL),
+        CL_SUCCESS);
     assert_int_equal(clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_OPTIONS,
                                            4095, text, NULL),
                      CL_SUCCESS);
@@ -260,8 +266,9 @@ static void test_bounded_variant(void **state)
         "#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= "
         "(e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) "
         "__builtin_unreachable()\n"
-        "#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)\n"
-        RT_BOUNDED_KERNEL("bounded") RT_BOUNDED_KERNEL("bounded2");
+        "#define DLA_ASSUME_GLOBAL_END(e) "
+        "DLA_ASSUME_GLOBAL_END_(e)\n" RT_BOUNDED_KERNEL("bounded")
+            RT_BOUNDED_KERNEL("bounded2");
     dl_rt_controls()->policy = DL_POLICY_AUTO; /* built on demand */
     cl_program p = rt_build(fx, src);
     dl_rt_controls()->policy = DL_POLICY_ALWAYS;
@@ -376,8 +383,7 @@ static void test_build_callback_and_create_all(void **state)
     assert_int_equal(notified, 1);
     cl_kernel k = NULL;
     cl_uint nk = 0;
-    assert_int_equal(dl_rt_clCreateKernelsInProgram(p, 1, &k, &nk),
-                     CL_SUCCESS);
+    assert_int_equal(dl_rt_clCreateKernelsInProgram(p, 1, &k, &nk), CL_SUCCESS);
     assert_int_equal(nk, 1);
     rt_lock();
     rt_kernel *rk = rt_kernel_find(k);
@@ -433,8 +439,8 @@ static void test_dump_and_inject(void **state)
     assert_string_equal(text, src);
 
     /* Inject an annotated, rewritten version under the same name. */
-    const char *rewritten = RT_SRC_PROLOGUE RT_STEP_KERNEL("dumped", "asta(4)",
-                                                           "DL_TILE_dumped_f");
+    const char *rewritten =
+        RT_SRC_PROLOGUE RT_STEP_KERNEL("dumped", "asta(4)", "DL_TILE_dumped_f");
     f = fopen(path, "w");
     assert_non_null(f);
     fputs(rewritten, f);
@@ -528,9 +534,9 @@ static void test_binary_is_plain(void **state)
         RT_SRC_PROLOGUE RT_STEP_KERNEL("bin", "asta(4)", "DL_TILE_bin_f");
     cl_program p = rt_build(fx, src);
     size_t size = 0;
-    assert_int_equal(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES,
-                                            sizeof size, &size, NULL),
-                     CL_SUCCESS);
+    assert_int_equal(
+        clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL),
+        CL_SUCCESS);
     assert_true(size > 0);
     unsigned char *bin = malloc(size);
     assert_non_null(bin);
@@ -539,8 +545,8 @@ static void test_binary_is_plain(void **state)
         CL_SUCCESS);
     cl_int err = CL_SUCCESS, status = CL_SUCCESS;
     const unsigned char *bins[1] = {bin};
-    cl_program pb = clCreateProgramWithBinary(
-        fx->cl.context, 1, &fx->cl.device, &size, bins, &status, &err);
+    cl_program pb = clCreateProgramWithBinary(fx->cl.context, 1, &fx->cl.device,
+                                              &size, bins, &status, &err);
     assert_int_equal(err, CL_SUCCESS);
     assert_int_equal(
         dl_rt_clBuildProgram(pb, 1, &fx->cl.device, "", NULL, NULL),

@@ -14,12 +14,12 @@
 
 #include "selector.h"
 
-#define NONE DL_METHOD_NONE
-#define DUP DL_METHOD_DUPLICATION
-#define PAD DL_METHOD_PADDING
+#define NONE  DL_METHOD_NONE
+#define DUP   DL_METHOD_DUPLICATION
+#define PAD   DL_METHOD_PADDING
 #define SHARE DL_METHOD_SHARING
 #define REMAP DL_METHOD_REMAP
-#define SWAP DL_METHOD_JOB_SWAP
+#define SWAP  DL_METHOD_JOB_SWAP
 
 static void set(dl_selector_input *in, int m, uint64_t tx, size_t bytes)
 {
@@ -49,11 +49,26 @@ static void measure(dl_selector_input *in, int m, double reorg, double kernel)
     in->method[m].kernel_s = kernel;
 }
 
-static void nothing(dl_selector_input *in) { (void)in; }
-static void written(dl_selector_input *in) { in->a_written = 1; }
-static void disturbed(dl_selector_input *in) { in->others_disturbed = 1; }
-static void budget_50(dl_selector_input *in) { in->budget_bytes = 50; }
-static void budget_40(dl_selector_input *in) { in->budget_bytes = 40; }
+static void nothing(dl_selector_input *in)
+{
+    (void)in;
+}
+static void written(dl_selector_input *in)
+{
+    in->a_written = 1;
+}
+static void disturbed(dl_selector_input *in)
+{
+    in->others_disturbed = 1;
+}
+static void budget_50(dl_selector_input *in)
+{
+    in->budget_bytes = 50;
+}
+static void budget_40(dl_selector_input *in)
+{
+    in->budget_bytes = 40;
+}
 
 static void written_no_metis(dl_selector_input *in)
 {
@@ -181,12 +196,10 @@ static void test_table(void **state)
         dl_selection out, again;
         dl_select_method(&in, &out);
         printf("%-42s %s\n", table[i].name, out.reason);
-        if (out.method != table[i].want || !strstr(out.reason,
-                                                   table[i].reason))
+        if (out.method != table[i].want || !strstr(out.reason, table[i].reason))
             fail_msg("%s: got %s (%s), want %s with \"%s\"", table[i].name,
                      dl_irregular_method_name(out.method), out.reason,
-                     dl_irregular_method_name(table[i].want),
-                     table[i].reason);
+                     dl_irregular_method_name(table[i].want), table[i].reason);
         dl_select_method(&in, &again); /* deterministic */
         assert_int_equal(again.method, out.method);
         assert_string_equal(again.reason, out.reason);

@@ -38,8 +38,8 @@ static size_t distinct_in_group(const int64_t *elem, const dl_sharing_plan *p,
     return u;
 }
 
-static void check_plan(const int64_t *elem, size_t n, size_t group,
-                       unsigned e, int cluster, const dl_sharing_plan *p)
+static void check_plan(const int64_t *elem, size_t n, size_t group, unsigned e,
+                       int cluster, const dl_sharing_plan *p)
 {
     assert_int_equal(p->jobs, n);
     assert_int_equal(p->groups, (n + group - 1) / group);
@@ -49,9 +49,10 @@ static void check_plan(const int64_t *elem, size_t n, size_t group,
         size_t t0 = g * group, end = t0 + group < n ? t0 + group : n;
         size_t pos = p->block_pos[g], size = p->block_size[g];
         assert_int_equal(pos % e, 0);
-        assert_int_equal(pos, g ? (p->block_pos[g - 1] +
-                                   p->block_size[g - 1] + e - 1) / e * e
-                                : 0);
+        assert_int_equal(
+            pos,
+            g ? (p->block_pos[g - 1] + p->block_size[g - 1] + e - 1) / e * e
+              : 0);
         /* One copy per element: the block is strictly ascending and
          * exactly as large as the group's distinct elements. */
         assert_int_equal(size, distinct_in_group(elem, p, t0, end));
@@ -70,10 +71,10 @@ static void check_plan(const int64_t *elem, size_t n, size_t group,
     }
     assert_int_equal(p->max_block, max);
     size_t last = p->groups ? p->groups - 1 : 0;
-    assert_int_equal(p->slots,
-                     p->groups ? (p->block_pos[last] + p->block_size[last] +
-                                  e - 1) / e * e
-                               : 0);
+    assert_int_equal(
+        p->slots,
+        p->groups ? (p->block_pos[last] + p->block_size[last] + e - 1) / e * e
+                  : 0);
     assert_true(used <= p->slots);
 }
 
@@ -88,7 +89,7 @@ static void test_figure4(void **state)
     dl_sharing_plan p = plan_of(figure4_elem, FIGURE4_JOBS, 16, 4, 0);
     check_plan(figure4_elem, FIGURE4_JOBS, 16, 4, 0, &p);
     const int64_t x = DL_SLOT_EMPTY;
-    const int64_t plain[] = {FIG_A, FIG_C, FIG_E, FIG_B, FIG_D, x, x, x,
+    const int64_t plain[] = {FIG_A, FIG_C, FIG_E, FIG_B, FIG_D, x,     x, x,
                              FIG_A, FIG_E, FIG_G, FIG_D, FIG_F, FIG_H, x, x};
     assert_int_equal(p.slots, 16);
     for (size_t k = 0; k < 16; k++)
@@ -111,7 +112,8 @@ static void test_figure4(void **state)
     assert_int_equal(p.block_pos[1], 4);
     assert_int_equal(p.max_block, 5);
     printf("figure 4: sharing %zu slots clustered, 16 as written, "
-           "duplication %d\n", p.slots, FIGURE4_JOBS);
+           "duplication %d\n",
+           p.slots, FIGURE4_JOBS);
     dl_sharing_plan_free(&p);
 }
 
@@ -122,9 +124,9 @@ static void report(const char *name, const int64_t *elem, size_t n)
         dl_sharing_plan p = plan_of(elem, n, 256, 32, cluster);
         check_plan(elem, n, 256, 32, cluster, &p);
         printf("%s, %s: %zu slots = %.1f%% of duplication's %zu, largest "
-               "block %zu\n", name, cluster ? "clustered" : "as written",
-               p.slots, 100.0 * (double)p.slots / (double)n, n,
-               p.max_block);
+               "block %zu\n",
+               name, cluster ? "clustered" : "as written", p.slots,
+               100.0 * (double)p.slots / (double)n, n, p.max_block);
         if (cluster)
             assert_true(2 * p.slots <= n);
         dl_sharing_plan_free(&p);
@@ -188,8 +190,7 @@ static void test_shapes(void **state)
             for (size_t n = 0; n < 150; n += 13) {
                 int64_t *elem = random_reads(n, 1 + n / 4, 7 * i + j + n);
                 for (int cluster = 0; cluster < 2; cluster++) {
-                    dl_sharing_plan p = plan_of(elem, n, gs[i], es[j],
-                                                cluster);
+                    dl_sharing_plan p = plan_of(elem, n, gs[i], es[j], cluster);
                     check_plan(elem, n, gs[i], es[j], cluster, &p);
                     dl_sharing_plan_free(&p);
                 }

@@ -44,8 +44,7 @@ static int64_t count_of(const char *source, const char *options,
     if (st == DL_SUCCESS)
         assert_int_equal(dl_dims_eval(e, NULL, &v), DL_SUCCESS);
     else if (!strstr(dl_last_error(), part))
-        fail_msg("'%s': message '%s' lacks '%s'", count, dl_last_error(),
-                 part);
+        fail_msg("'%s': message '%s' lacks '%s'", count, dl_last_error(), part);
     else
         assert_int_not_equal(dl_dims_eval(e, NULL, &v), DL_SUCCESS);
     dl_dims_free(e);
@@ -74,17 +73,19 @@ static void test_nested_macros(void **state)
     (void)state;
     assert_int_equal(count_of(lbm, "", "TOTAL_PADDED_CELLS", ""),
                      128 * 120 * 154);
-    assert_int_equal(count_of(lbm, NULL, "PADDED_X * 2 + N_CELL_ENTRIES",
-                              ""), 276);
+    assert_int_equal(count_of(lbm, NULL, "PADDED_X * 2 + N_CELL_ENTRIES", ""),
+                     276);
     /* not an integer */
     assert_int_equal(count_of(lbm, "", "OMEGA",
                               "'OMEGA' is '1.95f' at k.cl:12, not an "
-                              "integer constant"), -1);
+                              "integer constant"),
+                     -1);
     /* not defined at all; the message says what was read */
     assert_int_equal(count_of(lbm, "", "SIZE_W",
                               "'SIZE_W' is neither a kernel argument nor "
                               "defined by the build options nor by a "
-                              "#define of the program's source"), -1);
+                              "#define of the program's source"),
+                     -1);
 }
 
 static void test_suffixes_and_operators(void **state)
@@ -121,20 +122,24 @@ static void test_duplicate_declined(void **state)
                         "#define N 128\n";
     assert_int_equal(count_of(twice, "", "N",
                               "'N' is defined more than once (k.cl:1 and "
-                              "line 3)"), -1);
-    const char *undef = "#define N 64\n#undef N\n";
-    assert_int_equal(count_of(undef, "", "N", "'N' is #undef'd at k.cl:2"),
+                              "line 3)"),
                      -1);
+    const char *undef = "#define N 64\n#undef N\n";
+    assert_int_equal(count_of(undef, "", "N", "'N' is #undef'd at k.cl:2"), -1);
     /* through another macro */
     const char *inner = "#define M (N * 2)\n#define N 1\n#define N 2\n";
-    assert_int_equal(count_of(inner, "", "M", "'M' is '(N * 2)' at k.cl:1: "
-                                              "'N' is defined more than "
-                                              "once"), -1);
+    assert_int_equal(count_of(inner, "", "M",
+                              "'M' is '(N * 2)' at k.cl:1: "
+                              "'N' is defined more than "
+                              "once"),
+                     -1);
     /* a name that names itself */
-    assert_int_equal(count_of("#define L (L + 1)\n", "", "L",
-                              "nested more than 16 deep"), -1);
+    assert_int_equal(
+        count_of("#define L (L + 1)\n", "", "L", "nested more than 16 deep"),
+        -1);
     assert_int_equal(count_of("#define F(x) (x * 2)\n", "", "F",
-                              "'F' is a function-like macro (k.cl:1)"), -1);
+                              "'F' is a function-like macro (k.cl:1)"),
+                     -1);
 }
 
 static void test_conditional_declined(void **state)
@@ -151,7 +156,8 @@ static void test_conditional_declined(void **state)
                         "#define Q 4\n";
     assert_int_equal(count_of(ifdef, "", "N",
                               "'N' is defined at k.cl:2 inside the "
-                              "conditional block of line 1"), -1);
+                              "conditional block of line 1"),
+                     -1);
     assert_int_equal(count_of(ifdef, "-DBIG", "M", "block of line 1"), -1);
     assert_int_equal(count_of(ifdef, "", "P", "block of line 6"), -1);
     /* after #endif the definitions count again */
@@ -184,7 +190,8 @@ static void test_options_override(void **state)
      * compiler takes the source's, with a warning; declined */
     assert_int_equal(count_of(guard, "-DNY=5", "SIZE",
                               "'NY' is defined both by the build options "
-                              "and at k.cl:5"), -1);
+                              "and at k.cl:5"),
+                     -1);
     /* not in the source but in the options */
     assert_int_equal(count_of(guard, "-DNZ=7", "NZ + 1", ""), 8);
 }
@@ -195,20 +202,22 @@ static void test_include_named(void **state)
     const char *s = "#include \"layout_config.h\"\n#define A 1\n";
     assert_int_equal(count_of(s, "", "PADDED_X",
                               "k.cl:1 includes \"layout_config.h\", whose "
-                              "macros dlayout does not read"), -1);
+                              "macros dlayout does not read"),
+                     -1);
 }
 
 /* Garbage and cut-off sources scan safely. */
 static void test_scan_garbage(void **state)
 {
     (void)state;
-    const char *cuts[] = {"#define", "#define N (1", "/* #define N 1",
-                          "#if\n#define N 1\n#endif\n#endif\n#endif",
-                          "\"#define N 1", "#define N 1 \\"};
+    const char *cuts[] = {
+        "#define",        "#define N (1",
+        "/* #define N 1", "#if\n#define N 1\n#endif\n#endif\n#endif",
+        "\"#define N 1",  "#define N 1 \\"};
     for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
         dl_srcmacros *m = NULL;
-        assert_int_equal(dl_srcmacros_scan(cuts[i], strlen(cuts[i]), NULL,
-                                           &m), DL_SUCCESS);
+        assert_int_equal(dl_srcmacros_scan(cuts[i], strlen(cuts[i]), NULL, &m),
+                         DL_SUCCESS);
         const dl_srcmacro *d;
         (void)dl_srcmacros_find(m, "N", &d);
         dl_srcmacros_free(m);

@@ -46,16 +46,21 @@ static void sample(dl_calibration *c)
     c->measure_ms = 1234.5;
     c->build_ms = 61.5;
     const dl_calib_access a[] = {
-        {4, 1, 1.0},  {4, DL_CALIB_TILE_DA, 1.0},  {4, 4, 1.5},
-        {4, 8, 1.4},  {19, 1, 4.8},  {19, DL_CALIB_TILE_DA, 2.0},
-        {19, 4, 6.0}, {19, 8, 5.0},
+        {4, 1, 1.0},
+        {4, DL_CALIB_TILE_DA, 1.0},
+        {4, 4, 1.5},
+        {4, 8, 1.4},
+        {19, 1, 4.8},
+        {19, DL_CALIB_TILE_DA, 2.0},
+        {19, 4, 6.0},
+        {19, 8, 5.0},
         /* DA with its field arrays 4 KiB apart: the trap, 10x slower */
         {19, DL_CALIB_TILE_DA_4K, 20.0},
     };
     memcpy(c->access, a, sizeof a);
     c->naccess = sizeof a / sizeof *a;
-    c->convert[0] = (dl_calib_convert){DL_ALGO_AUTO, 19, DL_CALIB_TILE_DA,
-                                       1.5, 4};
+    c->convert[0] =
+        (dl_calib_convert){DL_ALGO_AUTO, 19, DL_CALIB_TILE_DA, 1.5, 4};
     c->convert[1] = (dl_calib_convert){DL_ALGO_BS, 8, 8, 3.0, 4};
     /* a record of mixed fields: 25x slower */
     c->convert[2] = (dl_calib_convert){DL_ALGO_AUTO, 6, 8, 0.12, 1};
@@ -125,7 +130,8 @@ static void test_missing_corrupt_truncated(void **state)
     fclose(f);
 
     /* Garbage. */
-    write_text(path, "\x7f" "ELF\x01\x02 binary junk\n");
+    write_text(path, "\x7f"
+                     "ELF\x01\x02 binary junk\n");
     assert_int_equal(dl_calib_load(path, &c, &back), DL_INVALID_ARGUMENT);
     assert_non_null(strstr(dl_last_error(), ":1:"));
     /* Truncated: no "end". */
@@ -185,12 +191,13 @@ static void test_path(void **state)
     char *saved = old_xdg ? strdup(old_xdg) : NULL;
     setenv("XDG_CACHE_HOME", "/x/cache", 1);
     assert_int_equal(dl_calib_path(0xabcull, buf, sizeof buf), DL_SUCCESS);
-    assert_string_equal(buf, "/x/cache/dlayout/calibration-0000000000000abc.txt");
+    assert_string_equal(buf,
+                        "/x/cache/dlayout/calibration-0000000000000abc.txt");
     unsetenv("XDG_CACHE_HOME");
     setenv("HOME", "/home/u", 1);
     assert_int_equal(dl_calib_path(0xabcull, buf, sizeof buf), DL_SUCCESS);
-    assert_string_equal(buf,
-                        "/home/u/.cache/dlayout/calibration-0000000000000abc.txt");
+    assert_string_equal(
+        buf, "/home/u/.cache/dlayout/calibration-0000000000000abc.txt");
     assert_int_equal(dl_calib_path(1, buf, 10), DL_SIZE_OVERFLOW);
     if (saved)
         setenv("XDG_CACHE_HOME", saved, 1);
@@ -209,8 +216,8 @@ static void test_path(void **state)
 /* Uniform records of S floats, COUNT records, a long loop. */
 static dl_tuner_kernel_info info(uint32_t words, double launches)
 {
-    return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT, launches,
-                                  0, 0, 0};
+    return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT,
+                                  launches,  0,     0,    0};
 }
 
 static void test_static_choice(void **state)
@@ -394,8 +401,7 @@ static char log_path[400];
 static void log_to_file(void)
 {
     snprintf(log_path, sizeof log_path, "%s/log.txt", dir);
-    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_WARN, log_path),
-                     DL_SUCCESS);
+    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_WARN, log_path), DL_SUCCESS);
 }
 
 /* How many lines of the log contain `what`. */
@@ -576,7 +582,8 @@ static void test_predict_launch(void **state)
     p = dl_tuner_predict_launch(&c, &to_da, 1);
     double conv = 2.0 * (4.0 * 4 * COUNT) / 1.5;
     assert_true(p.speedup > 0.999 && p.speedup < 1.001);
-    assert_true(p.conversion_ns > conv * 0.999 && p.conversion_ns < conv * 1.001);
+    assert_true(p.conversion_ns > conv * 0.999 &&
+                p.conversion_ns < conv * 1.001);
     /* Nothing known. */
     dl_calibration empty;
     memset(&empty, 0, sizeof empty);
@@ -603,8 +610,7 @@ int main(void)
         cmocka_unit_test(test_da_alias_group),
         cmocka_unit_test(test_static_choice_aliased),
         cmocka_unit_test_setup_teardown(test_announce, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_keep_unwritable, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(test_keep_unwritable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_noisy, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,10 +67,9 @@ static void check_plausible(const dl_calibration *c)
 {
     assert_true(c->device[0] != '\0');
     assert_true(c->copy_bytes_per_ns > 0);
-    assert_true(c->build_ms > 0); /* a build served from POCL's cache */
+    assert_true(c->build_ms > 0);    /* a build served from POCL's cache */
     assert_int_equal(c->naccess, 7); /* 2 sizes x AoS, DA, T=8; aliased DA */
-    static const uint32_t sizes[] = {4, 19},
-                          tiles[] = {1, DL_CALIB_TILE_DA, 8};
+    static const uint32_t sizes[] = {4, 19}, tiles[] = {1, DL_CALIB_TILE_DA, 8};
     for (unsigned w = 0; w < 2; w++)
         for (unsigned t = 0; t < 3; t++) {
             const dl_calib_access *a =
@@ -121,8 +120,7 @@ static void test_cache_round_trip(void **state)
     dl_calibration first, second;
     char log_path[300];
     snprintf(log_path, sizeof log_path, "%s/log.txt", dir);
-    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_WARN, log_path),
-                     DL_SUCCESS);
+    assert_int_equal(dl_log_configure(DL_LOG_LEVEL_WARN, log_path), DL_SUCCESS);
     assert_int_equal(dl_calib_get(cl.context, cl.device, cl.queue, 0, &first),
                      DL_SUCCESS);
     check_plausible(&first);
@@ -159,8 +157,7 @@ static void test_cache_round_trip(void **state)
         dl_calib_for_device(cl.context, cl.device, cl.queue);
     assert_non_null(dev);
     assert_true(dev->key == first.key);
-    assert_ptr_equal(dl_calib_for_device(cl.context, cl.device, cl.queue),
-                     dev);
+    assert_ptr_equal(dl_calib_for_device(cl.context, cl.device, cl.queue), dev);
 
     /* A corrupt file is replaced by a fresh calibration. */
     FILE *f = fopen(path, "w");
@@ -184,16 +181,14 @@ static void probed_launch(dl_tuner *t, dl_tuner_choice c, cl_command_queue q,
                           cl_kernel k, cl_mem buf, size_t n, int convert)
 {
     dl_tuner_probe *p =
-        c.measure ? dl_tuner_probe_begin(t, c.ticket, q, 0, NULL)
-                  : NULL;
+        c.measure ? dl_tuner_probe_begin(t, c.ticket, q, 0, NULL) : NULL;
     if (c.measure)
         assert_non_null(p);
     cl_event conv = NULL;
     if (convert) {
         cl_float zero = 0;
         assert_int_equal(clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0,
-                                             n * sizeof(float), 0, NULL,
-                                             &conv),
+                                             n * sizeof(float), 0, NULL, &conv),
                          CL_SUCCESS);
     }
     dl_tuner_probe_converted(p, conv ? 1 : 0, &conv);
@@ -321,8 +316,7 @@ static double host_timed_launch(int finish_first, cl_event gate,
     dl_tuner_probe_launched(p, ev, 0);
     if (gate) {
         set_clock(opened);
-        assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE),
-                         CL_SUCCESS);
+        assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
     }
     assert_int_equal(clFinish(cl.queue), CL_SUCCESS);
     double ns = measured_plain(t, c.ticket);
@@ -368,8 +362,8 @@ static void test_probe_profiling(void **state)
 {
     (void)state;
     cl_int err;
-    cl_command_queue q = clCreateCommandQueue(
-        cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE, &err);
+    cl_command_queue q = clCreateCommandQueue(cl.context, cl.device,
+                                              CL_QUEUE_PROFILING_ENABLE, &err);
     assert_int_equal(err, CL_SUCCESS);
     probe_on_queue(q);
     clReleaseCommandQueue(q);

@@ -49,7 +49,10 @@ static dl_tuner *make_skip(dl_policy policy, double skip_below)
 }
 
 /* The defaults (skip_below 0) under `policy`. */
-static dl_tuner *make(dl_policy policy) { return make_skip(policy, 0); }
+static dl_tuner *make(dl_policy policy)
+{
+    return make_skip(policy, 0);
+}
 
 static dl_tuner_choice launch(sim *s, const void *kernel, uint64_t sig,
                               const dl_tuner_prediction *pred)
@@ -90,7 +93,10 @@ static void counts(const sim *s, uint64_t t, uint64_t p)
     assert_int_equal(dp, p);
 }
 
-static uint64_t fake_clock(void *user) { return (*(uint64_t *)user)++; }
+static uint64_t fake_clock(void *user)
+{
+    return (*(uint64_t *)user)++;
+}
 
 /* A tuner on an injected clock reading *tick (nothing ever waits). */
 static dl_tuner *make_clocked(uint64_t *tick)
@@ -112,8 +118,15 @@ static const dl_tuner_prediction keen = {2.4, 1.0 * MS, 2.4 * MS, 0};
 static void test_lbm_switches_early(void **state)
 {
     (void)state;
-    sim s = {make(DL_POLICY_AUTO), 24 * MS / 10, 10 * MS / 10, 1 * MS, 0, 0,
-             0, 0, 0};
+    sim s = {make(DL_POLICY_AUTO),
+             24 * MS / 10,
+             10 * MS / 10,
+             1 * MS,
+             0,
+             0,
+             0,
+             0,
+             0};
     double plain_total = 0;
     int break_even = 0;
     for (int i = 1; i <= 100; i++) {
@@ -408,8 +421,8 @@ static void test_predicted_loss(void **state)
     counts(&s, 1, 0);
     dl_tuner_destroy(s.tuner);
 
-    s = (sim){make_skip(DL_POLICY_AUTO, 1.02), 2 * MS, 1 * MS, 1 * MS,
-              0, 0, 0, 0, 0};
+    s = (sim){
+        make_skip(DL_POLICY_AUTO, 1.02), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
     for (int i = 0; i < 20; i++)
         assert_false(launch(&s, &kernel_a, 1, &loss).transform);
     assert_int_equal(s.measured, 0);
@@ -561,8 +574,8 @@ static void test_probe_start_waits_for_every_plain_time(void **state)
     assert_true(lt.plain[0].measure && lt.plain[1].measure);
     dl_tuner_report_kernel(lt.tuner, lt.plain[0].ticket, 0, 136 * MS);
     pthread_t th;
-    assert_int_equal(
-        pthread_create(&th, NULL, report_second_plain_later, &lt), 0);
+    assert_int_equal(pthread_create(&th, NULL, report_second_plain_later, &lt),
+                     0);
     assert_false(dl_tuner_choose(lt.tuner, &l).transform); /* waits */
     counts(&(sim){.tuner = lt.tuner}, 0, 1);
     for (int i = 3; i < 10; i++)
@@ -601,7 +614,6 @@ static void test_policy_always_never(void **state)
     dl_tuner_destroy(always);
     dl_tuner_destroy(never);
 }
-
 
 /* The runtime's launch memo may run launches without asking only once
  * the pattern is decided: never during the probe (every probe launch is

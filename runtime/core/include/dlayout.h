@@ -42,8 +42,8 @@ typedef enum dl_status {
     DL_BUFFER_TOO_SMALL = -5, /* cl_mem smaller than the described layout   */
     DL_SIZE_OVERFLOW = -6,    /* count * record size does not fit a size_t  */
     DL_OUT_OF_MEMORY = -7,
-    DL_OPENCL_ERROR = -8,     /* an OpenCL call failed; message has the code */
-    DL_BUILD_ERROR = -9       /* a marshaling kernel failed to compile      */
+    DL_OPENCL_ERROR = -8, /* an OpenCL call failed; message has the code */
+    DL_BUILD_ERROR = -9   /* a marshaling kernel failed to compile      */
 } dl_status;
 
 DL_API const char *dl_status_name(dl_status status);
@@ -51,7 +51,7 @@ DL_API const char *dl_last_error(void);
 
 /* ---------------------------------------------------------------- records */
 
-#define DL_MAX_FIELDS 4096u     /* fields per record                        */
+#define DL_MAX_FIELDS     4096u /* fields per record                        */
 #define DL_MAX_FIELD_SIZE 4096u /* bytes per field                          */
 
 typedef struct dl_field {
@@ -65,10 +65,10 @@ typedef struct dl_record dl_record;
  * AoS stride (sizeof the C struct); 0 means "end of the last field".  Gaps
  * (C padding) are kept bit-exact: they move like fields of their own. */
 DL_API dl_status dl_record_create(const dl_field *fields, uint32_t nfields,
-                           uint32_t record_size, dl_record **out);
+                                  uint32_t record_size, dl_record **out);
 /* nfields fields of field_size bytes each, packed. */
 DL_API dl_status dl_record_create_uniform(uint32_t nfields, uint32_t field_size,
-                                   dl_record **out);
+                                          dl_record **out);
 DL_API void dl_record_retain(dl_record *record);
 DL_API void dl_record_release(dl_record *record);
 DL_API uint32_t dl_record_size(const dl_record *record);
@@ -89,13 +89,14 @@ typedef struct dl_layout {
 
 DL_API dl_layout dl_layout_aos(const dl_record *record, size_t count);
 DL_API dl_layout dl_layout_da(const dl_record *record, size_t count);
-DL_API dl_layout dl_layout_asta(const dl_record *record, size_t count, size_t tile);
+DL_API dl_layout dl_layout_asta(const dl_record *record, size_t count,
+                                size_t tile);
 /* A tall M x K row-major matrix of elem-byte scalars (e.g. an ELL matrix)
  * is an AoS of K equal fields; its tiled transpose is ASTA(T).  The record
  * is created for the caller, who releases it. */
 DL_API dl_status dl_layout_tall(uint32_t elem_size, size_t rows, uint32_t cols,
-                         size_t tile, dl_record **record_out,
-                         dl_layout *layout_out);
+                                size_t tile, dl_record **record_out,
+                                dl_layout *layout_out);
 
 DL_API dl_status dl_layout_check(const dl_layout *layout);
 DL_API dl_kind dl_layout_kind(const dl_layout *layout);
@@ -104,11 +105,11 @@ DL_API size_t dl_layout_tile(const dl_layout *layout);
 DL_API size_t dl_layout_bytes(const dl_layout *layout);
 /* Byte offset of field `field` of record `index` (the accessor). */
 DL_API dl_status dl_layout_offset(const dl_layout *layout, size_t index,
-                           uint32_t field, size_t *offset);
+                                  uint32_t field, size_t *offset);
 
 /* Host reference conversion (out of place internally, bit-exact). */
 DL_API dl_status dl_convert_host(void *data, size_t size, const dl_layout *from,
-                          const dl_layout *to);
+                                 const dl_layout *to);
 
 /* ----------------------------------------------------------------- engine */
 
@@ -117,7 +118,7 @@ DL_API dl_status dl_convert_host(void *data, size_t size, const dl_layout *from,
 typedef struct dl_engine dl_engine;
 
 DL_API dl_status dl_engine_create(cl_context context, cl_device_id device,
-                           dl_engine **out);
+                                  dl_engine **out);
 DL_API void dl_engine_release(dl_engine *engine);
 
 typedef struct dl_engine_stats {
@@ -125,7 +126,8 @@ typedef struct dl_engine_stats {
     uint64_t conversions;    /* plans enqueued                           */
     uint64_t launches;       /* kernels and fills enqueued               */
 } dl_engine_stats;
-DL_API void dl_engine_get_stats(const dl_engine *engine, dl_engine_stats *stats);
+DL_API void dl_engine_get_stats(const dl_engine *engine,
+                                dl_engine_stats *stats);
 
 /* ------------------------------------------------------------- conversion */
 
@@ -148,7 +150,8 @@ typedef struct dl_plan dl_plan;
  * it can serve (other steps stay automatic); DL_UNSUPPORTED if it can
  * serve none of them. */
 DL_API dl_status dl_plan_create(dl_engine *engine, const dl_layout *from,
-                         const dl_layout *to, dl_algo algo, dl_plan **out);
+                                const dl_layout *to, dl_algo algo,
+                                dl_plan **out);
 DL_API void dl_plan_release(dl_plan *plan);
 /* Device memory the conversion allocates beyond the buffer (done bits). */
 DL_API size_t dl_plan_extra_bytes(const dl_plan *plan);
@@ -159,15 +162,15 @@ DL_API const char *dl_plan_describe(const dl_plan *plan);
  * `wait_list`; `event`, if not NULL, completes when it is done.  Everything
  * is validated before the first command is enqueued. */
 DL_API dl_status dl_plan_enqueue(dl_plan *plan, cl_command_queue queue,
-                          cl_mem buffer, cl_uint num_events,
-                          const cl_event *wait_list, cl_event *event);
+                                 cl_mem buffer, cl_uint num_events,
+                                 const cl_event *wait_list, cl_event *event);
 
 /* Plan (cached in the engine), then enqueue. */
 DL_API dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
-                             cl_mem buffer, const dl_layout *from,
-                             const dl_layout *to, dl_algo algo,
-                             cl_uint num_events, const cl_event *wait_list,
-                             cl_event *event);
+                                    cl_mem buffer, const dl_layout *from,
+                                    const dl_layout *to, dl_algo algo,
+                                    cl_uint num_events,
+                                    const cl_event *wait_list, cl_event *event);
 
 #ifdef __cplusplus
 }

@@ -24,13 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                          \
-    do {                                                                     \
-        cl_int err_ = (call);                                                \
-        if (err_ != CL_SUCCESS) {                                            \
-            fprintf(stderr, "dla-e2e-host: %s failed (%d)\n", #call, err_);  \
-            exit(1);                                                         \
-        }                                                                    \
+#define CHECK(call)                                                            \
+    do {                                                                       \
+        cl_int err_ = (call);                                                  \
+        if (err_ != CL_SUCCESS) {                                              \
+            fprintf(stderr, "dla-e2e-host: %s failed (%d)\n", #call, err_);    \
+            exit(1);                                                           \
+        }                                                                      \
     } while (0)
 
 static uint64_t splitmix(uint64_t *s)
@@ -110,8 +110,8 @@ static int run_cells(cl_context ctx, cl_command_queue q, cl_device_id dev,
     for (int step = 0; step < 4; step++) {
         CHECK(clSetKernelArg(k, 0, sizeof(cl_mem), &grid[step % 2]));
         CHECK(clSetKernelArg(k, 1, sizeof(cl_mem), &grid[1 - step % 2]));
-        CHECK(clEnqueueNDRangeKernel(q, k, 3, NULL, global, NULL, 0, NULL,
-                                     NULL));
+        CHECK(
+            clEnqueueNDRangeKernel(q, k, 3, NULL, global, NULL, 0, NULL, NULL));
     }
     for (int g = 0; g < 2; g++)
         CHECK(clEnqueueReadBuffer(q, grid[g], CL_TRUE, 0, bytes,
@@ -119,8 +119,8 @@ static int run_cells(cl_context ctx, cl_command_queue q, cl_device_id dev,
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < 2 * bytes; i++)
         h = (h ^ data[i]) * 0x100000001b3ull;
-    printf("cells nx=%d ny=%d nz=%d fnv1a64=%016llx\n", CELLS_NX, CELLS_NY,
-           nz, (unsigned long long)h);
+    printf("cells nx=%d ny=%d nz=%d fnv1a64=%016llx\n", CELLS_NX, CELLS_NY, nz,
+           (unsigned long long)h);
     for (int g = 0; g < 2; g++)
         clReleaseMemObject(grid[g]);
     clReleaseKernel(k);
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
         fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1|layout|"
-                "cells KERNEL.cl N [TILE]\n");
+                        "cells KERNEL.cl N [TILE]\n");
         return 2;
     }
     int particles = strcmp(argv[1], "particles") == 0;
@@ -142,8 +142,9 @@ int main(int argc, char **argv)
     int cells = strcmp(argv[1], "cells") == 0;
     int n = atoi(argv[3]);
     int tile = argc == 5 ? atoi(argv[4]) : 0;
-    size_t record = particles ? 48 : figure1 || layout ? 8 * sizeof(float)
-                                                       : 6 * sizeof(float);
+    size_t record = particles           ? 48
+                    : figure1 || layout ? 8 * sizeof(float)
+                                        : 6 * sizeof(float);
     size_t bytes = (size_t)n * record;
     if (n <= 0 ||
         (!particles && !figure1 && !layout && !cells &&
@@ -190,8 +191,7 @@ int main(int argc, char **argv)
         return status;
     }
     const char *strings[] = {src};
-    cl_program prog = clCreateProgramWithSource(ctx, 1, strings, &srclen,
-                                                &err);
+    cl_program prog = clCreateProgramWithSource(ctx, 1, strings, &srclen, &err);
     CHECK(err);
     if (clBuildProgram(prog, 1, &dev, layout ? "-DBIG" : "", NULL, NULL) !=
         CL_SUCCESS) {
@@ -201,10 +201,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "dla-e2e-host: build failed:\n%s\n", log);
         return 1;
     }
-    cl_kernel k = clCreateKernel(prog, particles ? "advance"
-                                       : figure1 ? "update"
-                                       : layout  ? "reorder"
-                                                 : "smooth",
+    cl_kernel k = clCreateKernel(prog,
+                                 particles ? "advance"
+                                 : figure1 ? "update"
+                                 : layout  ? "reorder"
+                                           : "smooth",
                                  &err);
     CHECK(err);
     cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -226,10 +227,8 @@ int main(int argc, char **argv)
     for (int step = 0; step < 3; step++)
         CHECK(clEnqueueNDRangeKernel(q, k, tile ? 2 : 1, NULL,
                                      tile ? tiled : &global,
-                                     figure1 ? NULL : &local, 0, NULL,
-                                     NULL));
-    CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, data, 0, NULL,
-                              NULL));
+                                     figure1 ? NULL : &local, 0, NULL, NULL));
+    CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, data, 0, NULL, NULL));
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < bytes; i++)
         h = (h ^ data[i]) * 0x100000001b3ull;
