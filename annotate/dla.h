@@ -259,8 +259,8 @@ char *dla_count_code(const dl_dims_expr *count, const char *tile);
 /* Writes k->tiled_annotation through the runtime's parser; 0 or -1. */
 int dla_annot_launch(dla_kernel *k);
 
-/* emit.c: the output text.  The tiled variant starts with a comment
- * holding DLA_TILED_MARK (--check looks for it). */
+/* emit.c (preamble.c, rewrite.c): the output text.  The tiled variant
+ * starts with a comment holding DLA_TILED_MARK (--check looks for it). */
 #define DLA_TILED_MARK "dl-annotate: the tiled range"
 char *dla_emit(const dla_program *prog, size_t *len);
 
