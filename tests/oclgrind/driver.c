@@ -3,6 +3,7 @@
  * the only OpenCL platform is oclgrind's own simulator.
  *
  *   oclgrind-driver CASE     one of the cases below, "gather" (gather.cl),
+ *                            "permute" (permute.cl, permute_case.c),
  *                            or "racy": a kernel with a deliberate data
  *                            race (the wrapper's self-test).
  * Every conversion is also checked against dl_convert_host and converted
@@ -10,6 +11,7 @@
  * race-free but wrong fails too. */
 #include "internal.h" /* dl_engine: the GPU routes on this CPU-typed device */
 #include "gather.h"
+#include "permute_case.h"
 #include "../unit/gather_ref.h"
 
 #include <stdio.h>
@@ -326,7 +328,7 @@ static int run_racy(cl_context ctx, cl_device_id dev, cl_command_queue q)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s CASE  (racy, gather", argv[0]);
+        fprintf(stderr, "usage: %s CASE  (racy, gather, permute", argv[0]);
         for (size_t i = 0; i < NCASES; i++)
             fprintf(stderr, ", %s", cases[i].name);
         fprintf(stderr, ")\n");
@@ -355,6 +357,8 @@ int main(int argc, char **argv)
         bad = run_racy(ctx, dev, q);
     if (strcmp(argv[1], "gather") == 0)
         bad = run_gathers(ctx, dev, q);
+    if (strcmp(argv[1], "permute") == 0)
+        bad = run_permutes(ctx, dev, q);
     for (size_t i = 0; i < NCASES; i++) {
         if (strcmp(argv[1], cases[i].name) != 0)
             continue;
