@@ -19,6 +19,13 @@ typedef enum dl_policy {
     DL_POLICY_NEVER
 } dl_policy;
 
+/* DL_PERMUTE: the permutation layout of indirectly used arrays. */
+typedef enum dl_permute {
+    DL_PERMUTE_OFF = 0,
+    DL_PERMUTE_ON,
+    DL_PERMUTE_AUTO
+} dl_permute;
+
 /* DL_TILE=auto is stored as this. */
 #define DL_CONTROL_TILE_AUTO 0u
 #define DL_CONTROL_TILE_MAX  ((size_t)1 << 31)

@@ -84,6 +84,26 @@ void dl_perm_device_release(dl_perm_device *dev)
     }
 }
 
+static size_t redirect_run(const dl_engine *e)
+{
+    return e->local_is_global ? REDIRECT_CPU_RUN : 1;
+}
+
+dl_status dl_perm_warm(dl_engine *engine, size_t elem_bytes,
+                       unsigned index_bytes)
+{
+    const char *names[] = {"dl_perm_save", "dl_perm_shift"};
+    cl_kernel k;
+    for (int i = 0; i < 2; i++) {
+        DL_RETURN_IF_FAIL(perm_kernel(engine, elem_bytes, 4, 1, names[i], &k));
+        dl_cl.clReleaseKernel(k);
+    }
+    DL_RETURN_IF_FAIL(perm_kernel(engine, 4, index_bytes, redirect_run(engine),
+                                  "dl_perm_redirect", &k));
+    dl_cl.clReleaseKernel(k);
+    return DL_SUCCESS;
+}
+
 /* dl_perm_save or dl_perm_shift over every segment. */
 static dl_status chain_segments(dl_chain *c, cl_mem a,
                                 const dl_perm_device *dev, const char *name)
@@ -139,7 +159,7 @@ dl_status dl_enqueue_redirect(dl_engine *engine, cl_command_queue queue,
     dl_chain_begin(&chain, engine, queue, num_events, wait_list);
     if (count) {
         /* CPUs: a run of entries per work-item, groups of one (as gather). */
-        size_t run = engine->local_is_global ? REDIRECT_CPU_RUN : 1;
+        size_t run = redirect_run(engine);
         size_t local = run > 1 ? 1 : REDIRECT_LOCAL;
         size_t global = dl_div_up(dl_div_up(count, run), local) * local;
         cl_kernel k;

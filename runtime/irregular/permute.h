@@ -70,6 +70,12 @@ dl_status dl_perm_device_create(cl_context context, const dl_perm_plan *plan,
                                 size_t elem_bytes, dl_perm_device *out);
 void dl_perm_device_release(dl_perm_device *dev);
 
+/* Builds (through the engine's program cache) the kernels of a
+ * permutation of elem_bytes elements and of a redirection of P's entries
+ * of index_bytes, so that the launches later build nothing. */
+dl_status dl_perm_warm(dl_engine *engine, size_t elem_bytes,
+                       unsigned index_bytes);
+
 /* Enqueues the plan on A (whose elements are dev->elem_bytes, 1 to any
  * size) on `queue`, after wait_list; *event (if not NULL) completes when
  * A is permuted. */

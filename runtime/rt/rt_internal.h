@@ -262,6 +262,9 @@ typedef struct rt_kernel {
     unsigned warned;   /* RT_CAUSE_ bits already logged  */
     unsigned args_gen; /* counts clSetKernelArg calls    */
     rt_memo memo;
+    /* rt_permute.c: 0 until looked for, then its reference that may run
+     * on a permuted array + 1, or -1 (locked). */
+    int perm_ref;
     struct rt_kernel *next_free; /* rt_kernels.c: entries are recycled */
 } rt_kernel;
 
@@ -312,6 +315,10 @@ typedef struct rt_buffer {
      * the buffer is current while its version is. */
     uint64_t version;
     int gathered; /* read by a cached reordered copy (rt_reorder.c) */
+    /* The permutation pair (rt_permute.h) it is the array or the index
+     * buffer of, or NULL. */
+    struct rt_perm *perm;
+    int gone; /* OpenCL destroyed it; its entry is being dropped (locked) */
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
@@ -334,6 +341,8 @@ typedef struct rt_stats {
      * enqueued, launches served by a cached copy, cached copies found
      * stale (A or P written since). */
     uint64_t reorders, reorder_hits, reorder_invalidations;
+    /* The permutation layout (rt_permute.c): pairs applied, restored. */
+    uint64_t permutations_applied, permutations_restored;
 } rt_stats;
 
 typedef struct rt_state {
@@ -494,6 +503,12 @@ void rt_buffer_pin(rt_buffer *buf, const char *why);
 /* The program released `context`: restores its buffers and releases the
  * events and queues their entries hold. */
 void rt_buffers_close_context(cl_context context);
+/* A conversion of buf that is not a layout's (rt_permute.c): what it
+ * waits for (the wait list and the buffer's uses), and, once enqueued,
+ * its event recorded as the buffer's last conversion. */
+void rt_buffer_conversion_waits(const rt_buffer *buf, cl_uint nwait,
+                                const cl_event *wait, rt_events *all);
+void rt_buffer_converted(rt_buffer *buf, cl_command_queue queue, cl_event ev);
 /* Adds to `wait` the conversion of buf (and of its parent) that may still
  * run: a command on `queue` that touches buf must wait for it, unless
  * `queue` is the conversion's own in-order queue.  rt_buffer_restore and

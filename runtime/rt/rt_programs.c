@@ -6,6 +6,7 @@
  * demand. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
+#include "rt_permute.h"
 #include "rt_reorder.h"
 #include "hash.h"
 #include "clock.h"
@@ -185,7 +186,8 @@ static int worth_tracking(const dl_annot_program *annot)
     for (uint32_t i = 0; i < annot->nkernels; i++) {
         const dl_annot_kernel *k = &annot->kernels[i];
         if (k->nargs || k->tiled || !k->nindirect ||
-            dl_rt.controls.coalescing || rt_reorder_wanted(k))
+            dl_rt.controls.coalescing || rt_reorder_wanted(k) ||
+            rt_permute_considered(k))
             return 1;
     }
     return 0;

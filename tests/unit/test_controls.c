@@ -127,7 +127,8 @@ static void test_table(void **state)
                                         "DL_POLICY",
                                         "DL_DIRECT_DISPATCH",
                                         "DL_CALIBRATION_NOTICE",
-                                        "DL_GATHER_BUDGET"};
+                                        "DL_GATHER_BUDGET",
+                                        "DL_PERMUTE"};
     const unsigned n = sizeof names / sizeof *names;
     assert_int_equal(dl_control_count, n);
     for (unsigned i = 0; i < n; i++) {
