@@ -41,6 +41,12 @@ dl_status dl_perm_plan_build(const uint32_t *pi, size_t n, size_t seg_len,
                              dl_perm_plan *out);
 void dl_perm_plan_free(dl_perm_plan *plan);
 
+/* The plan of pi^-1 from pi's: the same cycles walked backwards, read in
+ * order (no random access), with segments of at most seg_len (0:
+ * DL_PERM_SEGMENT).  DL_OUT_OF_MEMORY. */
+dl_status dl_perm_plan_reverse(const dl_perm_plan *forward, size_t seg_len,
+                               dl_perm_plan *out);
+
 /* inv[pi[x]] = x.  pi must be a permutation of [0, n). */
 void dl_perm_invert(const uint32_t *pi, size_t n, uint32_t *inv);
 

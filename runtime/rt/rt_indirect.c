@@ -63,10 +63,9 @@ static int window(const dl_annot_indirect_range *r, size_t threads,
     return 1;
 }
 
-/* The job of reference r at launch c, or NULL with the reason in *why. */
-static rt_job *make_job(const launch_call *c, const rt_kernel *k,
-                        const dl_annot_indirect *r, size_t p_bytes,
-                        const char **why)
+dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,
+                           const dl_annot_indirect *r,
+                           dl_annot_indirect_range *out)
 {
     dl_dims_raw_arg raw[64];
     cl_uint n = k->nargs < 64 ? k->nargs : 64;
@@ -79,10 +78,18 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
                        .global_offset = c->offset,
                        .args = raw,
                        .nargs = n};
+    return dl_annot_indirect_eval(r, k->annot->nparams, &env,
+                                  rt_indirect_macro,
+                                  k->prog ? k->prog->options : NULL, out);
+}
+
+/* The job of reference r at launch c, or NULL with the reason in *why. */
+static rt_job *make_job(const launch_call *c, const rt_kernel *k,
+                        const dl_annot_indirect *r, size_t p_bytes,
+                        const char **why)
+{
     dl_annot_indirect_range range;
-    if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
-                               k->prog ? k->prog->options : NULL,
-                               &range) != DL_SUCCESS) {
+    if (rt_indirect_eval(c, k, r, &range) != DL_SUCCESS) {
         *why = dl_last_error();
         return NULL;
     }

@@ -4,6 +4,7 @@
  * the pair restored before any other use of A or P. */
 #include "rt_permute.h"
 #include "clock.h"
+#include "rt_indirect.h"
 #include "rt_reorder.h"
 
 #include <stdlib.h>
@@ -359,6 +360,19 @@ static cl_int enqueue(const launch_call *c, cl_uint n, const cl_event *w,
                                         ev);
 }
 
+/* How the launch's work-items read P: its range (1-D launches), else
+ * one consecutive entry each. */
+static dl_coalesce_range read_range(const launch_call *c, const rt_kernel *k,
+                                    const dl_annot_indirect *x, size_t count)
+{
+    dl_annot_indirect_range r;
+    if (c->work_dim == 1 && rt_indirect_eval(c, k, x, &r) == DL_SUCCESS &&
+        r.base >= 0 && r.t_stride >= 0 && r.j_stride >= 0)
+        return (dl_coalesce_range){c->global[0], r.steps, (size_t)r.base,
+                                   (size_t)r.t_stride, (size_t)r.j_stride};
+    return (dl_coalesce_range){count, 1, 0, 1, 0};
+}
+
 /* Locked: the pair of this launch, or NULL after logging why not. */
 static rt_perm *launch_pair(const launch_call *c, rt_kernel *k)
 {
@@ -375,6 +389,8 @@ static rt_perm *launch_pair(const launch_call *c, rt_kernel *k)
         why = "the array or index buffer is also another argument";
     if (!pm)
         DL_LOG_DEBUG("kernel '%s': %s: not permuted", k->name, why);
+    else if (pm->state == RT_PERM_READING && !pm->queue)
+        pm->range = read_range(c, k, x, pm->count);
     return pm;
 }
 

@@ -11,6 +11,7 @@
 #ifndef DL_RT_PERMUTE_H
 #define DL_RT_PERMUTE_H
 
+#include "dlayout_irregular.h"
 #include "permute.h"
 #include "rt_launch.h"
 
@@ -70,6 +71,9 @@ struct rt_perm {
     size_t n, elem;        /* A: n elements of elem bytes */
     size_t count;          /* P: entries of index_bytes */
     unsigned index_bytes;
+    /* How work-items read P, for the auto decision: the reference's range
+     * at the first launch (consecutive entries if it cannot be told). */
+    dl_coalesce_range range;
     rt_perm_state state;
     int refs;              /* the two entries, and the planner while it runs */
     cl_command_queue queue; /* retained while reading and while applied */

@@ -61,19 +61,18 @@ static dl_status plan(rt_perm *pm)
                                           pm->n, pm->pi));
     dl_perm_invert(pm->pi, pm->n, pm->inv);
     DL_RETURN_IF_FAIL(dl_perm_plan_build(pm->pi, pm->n, 0, &pm->forward));
-    return dl_perm_plan_build(pm->inv, pm->n, 0, &pm->back);
+    return dl_perm_plan_reverse(&pm->forward, 0, &pm->back);
 }
 
-/* Transactions per warp-access of consecutive work-items reading A
- * through consecutive entries of `index`. */
+/* Transactions per warp-access of the work-items reading A through
+ * `index` as the reference's range says. */
 static double per_access(const rt_perm *pm, const dl_coalesce_geometry *g,
                          const void *index)
 {
     dl_coalesce_ref ref = {.elem_bytes = pm->elem};
-    dl_coalesce_range range = {pm->count, 1, 0, 1, 0};
     dl_coalesce_counts c;
-    if (dl_coalesce_count(g, &ref, &range, index, pm->count, pm->index_bytes,
-                          &c) != DL_SUCCESS ||
+    if (dl_coalesce_count(g, &ref, &pm->range, index, pm->count,
+                          pm->index_bytes, &c) != DL_SUCCESS ||
         !c.accesses)
         return 0.0;
     return (double)c.before / (double)c.accesses;

@@ -83,6 +83,15 @@ static void permute_ref(const uint32_t *pi, size_t n, const unsigned char *a,
         memcpy(out + pi[x] * e, a + x * e, e);
 }
 
+/* A[x] = A'[pi[x]], directly. */
+static void permute_inverse_ref(const uint32_t *pi, size_t n,
+                                const unsigned char *a_prime,
+                                unsigned char *out, size_t e)
+{
+    for (size_t x = 0; x < n; x++)
+        memcpy(out + x * e, a_prime + pi[x] * e, e);
+}
+
 /* The plan's segments cover every moved element once, each no longer
  * than seg_len, and run on the host they give the reference. */
 static void check_host(const uint32_t *pi, size_t n, size_t seg_len,
@@ -107,6 +116,17 @@ static void check_host(const uint32_t *pi, size_t n, size_t seg_len,
     permute_ref(pi, n, a, want, e);
     assert_int_equal(dl_perm_apply_host(&plan, a, e), DL_SUCCESS);
     assert_memory_equal(a, want, n * e);
+    /* pi^-1's plan from pi's brings A back. */
+    dl_perm_plan back;
+    unsigned char *orig = malloc(n * e + 1);
+    assert_non_null(orig);
+    permute_inverse_ref(pi, n, want, orig, e);
+    assert_int_equal(dl_perm_plan_reverse(&plan, seg_len, &back), DL_SUCCESS);
+    assert_int_equal(back.moved, plan.moved);
+    assert_int_equal(dl_perm_apply_host(&back, a, e), DL_SUCCESS);
+    assert_memory_equal(a, orig, n * e);
+    dl_perm_plan_free(&back);
+    free(orig);
     free(a);
     free(want);
     dl_perm_plan_free(&plan);
@@ -155,7 +175,12 @@ static void test_plan_rejects(void **state)
     (void)state;
     dl_perm_plan plan;
     uint32_t twice[] = {0, 1, 1}, outside[] = {0, 3, 1};
+    uint32_t onto_fixed[] = {1, 1, 0}, late[] = {1, 2, 0, 2};
     assert_int_equal(dl_perm_plan_build(twice, 3, 0, &plan),
+                     DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_perm_plan_build(onto_fixed, 3, 0, &plan),
+                     DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_perm_plan_build(late, 4, 0, &plan),
                      DL_INVALID_ARGUMENT);
     assert_int_equal(dl_perm_plan_build(outside, 3, 0, &plan),
                      DL_INVALID_ARGUMENT);
