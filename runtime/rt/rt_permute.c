@@ -137,6 +137,13 @@ static dl_status upload(rt_perm *pm)
         st = table(pm->context, pm->inv, pm->n, &pm->unmap);
     if (st == DL_SUCCESS)
         st = table(pm->context, pm->pi, pm->n, &pm->map);
+    if (st == DL_SUCCESS) { /* on the device now: the host's copies go */
+        free(pm->pi);
+        free(pm->inv);
+        pm->pi = pm->inv = NULL;
+        dl_perm_plan_free(&pm->forward);
+        dl_perm_plan_free(&pm->back);
+    }
     return st;
 }
 

@@ -77,7 +77,8 @@ struct rt_perm {
     rt_perm_state state;
     int refs;              /* the two entries, and the planner while it runs */
     cl_command_queue queue; /* retained while reading and while applied */
-    /* Planned (rt_permute_plan.c), read only once the state says READY. */
+    /* Planned (rt_permute_plan.c), read only once the state says READY;
+     * P's copy freed once planned, the rest once on the device. */
     void *host;             /* P's copy */
     cl_int read_status;     /* the read's, from its callback */
     uint32_t *pi, *inv;

@@ -145,6 +145,8 @@ static void *plan_thread(void *arg)
                                                    : "the read of P failed");
     pm->plan_ns = dl_now_ns() - t0;
     ok = ok && decide(pm);
+    free(pm->host); /* P's copy: planned */
+    pm->host = NULL;
     dl_engine *engine = NULL;
     rt_lock();
     if (ok && rt_context_engine(pm->queue, &engine) != DL_SUCCESS)

@@ -2,7 +2,7 @@
  * (DL_PERMUTE): an ELL SpMV reading x through col and a scatter writing
  * a through idx, launched until dlayout has planned and applied their
  * permutations (the plan runs on a thread of its own; the program cannot
- * know when it is done, so it launches them a hundred times, 20 ms apart),
+ * know when it is done, so it launches them 250 times, 20 ms apart),
  * then every kind of access that must see x, col or a in the program's
  * order: a read, a rect read, a map, a copy, a partial write, a whole
  * write, a read of col, a partial write of col, a kernel using x
@@ -177,7 +177,7 @@ void scn_permute(it_cl *cl, int argc, char **argv)
     s.spmv = it_kernel(program, "ell_spmv");
     s.scatter = it_kernel(program, "scatter");
     set_args(&s);
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < 250; i++) {
         it_run(cl->queue, s.spmv, PN);
         it_run(cl->queue, s.scatter, PM);
         CHECK(clFinish(cl->queue));
