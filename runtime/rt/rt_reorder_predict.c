@@ -63,9 +63,18 @@ static void counted(rt_job *j, dl_status st, const dl_coalesce_counts *c)
     s->counts.before += c->before;
     s->counts.after += c->after;
     int last = --s->pending == 0;
+    dl_coalesce_counts sum = s->counts;
+    int failed = s->failed;
     if (last && s->forgotten)
         free(s);
     pthread_mutex_unlock(&lock);
+    if (last)
+        DL_LOG_DEBUG("reorder: a sample counted: %llu warp-accesses, %llu -> "
+                     "%llu transactions%s",
+                     (unsigned long long)sum.accesses,
+                     (unsigned long long)sum.before,
+                     (unsigned long long)sum.after,
+                     failed ? " (a read failed: not used)" : "");
 }
 
 void rt_reorder_predict_launched(const launch_call *c, const rt_kernel *k,

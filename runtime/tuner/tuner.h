@@ -45,9 +45,10 @@ typedef struct dl_tuner_prediction {
      * (building the activated variant, not yet built, and the marshal
      * programs its conversions need, not yet planned); 0: nothing. */
     double first_ns;
-    /* Memory transactions per launch of the references the variant
+    /* Memory transactions per warp-access of the references the variant
      * reorganises, before and after, as the coalescing analyser counts
-     * them on the index buffers' contents; 0: not counted (yet).  Their
+     * them on (a sample of) the index buffers' contents; 0: not counted
+     * (yet).  Their
      * saving, 1 - after / before, bounds the share of a plain launch the
      * variant can save before a probe has measured it; below min_saving
      * the pattern runs plain without a probe (tuner_predict.c). */

@@ -39,8 +39,8 @@ int dl_tuner_saving_too_low(const dl_tuner_prediction *p, double min_saving,
     if (share >= min_saving)
         return 0;
     snprintf(why, size,
-             "not reorganising: the coalescing analyser predicts %.0f memory "
-             "transactions per launch as written and %.0f reorganised "
+             "not reorganising: the coalescing analyser predicts %.2f memory "
+             "transactions per warp-access as written and %.2f reorganised "
              "(%.1f%% fewer), less than the %.0f%% worth trying; no probe",
              p->transactions_before, p->transactions_after, 100.0 * share,
              100.0 * min_saving);
