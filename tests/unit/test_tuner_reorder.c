@@ -3,7 +3,7 @@
  * three launches of a 2M-row SpMV stays plain, a 50-launch loop of it is
  * transformed, a predicted saving below min_saving decides plain without
  * a probe (also when it arrives while the tuner waits, by refresh), and
- * an unknown saving still probes. */
+ * a probe that measures no gain shuts down for good. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +161,21 @@ static void test_refresh_before_probe(void **state)
     dl_tuner_destroy(g.t);
 }
 
+/* Predicted well (16 -> 1), measured no faster (the device caches x):
+ * the probe's two launches, then plain for good at that shape, decided
+ * once (paper 002's shut-down). */
+static void test_measured_loss_shuts_down(void **state)
+{
+    (void)state;
+    dl_tuner_prediction p = spmv(16, 1);
+    run r = start(85 * MS, 84.5 * MS);
+    launches(&r, &p, 100);
+    assert_int_equal(r.transformed, 2);
+    assert_int_equal(r.trans_measured, 2);
+    decided(&r, 0, 2); /* deferred, then the probe's verdict */
+    dl_tuner_destroy(r.t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_long_loop_transforms),
         cmocka_unit_test(test_low_saving_shuts_down_unprobed),
         cmocka_unit_test(test_refresh_before_probe),
+        cmocka_unit_test(test_measured_loss_shuts_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
