@@ -39,6 +39,7 @@ struct dl_tuner_entry {
      * Their cost per launch = how often a launch converts (a moving
      * average over about ten launches, from dl_tuner_note_conversion)
      * times how long one takes (the timed ones, from probes). */
+    int deferred; /* counted as decided plain when first deferred */
     int first_conv_seen, first_note_seen;
     double first_conv_ns;
     double conv_ns_sum; /* timed conversions after the first */
@@ -326,10 +327,27 @@ static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
     return cannot;
 }
 
+/* Plain before any probe, in state `to` (DEFERRED: until a probe can
+ * pay; PLAIN: for good).  A pattern deferred before was counted as
+ * decided plain then: not again, and said again at info level only when
+ * it ends for good (a deferral that a refreshed prediction renews, after
+ * the host waited for plain times, is said at debug level). */
+static void plain_unprobed(dl_tuner *t, dl_tuner_entry *e, enum state to,
+                           const char *why)
+{
+    if (!e->deferred)
+        decide(t, e, 0, why);
+    else if (to == PLAIN)
+        DL_LOG_INFO("tuner: kernel '%s' runs plain: %s", e->name, why);
+    else
+        DL_LOG_DEBUG("tuner: kernel '%s' runs plain: %s", e->name, why);
+    e->deferred |= to == DEFERRED;
+    e->state = to;
+}
+
 /* Before any probe: a predicted transaction saving too low to try decides
  * plain for good (paper 002's shut-down, without paying for a probe),
- * said once at info level.  A pattern already deferred was counted as
- * decided plain. */
+ * said once at info level. */
 static int saving_too_low(dl_tuner *t, dl_tuner_entry *e,
                           const dl_tuner_prediction *p)
 {
@@ -338,11 +356,7 @@ static int saving_too_low(dl_tuner *t, dl_tuner_entry *e,
         return 0;
     if (!dl_tuner_saving_too_low(p, t->cfg.min_saving, why, sizeof why))
         return 0;
-    if (e->state == DEFERRED) {
-        e->state = PLAIN;
-        DL_LOG_INFO("tuner: kernel '%s' runs plain: %s", e->name, why);
-    } else
-        decide(t, e, 0, why);
+    plain_unprobed(t, e, PLAIN, why);
     return 1;
 }
 
@@ -534,8 +548,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
                 break;
         }
         if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
-            decide(t, e, 0, why);
-            e->state = DEFERRED;
+            plain_unprobed(t, e, DEFERRED, why);
             break;
         }
         if (due) {

@@ -3,7 +3,8 @@
  * three launches of a 2M-row SpMV stays plain, a 50-launch loop of it is
  * transformed, a predicted saving below min_saving decides plain without
  * a probe (also when it arrives while the tuner waits, by refresh), and
- * a probe that measures no gain shuts down for good. */
+ * a probe that measures no gain shuts down for good, and a deferral
+ * renewed by a refreshed prediction counts as one decision. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +162,28 @@ static void test_refresh_before_probe(void **state)
     dl_tuner_destroy(g.t);
 }
 
+/* The launch's prediction has no counts yet (the host ran ahead of the
+ * device), the refreshed one halves the bound: the probe it announced is
+ * put off once more, counted and said as one plain decision, and made
+ * when the halved saving pays. */
+static void half_counts(dl_tuner_prediction *p)
+{
+    p->transactions_before = 8;
+    p->transactions_after = 4;
+}
+
+static void test_renewed_deferral_counted_once(void **state)
+{
+    (void)state;
+    dl_tuner_prediction p = spmv(0, 0);
+    p.refresh = half_counts;
+    run r = start(85 * MS, 17 * MS);
+    launches(&r, &p, 40);
+    assert_in_range(r.first_transformed, 8, 11);
+    decided(&r, 1, 1);
+    dl_tuner_destroy(r.t);
+}
+
 /* Predicted well (16 -> 1), measured no faster (the device caches x):
  * the probe's two launches, then plain for good at that shape, decided
  * once (paper 002's shut-down). */
@@ -184,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_low_saving_shuts_down_unprobed),
         cmocka_unit_test(test_refresh_before_probe),
         cmocka_unit_test(test_measured_loss_shuts_down),
+        cmocka_unit_test(test_renewed_deferral_counted_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
