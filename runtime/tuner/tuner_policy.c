@@ -31,6 +31,7 @@ struct dl_tuner_entry {
     char name[TUNER_NAME_MAX];
     enum state state;
     uint64_t launches;
+    int deferred; /* counted as decided plain when first deferred */
     unsigned plain_asked, trans_asked; /* measured launches requested */
     unsigned plain_n, trans_n;         /* reports received            */
     double plain_ns, trans_ns;         /* min during the probe, then avg */
@@ -39,7 +40,6 @@ struct dl_tuner_entry {
      * Their cost per launch = how often a launch converts (a moving
      * average over about ten launches, from dl_tuner_note_conversion)
      * times how long one takes (the timed ones, from probes). */
-    int deferred; /* counted as decided plain when first deferred */
     int first_conv_seen, first_note_seen;
     double first_conv_ns;
     double conv_ns_sum; /* timed conversions after the first */
@@ -507,9 +507,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             age_conversions(e);
             e->trans_launches++;
         }
-    if (saving_too_low(t, e, p))
-        ; /* decided plain */
-    else if (e->state == NEW) {
+    if (!saving_too_low(t, e, p) && e->state == NEW) {
         if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
             decide(t, e, 0, "the calibration predicts no gain");
         else if (k->probes >= t->cfg.max_probes && k->last >= 0)
