@@ -5,6 +5,7 @@
  * variant's kernel). */
 #include "rt_internal.h"
 #include "rt_reorder.h"
+#include "rt_reorder_predict.h"
 #include "rt_memo.h"
 
 #include <stdlib.h>
@@ -62,6 +63,7 @@ static void free_kernel(rt_kernel *k)
     rt_memo_count(&k->memo, &dl_rt.stats);
     if (dl_rt.tuner)
         dl_tuner_forget(dl_rt.tuner, k);
+    rt_reorder_predict_forget(k);
     for (cl_uint i = 0; i < k->nargs; i++)
         free(k->args[i].heap);
     free(k->args);

@@ -139,7 +139,7 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
 
 dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s)
 {
-    dl_tuner_prediction p = {0, 0, 0, 0};
+    dl_tuner_prediction p = {0};
     p.speedup = s->speedup;
     p.conversion_ns = isfinite(s->conversion_ns) ? s->conversion_ns : 0;
     p.plain_ns = s->plain_ns;
@@ -150,7 +150,7 @@ dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
                                             const dl_tuner_kernel_info *args,
                                             size_t nargs)
 {
-    dl_tuner_prediction p = {0, 0, 0, 0};
+    dl_tuner_prediction p = {0};
     double plain = 0, transformed = 0, conversion = 0;
     for (size_t i = 0; calib && i < nargs; i++) {
         dl_tuner_static s = {0};
