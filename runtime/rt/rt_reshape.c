@@ -1,8 +1,10 @@
 /* rt_reshape.c - the tiled launch (rt_reshape.h): from the application's
  * 1-D range (G) with offset O and work-group size L to global (T, G/T),
  * offset (0, O/T), local (T, L/T). */
+#define _GNU_SOURCE /* memmem */
 #include "rt_reshape.h"
 
+#include <stdio.h>
 #include <string.h>
 
 size_t rt_reshape_tile(const rt_kernel *k)
@@ -106,4 +108,16 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
         out->local[1] = local[0] / tile;
     }
     return 1;
+}
+
+int rt_reshape_flat_form(const rt_kernel *k)
+{
+    if (!rt_reshape_tile(k) || !k->prog->source)
+        return 0;
+    char cond[300];
+    int n = snprintf(cond, sizeof cond, "!defined(DL_FLAT_%s)", k->name);
+    if (n < 0 || (size_t)n >= sizeof cond)
+        return 0;
+    return memmem(k->prog->source, k->prog->source_len, cond, (size_t)n) !=
+           NULL;
 }
