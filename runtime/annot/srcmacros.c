@@ -1,31 +1,97 @@
 /* srcmacros.c - the #define and #undef lines of a source, with the
  * conditional block around each (see srcmacros.h).  One linear pass;
  * comments, literals and line splices are skipped as a C compiler's
- * phases 1-3 would. */
+ * phases 1-3 would; a header found in a -I directory is scanned where it
+ * is included. */
+#define _GNU_SOURCE /* asprintf */
 #include "srcmacros.h"
 #include "error.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whole-file guards tracked per scan (bits of dl_srcmacro.file_guards);
+ * beyond, a guard is an ordinary conditional block. */
+#define MAX_FILE_GUARDS 32
+/* Headers included from headers, at most this deep; and their size. */
+#define MAX_INCLUDE_DEPTH 8
+#define MAX_HEADER_BYTES  (4u << 20)
 
 /* An open #if/#ifdef/#ifndef block. */
 typedef struct frame {
     unsigned line;
-    char *guard; /* NAME of `#ifndef NAME`, else NULL */
-    int in_else; /* past an #elif or #else            */
+    char *guard;  /* NAME of `#ifndef NAME`, else NULL              */
+    int in_else;  /* past an #elif or #else                         */
+    int file_bit; /* a whole-file guard so far: its bit, else -1    */
 } frame;
+
+/* Where the scan is in one file (the source, or a header). */
+typedef struct file_pos {
+    const char *s;
+    size_t len, pos;
+    unsigned line;
+    const char *file; /* the header's path, NULL: the source      */
+    int fresh;        /* nothing read yet but blanks and comments */
+    int guard_bit;    /* its whole-file guard's bit, -1: none     */
+    int guard_frame;  /* that guard's frame while open, else -1   */
+} file_pos;
 
 typedef struct scan {
     const char *s;
     size_t len, pos;
     unsigned line;
+    const char *file;
+    int fresh, guard_bit, guard_frame;
+    const char *options; /* the build options, "" if none */
+    unsigned depth;      /* of #include */
     dl_srcmacros *m;
     frame *frames;
     size_t nframes, cap_frames;
-    char *text; /* the directive being read, comments removed */
+    unsigned nguards, broken; /* whole-file guards, those found not so */
+    char *text;               /* the directive being read, comments removed */
     size_t ntext, cap_text;
 } scan;
+
+/* The next blank-separated word of the options at *at: its start and
+ * length, or 0 at the end. */
+static size_t next_word(const char **at, const char **word)
+{
+    const char *p = *at;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    *word = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    *at = p;
+    return (size_t)(p - *word);
+}
+
+int dl_options_define(const char *options, const char *name, const char **value,
+                      size_t *len)
+{
+    size_t n = strlen(name);
+    int found = 0;
+    const char *at = options, *w;
+    size_t wl;
+    while ((wl = next_word(&at, &w)) > 0) {
+        if (wl < 2 || w[0] != '-' || (w[1] != 'D' && w[1] != 'U'))
+            continue;
+        int define = w[1] == 'D';
+        const char *d = w + 2;
+        size_t dl = wl - 2;
+        if (dl == 0 && (dl = next_word(&at, &d)) == 0)
+            break; /* "-D" at the end */
+        if (dl < n || memcmp(d, name, n) != 0 ||
+            (dl > n && (!define || d[n] != '=')))
+            continue;
+        found = define;
+        *value = dl > n ? d + n + 1 : "1";
+        *len = dl > n ? dl - n - 1 : 1;
+    }
+    return found;
+}
 
 static int is_ident_char(char c)
 {
@@ -159,7 +225,22 @@ static char *trimmed(const char *p)
     return strndup(p, n);
 }
 
-static int push_frame(scan *sc, unsigned line, const char *rest, int ifndef)
+/* Whether `name` may be defined where the file's first `#ifndef name`
+ * is read: by the build options or an earlier #define. */
+static int maybe_defined(const scan *sc, const char *name)
+{
+    const char *v;
+    size_t n;
+    if (dl_options_define(sc->options, name, &v, &n))
+        return 1;
+    for (size_t i = 0; i < sc->m->ndefs; i++)
+        if (strcmp(sc->m->defs[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+static int push_frame(scan *sc, unsigned line, const char *rest, int ifndef,
+                      int first)
 {
     if (sc->nframes == sc->cap_frames) {
         size_t cap = sc->cap_frames * 2 + 8;
@@ -170,14 +251,41 @@ static int push_frame(scan *sc, unsigned line, const char *rest, int ifndef)
         sc->cap_frames = cap;
     }
     frame *f = &sc->frames[sc->nframes++];
-    *f = (frame){.line = line};
+    *f = (frame){.line = line, .file_bit = -1};
     const char *name;
     size_t n = ident(&rest, &name);
     while (*rest && isspace((unsigned char)*rest))
         rest++;
     if (ifndef && n && !*rest && !(f->guard = strndup(name, n)))
         return 0;
+    /* the first line of a file: perhaps its include guard (known at the
+     * end of the file) */
+    if (f->guard && first && sc->nguards < MAX_FILE_GUARDS &&
+        !maybe_defined(sc, f->guard)) {
+        f->file_bit = sc->guard_bit = (int)sc->nguards++;
+        sc->guard_frame = (int)sc->nframes - 1;
+    }
     return 1;
+}
+
+/* The file's whole-file guard is not one: something outside it, an
+ * #else, no #endif. */
+static void guard_broken(scan *sc)
+{
+    if (sc->guard_bit < 0)
+        return;
+    if (sc->guard_frame >= 0) /* what follows is inside a real block */
+        sc->frames[sc->guard_frame].file_bit = -1;
+    sc->broken |= 1u << sc->guard_bit;
+    sc->guard_bit = sc->guard_frame = -1;
+}
+
+/* Something other than blanks and comments at this point of the file. */
+static void token(scan *sc)
+{
+    sc->fresh = 0;
+    if (sc->guard_bit >= 0 && sc->guard_frame < 0)
+        guard_broken(sc); /* after the guard's #endif */
 }
 
 static int add_def(scan *sc, unsigned line, const char *rest, int undef)
@@ -194,11 +302,27 @@ static int add_def(scan *sc, unsigned line, const char *rest, int undef)
     dl_srcmacro *d = &m->defs[m->ndefs];
     *d = (dl_srcmacro){
         .line = line, .undef = undef, .function_like = !undef && *rest == '('};
-    const frame *top = sc->nframes ? &sc->frames[sc->nframes - 1] : NULL;
+    /* whole-file guards do not count as blocks (unless found not so) */
+    const frame *top = NULL;
+    size_t nreal = 0;
+    for (size_t i = 0; i < sc->nframes; i++)
+        if (sc->frames[i].file_bit >= 0)
+            d->file_guards |= 1u << sc->frames[i].file_bit;
+        else {
+            top = &sc->frames[i];
+            nreal++;
+        }
     d->if_line = top ? top->line : 0;
+    d->file = sc->file;
     d->name = strndup(name, n);
-    d->guarded = sc->nframes == 1 && !top->in_else && top->guard && d->name &&
+    d->guarded = nreal == 1 && !top->in_else && top->guard && d->name &&
                  strcmp(top->guard, d->name) == 0;
+    if (d->file_guards) { /* what counts if those guards are not ones */
+        const frame *in = &sc->frames[sc->nframes - 1];
+        d->plain_if_line = in->line;
+        d->plain_guarded = sc->nframes == 1 && !in->in_else && in->guard &&
+                           d->name && strcmp(in->guard, d->name) == 0;
+    }
     d->value = trimmed(rest);
     if (!d->name || !d->value) {
         free(d->name);
@@ -209,25 +333,32 @@ static int add_def(scan *sc, unsigned line, const char *rest, int undef)
     return 1;
 }
 
+static int include(scan *sc, unsigned line, const char *rest);
+
 /* Acts on one directive read into sc->text, which began on `line`. */
 static int directive(scan *sc, unsigned line)
 {
     const char *rest = sc->text, *kw;
     size_t n = ident(&rest, &kw);
+    int first = sc->fresh;
+    token(sc);
 #define IS(word) (n == strlen(word) && memcmp(kw, word, n) == 0)
     if (IS("define") || IS("undef"))
         return add_def(sc, line, rest, IS("undef"));
     if (IS("if") || IS("ifdef") || IS("ifndef"))
-        return push_frame(sc, line, rest, IS("ifndef"));
-    if ((IS("elif") || IS("else")) && sc->nframes)
+        return push_frame(sc, line, rest, IS("ifndef"), first);
+    if ((IS("elif") || IS("else")) && sc->nframes) {
         sc->frames[sc->nframes - 1].in_else = 1;
-    if (IS("endif") && sc->nframes)
-        free(sc->frames[--sc->nframes].guard);
-    if (IS("include") && !sc->m->include_line) {
-        sc->m->include_line = line;
-        if (!(sc->m->include = trimmed(rest)))
-            return 0;
+        if ((int)sc->nframes - 1 == sc->guard_frame)
+            guard_broken(sc);
     }
+    if (IS("endif") && sc->nframes) {
+        free(sc->frames[--sc->nframes].guard);
+        if ((int)sc->nframes == sc->guard_frame)
+            sc->guard_frame = -1; /* closed: nothing may follow */
+    }
+    if (IS("include"))
+        return include(sc, line, rest);
 #undef IS
     return 1;
 }
@@ -256,14 +387,170 @@ static int scan_source(scan *sc)
             if (!read_directive(sc) || !directive(sc, line))
                 return 0;
         } else if (at[0] == '"' || at[0] == '\'') {
+            token(sc);
             skip_literal(sc);
             line_start = 0;
         } else {
             line_start &= isspace((unsigned char)at[0]) != 0;
+            if (!isspace((unsigned char)at[0]))
+                token(sc);
             sc->pos++;
         }
     }
+    if (sc->guard_frame >= 0)
+        guard_broken(sc); /* its #endif is missing */
     return 1;
+}
+
+/* The -I directory of the options where `name` is, as a malloc'd path,
+ * or NULL. */
+static char *find_header(const char *options, const char *name)
+{
+    const char *at = options, *w;
+    size_t wl;
+    while ((wl = next_word(&at, &w)) > 0) {
+        if (wl < 2 || w[0] != '-' || w[1] != 'I')
+            continue;
+        const char *dir = w + 2;
+        size_t dl = wl - 2;
+        if (dl == 0 && (dl = next_word(&at, &dir)) == 0)
+            break;
+        if (dl >= 2 && (dir[0] == '"' || dir[0] == '\'') &&
+            dir[dl - 1] == dir[0]) {
+            dir++; /* -I"dir" */
+            dl -= 2;
+        }
+        char *path = NULL;
+        if (asprintf(&path, "%.*s/%s", (int)dl, dir, name) < 0)
+            return NULL;
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fclose(f);
+            return path;
+        }
+        free(path);
+    }
+    return NULL;
+}
+
+/* The text of a header (malloc'd), or NULL. */
+static char *read_header(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = malloc(MAX_HEADER_BYTES);
+    size_t n = text ? fread(text, 1, MAX_HEADER_BYTES, f) : 0;
+    int whole = text && !ferror(f) && n < MAX_HEADER_BYTES;
+    fclose(f);
+    if (!whole) {
+        free(text);
+        return NULL;
+    }
+    *len = n;
+    return text;
+}
+
+/* Whether the header at `path` was read before (a second #include of it
+ * adds nothing: guarded, or the same definitions again). */
+static int header_read(const dl_srcmacros *m, const char *path)
+{
+    for (size_t i = 0; i < m->nheaders; i++)
+        if (strcmp(m->headers[i], path) == 0)
+            return 1;
+    return 0;
+}
+
+static void save_pos(const scan *sc, file_pos *p)
+{
+    *p = (file_pos){sc->s,    sc->len,   sc->pos,       sc->line,
+                    sc->file, sc->fresh, sc->guard_bit, sc->guard_frame};
+}
+
+static void load_pos(scan *sc, const file_pos *p)
+{
+    sc->s = p->s;
+    sc->len = p->len;
+    sc->pos = p->pos;
+    sc->line = p->line;
+    sc->file = p->file;
+    sc->fresh = p->fresh;
+    sc->guard_bit = p->guard_bit;
+    sc->guard_frame = p->guard_frame;
+}
+
+/* Scans the header at `path` (kept in m->headers) as if its text stood
+ * at the #include.  0 when out of memory. */
+static int scan_header(scan *sc, char *path, const char *text, size_t len)
+{
+    dl_srcmacros *m = sc->m;
+    char **grown = realloc(m->headers, (m->nheaders + 1) * sizeof *grown);
+    if (!grown)
+        return 0;
+    m->headers = grown;
+    m->headers[m->nheaders++] = path;
+    file_pos back;
+    save_pos(sc, &back);
+    load_pos(sc, &(file_pos){text, len, 0, 1, path, 1, -1, -1});
+    sc->depth++;
+    int ok = scan_source(sc);
+    sc->depth--;
+    load_pos(sc, &back);
+    return ok;
+}
+
+/* Notes the first #include the scan does not read, for messages. */
+static int unread(scan *sc, unsigned line, const char *rest)
+{
+    dl_srcmacros *m = sc->m;
+    if (m->include_line)
+        return 1;
+    m->include_line = line;
+    m->include_file = sc->file ? strdup(sc->file) : NULL;
+    return (m->include = trimmed(rest)) && (!sc->file || m->include_file);
+}
+
+/* `#include "name"` or `<name>`: the header found in a -I directory is
+ * scanned in place. */
+static int include(scan *sc, unsigned line, const char *rest)
+{
+    while (*rest && isspace((unsigned char)*rest))
+        rest++;
+    char close = *rest == '"' ? '"' : *rest == '<' ? '>' : 0;
+    const char *end = close ? strchr(rest + 1, close) : NULL;
+    if (!end || end == rest + 1 || sc->depth >= MAX_INCLUDE_DEPTH)
+        return unread(sc, line, rest);
+    char *name = strndup(rest + 1, (size_t)(end - rest - 1));
+    if (!name)
+        return 0;
+    char *path = find_header(sc->options, name);
+    free(name);
+    if (path && header_read(sc->m, path)) {
+        free(path);
+        return 1;
+    }
+    size_t len = 0;
+    char *text = path ? read_header(path, &len) : NULL;
+    if (!text) {
+        free(path);
+        return unread(sc, line, rest);
+    }
+    int ok = scan_header(sc, path, text, len);
+    free(text);
+    return ok;
+}
+
+/* After the scan: the definitions inside a whole-file guard found not to
+ * be one are read as if no guard were whole-file. */
+static void mark_broken(scan *sc)
+{
+    for (size_t i = 0; i < sc->m->ndefs; i++) {
+        dl_srcmacro *d = &sc->m->defs[i];
+        if (!(d->file_guards & sc->broken))
+            continue;
+        d->if_line = d->plain_if_line;
+        d->guarded = d->plain_guarded;
+    }
 }
 
 void dl_srcmacros_free(dl_srcmacros *m)
@@ -276,6 +563,10 @@ void dl_srcmacros_free(dl_srcmacros *m)
     }
     free(m->defs);
     free(m->include);
+    free(m->include_file);
+    for (size_t i = 0; i < m->nheaders; i++)
+        free(m->headers[i]);
+    free(m->headers);
     free(m->label);
     free(m);
 }
@@ -283,14 +574,28 @@ void dl_srcmacros_free(dl_srcmacros *m)
 dl_status dl_srcmacros_scan(const char *src, size_t len, const char *label,
                             dl_srcmacros **out)
 {
+    return dl_srcmacros_scan_opts(src, len, label, NULL, out);
+}
+
+dl_status dl_srcmacros_scan_opts(const char *src, size_t len, const char *label,
+                                 const char *options, dl_srcmacros **out)
+{
     DL_RETURN_ERROR_ON(!out || (!src && len), DL_INVALID_ARGUMENT,
                        "no source to scan");
     *out = NULL;
     dl_srcmacros *m = calloc(1, sizeof *m);
     DL_RETURN_ERROR_ON(!m, DL_OUT_OF_MEMORY, "out of host memory");
-    scan sc = {.s = src, .len = len, .line = 1, .m = m};
+    scan sc = {.s = src,
+               .len = len,
+               .line = 1,
+               .fresh = 1,
+               .guard_bit = -1,
+               .guard_frame = -1,
+               .options = options ? options : "",
+               .m = m};
     int ok = (m->label = strdup(label ? label : "the source")) != NULL &&
              scan_source(&sc);
+    mark_broken(&sc);
     for (size_t i = 0; i < sc.nframes; i++)
         free(sc.frames[i].guard);
     free(sc.frames);
@@ -301,6 +606,12 @@ dl_status dl_srcmacros_scan(const char *src, size_t len, const char *label,
     }
     *out = m;
     return DL_SUCCESS;
+}
+
+/* The file a definition is in, for messages. */
+static const char *where(const dl_srcmacros *m, const dl_srcmacro *d)
+{
+    return d->file ? d->file : m->label;
 }
 
 dl_status dl_srcmacros_find(const dl_srcmacros *m, const char *name,
@@ -316,22 +627,22 @@ dl_status dl_srcmacros_find(const dl_srcmacros *m, const char *name,
         DL_RETURN_ERROR_ON(d->undef, DL_INVALID_ARGUMENT,
                            "'%s' is #undef'd at %s:%u: its value depends "
                            "on where it is used",
-                           name, m->label, d->line);
+                           name, where(m, d), d->line);
         DL_RETURN_ERROR_ON(first, DL_INVALID_ARGUMENT,
                            "'%s' is defined more than once (%s:%u and "
                            "line %u): its value depends on where it is used",
-                           name, m->label, first->line, d->line);
+                           name, where(m, first), first->line, d->line);
         first = d;
     }
     if (!first)
         return DL_SUCCESS;
     DL_RETURN_ERROR_ON(first->function_like, DL_INVALID_ARGUMENT,
-                       "'%s' is a function-like macro (%s:%u)", name, m->label,
-                       first->line);
+                       "'%s' is a function-like macro (%s:%u)", name,
+                       where(m, first), first->line);
     DL_RETURN_ERROR_ON(first->if_line && !first->guarded, DL_INVALID_ARGUMENT,
                        "'%s' is defined at %s:%u inside the conditional "
                        "block of line %u, which dlayout does not evaluate",
-                       name, m->label, first->line, first->if_line);
+                       name, where(m, first), first->line, first->if_line);
     *def = first;
     return DL_SUCCESS;
 }

@@ -10,7 +10,16 @@
  * defined more than once or also #undef'd, a function-like macro, and a
  * definition inside #if/#ifdef/#ifndef/#else, except the one form it can
  * resolve: `#ifndef NAME` / `#define NAME ...` / `#endif` at the top
- * level, a default the build options override. */
+ * level, a default the build options override.
+ *
+ * Two wrappers are transparent: an include guard around a whole file
+ * (`#ifndef G` first in the file, its `#endif` last, no #else, G defined
+ * neither by the build options nor earlier), which the one compilation of
+ * a program always enters; and `#include "h"` / `#include <h>` of a
+ * header found in a `-I` directory of the build options (searched in
+ * order, relative ones from the current directory, as an in-process
+ * compiler does), whose lines are scanned where it is included.  A header
+ * found nowhere is named in the message of a macro that is not found. */
 #ifndef DL_SRCMACROS_H
 #define DL_SRCMACROS_H
 
@@ -22,22 +31,40 @@ typedef struct dl_srcmacro {
     unsigned line;
     int undef; /* an #undef line, not a definition              */
     int function_like;
-    int guarded;      /* alone in `#ifndef NAME` at the top level      */
-    unsigned if_line; /* the innermost #if/#ifdef/#ifndef around it, 0 */
+    int guarded;            /* alone in `#ifndef NAME` at the top level      */
+    unsigned if_line;       /* the innermost #if/#ifdef/#ifndef around it, 0 */
+    unsigned file_guards;   /* bits: the whole-file guards it is inside */
+    unsigned plain_if_line; /* if_line and guarded with every guard   */
+    int plain_guarded;      /* an ordinary block (when one is not)    */
+    const char *file;       /* the header it is in (owned by dl_srcmacros),
+                               NULL: the source itself */
 } dl_srcmacro;
 
 typedef struct dl_srcmacros {
     char *label; /* the program's name, for messages          */
     dl_srcmacro *defs;
     size_t ndefs;
-    unsigned include_line; /* the first #include, 0 when none           */
+    unsigned include_line; /* the first #include not read, 0 when none  */
     char *include;         /* what that line includes                   */
+    char *include_file;    /* the file of that line, NULL: the source   */
+    char **headers;        /* the headers read (paths), in order        */
+    size_t nheaders;
 } dl_srcmacros;
 
 /* Scans src[0..len) (NUL bytes allowed).  `label` names the source in
  * messages ("prog.cl").  Fails only for lack of memory. */
 dl_status dl_srcmacros_scan(const char *src, size_t len, const char *label,
                             dl_srcmacros **out);
+/* The same with the program's build options (NULL: none): its -I
+ * directories are searched for the headers the source includes, and a
+ * whole-file guard its -D names is not transparent. */
+dl_status dl_srcmacros_scan_opts(const char *src, size_t len, const char *label,
+                                 const char *options, dl_srcmacros **out);
+
+/* The last definition of `name` in build options: 1 with its value text
+ * (`-DNAME` is "1"), 0 when undefined (or undefined again by -U). */
+int dl_options_define(const char *options, const char *name, const char **value,
+                      size_t *len);
 void dl_srcmacros_free(dl_srcmacros *m);
 
 /* The one usable definition of `name`: DL_SUCCESS with *def, or with

@@ -445,8 +445,8 @@ static char *plan_build(rt_program *p, const char *options,
                         const dl_calibration *calib)
 {
     dl_srcmacros *src = NULL;
-    if (dl_srcmacros_scan(p->source, p->source_len, p->name, &src) !=
-        DL_SUCCESS)
+    if (dl_srcmacros_scan_opts(p->source, p->source_len, p->name, options,
+                               &src) != DL_SUCCESS)
         DL_LOG_WARN("%s: %s; the source's #defines are not read", p->name,
                     dl_last_error());
     char *opt = plan_kernels(p, options, calib, src);
