@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whole-file guards tracked per scan (bits of dl_srcmacro.file_guards);
- * beyond, a guard is an ordinary conditional block. */
-#define MAX_FILE_GUARDS 32
 /* Headers included from headers, at most this deep; and their size. */
 #define MAX_INCLUDE_DEPTH 8
 #define MAX_HEADER_BYTES  (4u << 20)
@@ -22,9 +19,9 @@
 /* An open #if/#ifdef/#ifndef block. */
 typedef struct frame {
     unsigned line;
-    char *guard;  /* NAME of `#ifndef NAME`, else NULL              */
-    int in_else;  /* past an #elif or #else                         */
-    int file_bit; /* a whole-file guard so far: its bit, else -1    */
+    char *guard; /* NAME of `#ifndef NAME`, else NULL               */
+    int in_else; /* past an #elif or #else                          */
+    int taken;   /* an #ifndef of a name surely undefined there     */
 } frame;
 
 /* Where the scan is in one file (the source, or a header). */
@@ -32,10 +29,7 @@ typedef struct file_pos {
     const char *s;
     size_t len, pos;
     unsigned line;
-    const char *file; /* the header's path, NULL: the source      */
-    int fresh;        /* nothing read yet but blanks and comments */
-    int guard_bit;    /* its whole-file guard's bit, -1: none     */
-    int guard_frame;  /* that guard's frame while open, else -1   */
+    const char *file; /* the header's path, NULL: the source */
 } file_pos;
 
 typedef struct scan {
@@ -43,14 +37,12 @@ typedef struct scan {
     size_t len, pos;
     unsigned line;
     const char *file;
-    int fresh, guard_bit, guard_frame;
     const char *options; /* the build options, "" if none */
     unsigned depth;      /* of #include */
     dl_srcmacros *m;
     frame *frames;
     size_t nframes, cap_frames;
-    unsigned nguards, broken; /* whole-file guards, those found not so */
-    char *text;               /* the directive being read, comments removed */
+    char *text; /* the directive being read, comments removed */
     size_t ntext, cap_text;
 } scan;
 
@@ -225,13 +217,14 @@ static char *trimmed(const char *p)
     return strndup(p, n);
 }
 
-/* Whether `name` may be defined where the file's first `#ifndef name`
- * is read: by the build options or an earlier #define. */
+/* Whether `name` may be defined where an `#ifndef name` is read: by the
+ * build options, an earlier #define or #undef of it, or a header not
+ * read. */
 static int maybe_defined(const scan *sc, const char *name)
 {
     const char *v;
     size_t n;
-    if (dl_options_define(sc->options, name, &v, &n))
+    if (sc->m->include_line || dl_options_define(sc->options, name, &v, &n))
         return 1;
     for (size_t i = 0; i < sc->m->ndefs; i++)
         if (strcmp(sc->m->defs[i].name, name) == 0)
@@ -239,8 +232,7 @@ static int maybe_defined(const scan *sc, const char *name)
     return 0;
 }
 
-static int push_frame(scan *sc, unsigned line, const char *rest, int ifndef,
-                      int first)
+static int push_frame(scan *sc, unsigned line, const char *rest, int ifndef)
 {
     if (sc->nframes == sc->cap_frames) {
         size_t cap = sc->cap_frames * 2 + 8;
@@ -251,41 +243,17 @@ static int push_frame(scan *sc, unsigned line, const char *rest, int ifndef,
         sc->cap_frames = cap;
     }
     frame *f = &sc->frames[sc->nframes++];
-    *f = (frame){.line = line, .file_bit = -1};
+    *f = (frame){.line = line};
     const char *name;
     size_t n = ident(&rest, &name);
     while (*rest && isspace((unsigned char)*rest))
         rest++;
     if (ifndef && n && !*rest && !(f->guard = strndup(name, n)))
         return 0;
-    /* the first line of a file: perhaps its include guard (known at the
-     * end of the file) */
-    if (f->guard && first && sc->nguards < MAX_FILE_GUARDS &&
-        !maybe_defined(sc, f->guard)) {
-        f->file_bit = sc->guard_bit = (int)sc->nguards++;
-        sc->guard_frame = (int)sc->nframes - 1;
-    }
+    /* an include guard, around a whole file or a pasted header: entered
+     * by the program's one build, so no block that may be skipped */
+    f->taken = f->guard && !maybe_defined(sc, f->guard);
     return 1;
-}
-
-/* The file's whole-file guard is not one: something outside it, an
- * #else, no #endif. */
-static void guard_broken(scan *sc)
-{
-    if (sc->guard_bit < 0)
-        return;
-    if (sc->guard_frame >= 0) /* what follows is inside a real block */
-        sc->frames[sc->guard_frame].file_bit = -1;
-    sc->broken |= 1u << sc->guard_bit;
-    sc->guard_bit = sc->guard_frame = -1;
-}
-
-/* Something other than blanks and comments at this point of the file. */
-static void token(scan *sc)
-{
-    sc->fresh = 0;
-    if (sc->guard_bit >= 0 && sc->guard_frame < 0)
-        guard_broken(sc); /* after the guard's #endif */
 }
 
 static int add_def(scan *sc, unsigned line, const char *rest, int undef)
@@ -302,13 +270,11 @@ static int add_def(scan *sc, unsigned line, const char *rest, int undef)
     dl_srcmacro *d = &m->defs[m->ndefs];
     *d = (dl_srcmacro){
         .line = line, .undef = undef, .function_like = !undef && *rest == '('};
-    /* whole-file guards do not count as blocks (unless found not so) */
+    /* blocks surely entered (include guards) do not count */
     const frame *top = NULL;
     size_t nreal = 0;
     for (size_t i = 0; i < sc->nframes; i++)
-        if (sc->frames[i].file_bit >= 0)
-            d->file_guards |= 1u << sc->frames[i].file_bit;
-        else {
+        if (!sc->frames[i].taken) {
             top = &sc->frames[i];
             nreal++;
         }
@@ -317,12 +283,6 @@ static int add_def(scan *sc, unsigned line, const char *rest, int undef)
     d->name = strndup(name, n);
     d->guarded = nreal == 1 && !top->in_else && top->guard && d->name &&
                  strcmp(top->guard, d->name) == 0;
-    if (d->file_guards) { /* what counts if those guards are not ones */
-        const frame *in = &sc->frames[sc->nframes - 1];
-        d->plain_if_line = in->line;
-        d->plain_guarded = sc->nframes == 1 && !in->in_else && in->guard &&
-                           d->name && strcmp(in->guard, d->name) == 0;
-    }
     d->value = trimmed(rest);
     if (!d->name || !d->value) {
         free(d->name);
@@ -340,23 +300,17 @@ static int directive(scan *sc, unsigned line)
 {
     const char *rest = sc->text, *kw;
     size_t n = ident(&rest, &kw);
-    int first = sc->fresh;
-    token(sc);
 #define IS(word) (n == strlen(word) && memcmp(kw, word, n) == 0)
     if (IS("define") || IS("undef"))
         return add_def(sc, line, rest, IS("undef"));
     if (IS("if") || IS("ifdef") || IS("ifndef"))
-        return push_frame(sc, line, rest, IS("ifndef"), first);
+        return push_frame(sc, line, rest, IS("ifndef"));
     if ((IS("elif") || IS("else")) && sc->nframes) {
         sc->frames[sc->nframes - 1].in_else = 1;
-        if ((int)sc->nframes - 1 == sc->guard_frame)
-            guard_broken(sc);
+        sc->frames[sc->nframes - 1].taken = 0; /* never entered */
     }
-    if (IS("endif") && sc->nframes) {
+    if (IS("endif") && sc->nframes)
         free(sc->frames[--sc->nframes].guard);
-        if ((int)sc->nframes == sc->guard_frame)
-            sc->guard_frame = -1; /* closed: nothing may follow */
-    }
     if (IS("include"))
         return include(sc, line, rest);
 #undef IS
@@ -387,18 +341,13 @@ static int scan_source(scan *sc)
             if (!read_directive(sc) || !directive(sc, line))
                 return 0;
         } else if (at[0] == '"' || at[0] == '\'') {
-            token(sc);
             skip_literal(sc);
             line_start = 0;
         } else {
             line_start &= isspace((unsigned char)at[0]) != 0;
-            if (!isspace((unsigned char)at[0]))
-                token(sc);
             sc->pos++;
         }
     }
-    if (sc->guard_frame >= 0)
-        guard_broken(sc); /* its #endif is missing */
     return 1;
 }
 
@@ -463,8 +412,7 @@ static int header_read(const dl_srcmacros *m, const char *path)
 
 static void save_pos(const scan *sc, file_pos *p)
 {
-    *p = (file_pos){sc->s,    sc->len,   sc->pos,       sc->line,
-                    sc->file, sc->fresh, sc->guard_bit, sc->guard_frame};
+    *p = (file_pos){sc->s, sc->len, sc->pos, sc->line, sc->file};
 }
 
 static void load_pos(scan *sc, const file_pos *p)
@@ -474,9 +422,6 @@ static void load_pos(scan *sc, const file_pos *p)
     sc->pos = p->pos;
     sc->line = p->line;
     sc->file = p->file;
-    sc->fresh = p->fresh;
-    sc->guard_bit = p->guard_bit;
-    sc->guard_frame = p->guard_frame;
 }
 
 /* Scans the header at `path` (kept in m->headers) as if its text stood
@@ -491,7 +436,7 @@ static int scan_header(scan *sc, char *path, const char *text, size_t len)
     m->headers[m->nheaders++] = path;
     file_pos back;
     save_pos(sc, &back);
-    load_pos(sc, &(file_pos){text, len, 0, 1, path, 1, -1, -1});
+    load_pos(sc, &(file_pos){text, len, 0, 1, path});
     sc->depth++;
     int ok = scan_source(sc);
     sc->depth--;
@@ -540,19 +485,6 @@ static int include(scan *sc, unsigned line, const char *rest)
     return ok;
 }
 
-/* After the scan: the definitions inside a whole-file guard found not to
- * be one are read as if no guard were whole-file. */
-static void mark_broken(scan *sc)
-{
-    for (size_t i = 0; i < sc->m->ndefs; i++) {
-        dl_srcmacro *d = &sc->m->defs[i];
-        if (!(d->file_guards & sc->broken))
-            continue;
-        d->if_line = d->plain_if_line;
-        d->guarded = d->plain_guarded;
-    }
-}
-
 void dl_srcmacros_free(dl_srcmacros *m)
 {
     if (!m)
@@ -588,14 +520,10 @@ dl_status dl_srcmacros_scan_opts(const char *src, size_t len, const char *label,
     scan sc = {.s = src,
                .len = len,
                .line = 1,
-               .fresh = 1,
-               .guard_bit = -1,
-               .guard_frame = -1,
                .options = options ? options : "",
                .m = m};
     int ok = (m->label = strdup(label ? label : "the source")) != NULL &&
              scan_source(&sc);
-    mark_broken(&sc);
     for (size_t i = 0; i < sc.nframes; i++)
         free(sc.frames[i].guard);
     free(sc.frames);

@@ -12,13 +12,14 @@
  * resolve: `#ifndef NAME` / `#define NAME ...` / `#endif` at the top
  * level, a default the build options override.
  *
- * Two wrappers are transparent: an include guard around a whole file
- * (`#ifndef G` first in the file, its `#endif` last, no #else, G defined
- * neither by the build options nor earlier), which the one compilation of
- * a program always enters; and `#include "h"` / `#include <h>` of a
- * header found in a `-I` directory of the build options (searched in
- * order, relative ones from the current directory, as an in-process
- * compiler does), whose lines are scanned where it is included.  A header
+ * Two wrappers are read through.  An include guard, `#ifndef G` whose G
+ * is surely undefined there (neither the build options nor an earlier
+ * line define or #undef it, and no header before it went unread), is
+ * entered by the program's one build: it is no block (its #else part
+ * is).  And `#include "h"` / `#include <h>` of a header found in a `-I`
+ * directory of the build options (searched in order, relative ones from
+ * the current directory, as an in-process compiler does) is scanned
+ * where it is included, once.  A header
  * found nowhere is named in the message of a macro that is not found. */
 #ifndef DL_SRCMACROS_H
 #define DL_SRCMACROS_H
@@ -31,13 +32,10 @@ typedef struct dl_srcmacro {
     unsigned line;
     int undef; /* an #undef line, not a definition              */
     int function_like;
-    int guarded;            /* alone in `#ifndef NAME` at the top level      */
-    unsigned if_line;       /* the innermost #if/#ifdef/#ifndef around it, 0 */
-    unsigned file_guards;   /* bits: the whole-file guards it is inside */
-    unsigned plain_if_line; /* if_line and guarded with every guard   */
-    int plain_guarded;      /* an ordinary block (when one is not)    */
-    const char *file;       /* the header it is in (owned by dl_srcmacros),
-                               NULL: the source itself */
+    int guarded;      /* alone in `#ifndef NAME` at the top level      */
+    unsigned if_line; /* the innermost #if/#ifdef/#ifndef around it, 0 */
+    const char *file; /* the header it is in (owned by dl_srcmacros),
+                         NULL: the source itself */
 } dl_srcmacro;
 
 typedef struct dl_srcmacros {

@@ -209,8 +209,8 @@ static void test_include_named(void **state)
                      -1);
 }
 
-/* A source wrapped whole in an include guard: its definitions count as
- * top-level ones, unless the guard is not one. */
+/* Include guards: an #ifndef of a name surely undefined there is entered
+ * by the program's build, around a whole source or a header pasted in. */
 static void test_file_guard(void **state)
 {
     (void)state;
@@ -229,16 +229,25 @@ static void test_file_guard(void **state)
                               "'N' is defined at k.cl:4 inside the "
                               "conditional block of line 2"),
                      -1);
-    /* code after the #endif, an #else, a missing #endif, something
-     * before the #ifndef: not a whole-file guard */
-    const char *after = "#ifndef K_CL\n#define N 64\n#endif\nint x;\n";
-    assert_int_equal(count_of(after, "", "N", "block of line 1"), -1);
-    const char *other = "#ifndef K_CL\n#define N 64\n#else\n#endif\n";
-    assert_int_equal(count_of(other, "", "N", "block of line 1"), -1);
-    const char *open = "#ifndef K_CL\n#define N 64\n";
-    assert_int_equal(count_of(open, "", "N", "block of line 1"), -1);
-    const char *late = "int x;\n#ifndef K_CL\n#define N 64\n#endif\n";
-    assert_int_equal(count_of(late, "", "N", "block of line 2"), -1);
+    /* headers pasted in, each with its own guard, inside the source's */
+    const char *pasted = "#ifndef K_CL\n#define K_CL\n"
+                         "#ifndef SIZES_H\n#define SIZES_H\n"
+                         "#define NX (12)\n#endif\n"
+                         "#ifndef MORE_H\n#define MORE_H\n"
+                         "#define CELLS (NX * 3)\n#endif\n"
+                         "int x;\n#endif\nint y;\n";
+    assert_int_equal(count_of(pasted, "", "CELLS", ""), 36);
+    /* the guard's name defined before, its #else part, a header not read
+     * before it: blocks as any other */
+    const char *before = "#define G 1\n#ifndef G\n#define N 64\n#endif\n";
+    assert_int_equal(count_of(before, "", "N", "block of line 2"), -1);
+    const char *other = "#ifndef G\n#define N 64\n#else\n#define P 2\n"
+                        "#endif\n";
+    assert_int_equal(count_of(other, "", "N", ""), 64);
+    assert_int_equal(count_of(other, "", "P", "block of line 1"), -1);
+    const char *unread = "#include \"nowhere.h\"\n"
+                         "#ifndef G\n#define N 64\n#endif\n";
+    assert_int_equal(count_of(unread, "", "N", "block of line 2"), -1);
 }
 
 /* Writes `text` to dir/name. */
