@@ -30,9 +30,10 @@ static dl_status not_defined(const char *name, const dl_srcmacros *src, int top)
         return dl_fail(DL_INVALID_ARGUMENT,
                        "'%s' is neither %sdefined by "
                        "the build options nor by a #define of the "
-                       "program's source (%s:%u includes %.*s, which is "
-                       "in no -I directory of the build options: dlayout "
-                       "does not read its macros)",
+                       "program's source (%s:%u includes %.*s, which dlayout "
+                       "does not read: it is neither in the current "
+                       "directory nor in a -I directory of the build "
+                       "options, or differs between them)",
                        name, arg,
                        src->include_file ? src->include_file : src->label,
                        src->include_line, QUOTE, src->include);

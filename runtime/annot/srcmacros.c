@@ -351,37 +351,6 @@ static int scan_source(scan *sc)
     return 1;
 }
 
-/* The -I directory of the options where `name` is, as a malloc'd path,
- * or NULL. */
-static char *find_header(const char *options, const char *name)
-{
-    const char *at = options, *w;
-    size_t wl;
-    while ((wl = next_word(&at, &w)) > 0) {
-        if (wl < 2 || w[0] != '-' || w[1] != 'I')
-            continue;
-        const char *dir = w + 2;
-        size_t dl = wl - 2;
-        if (dl == 0 && (dl = next_word(&at, &dir)) == 0)
-            break;
-        if (dl >= 2 && (dir[0] == '"' || dir[0] == '\'') &&
-            dir[dl - 1] == dir[0]) {
-            dir++; /* -I"dir" */
-            dl -= 2;
-        }
-        char *path = NULL;
-        if (asprintf(&path, "%.*s/%s", (int)dl, dir, name) < 0)
-            return NULL;
-        FILE *f = fopen(path, "rb");
-        if (f) {
-            fclose(f);
-            return path;
-        }
-        free(path);
-    }
-    return NULL;
-}
-
 /* The text of a header (malloc'd), or NULL. */
 static char *read_header(const char *path, size_t *len)
 {
@@ -398,6 +367,71 @@ static char *read_header(const char *path, size_t *len)
     }
     *len = n;
     return text;
+}
+
+/* A found header: its path and text (malloc'd). */
+typedef struct header {
+    char *path, *text;
+    size_t len;
+    int ambiguous; /* another candidate holds another text */
+} header;
+
+/* Tries dir/name as a candidate of h; 0 when out of memory. */
+static int try_dir(header *h, const char *dir, size_t dl, const char *name)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%.*s/%s", (int)dl, dir, name) < 0)
+        return 0;
+    size_t len = 0;
+    char *text = read_header(path, &len);
+    if (text && !h->path) {
+        h->path = path;
+        h->text = text;
+        h->len = len;
+        return 1;
+    }
+    if (text && (len != h->len || memcmp(text, h->text, len) != 0))
+        h->ambiguous = 1;
+    free(text);
+    free(path);
+    return 1;
+}
+
+/* Finds `name` where compilers look: for "name" the directory of the
+ * file that includes it (the current directory for the source, where
+ * POCL looks), then the -I directories of the options in order.  Which
+ * candidate a compiler takes first differs between implementations, so
+ * every one that exists must hold the same text.  0 when out of memory;
+ * h->path NULL: not found, or ambiguous. */
+static int find_header(const scan *sc, const char *name, int quoted, header *h)
+{
+    *h = (header){0};
+    const char *slash = sc->file ? strrchr(sc->file, '/') : NULL;
+    int ok = !quoted ? 1
+             : slash ? try_dir(h, sc->file, (size_t)(slash - sc->file), name)
+                     : try_dir(h, ".", 1, name);
+    const char *at = sc->options, *w;
+    size_t wl;
+    while (ok && (wl = next_word(&at, &w)) > 0) {
+        if (wl < 2 || w[0] != '-' || w[1] != 'I')
+            continue;
+        const char *dir = w + 2;
+        size_t dl = wl - 2;
+        if (dl == 0 && (dl = next_word(&at, &dir)) == 0)
+            break;
+        if (dl >= 2 && (dir[0] == '"' || dir[0] == '\'') &&
+            dir[dl - 1] == dir[0]) {
+            dir++; /* -I"dir" */
+            dl -= 2;
+        }
+        ok = try_dir(h, dir, dl, name);
+    }
+    if (!ok || h->ambiguous) {
+        free(h->path);
+        free(h->text);
+        h->path = h->text = NULL;
+    }
+    return ok;
 }
 
 /* Whether the header at `path` was read before (a second #include of it
@@ -468,20 +502,20 @@ static int include(scan *sc, unsigned line, const char *rest)
     char *name = strndup(rest + 1, (size_t)(end - rest - 1));
     if (!name)
         return 0;
-    char *path = find_header(sc->options, name);
+    header h;
+    int found = find_header(sc, name, close == '"', &h);
     free(name);
-    if (path && header_read(sc->m, path)) {
-        free(path);
+    if (!found)
+        return 0;
+    if (h.path && header_read(sc->m, h.path)) {
+        free(h.path);
+        free(h.text);
         return 1;
     }
-    size_t len = 0;
-    char *text = path ? read_header(path, &len) : NULL;
-    if (!text) {
-        free(path);
+    if (!h.path)
         return unread(sc, line, rest);
-    }
-    int ok = scan_header(sc, path, text, len);
-    free(text);
+    int ok = scan_header(sc, h.path, h.text, h.len);
+    free(h.text);
     return ok;
 }
 

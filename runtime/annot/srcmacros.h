@@ -16,11 +16,12 @@
  * is surely undefined there (neither the build options nor an earlier
  * line define or #undef it, and no header before it went unread), is
  * entered by the program's one build: it is no block (its #else part
- * is).  And `#include "h"` / `#include <h>` of a header found in a `-I`
- * directory of the build options (searched in order, relative ones from
- * the current directory, as an in-process compiler does) is scanned
- * where it is included, once.  A header
- * found nowhere is named in the message of a macro that is not found. */
+ * is).  And a header the compiler finds, the same text wherever it
+ * looks (for `#include "h"` the directory of the including file, the
+ * current one for the source, as POCL; then the build options' -I
+ * directories), is scanned where it is included, once.  A header not
+ * found, or found with different texts, is named in the message of a
+ * macro that is not found. */
 #ifndef DL_SRCMACROS_H
 #define DL_SRCMACROS_H
 

@@ -205,7 +205,7 @@ static void test_include_named(void **state)
     const char *s = "#include \"layout_config.h\"\n#define A 1\n";
     assert_int_equal(count_of(s, "", "PADDED_X",
                               "k.cl:1 includes \"layout_config.h\", which "
-                              "is in no -I directory of the build options"),
+                              "dlayout does not read"),
                      -1);
 }
 
@@ -261,18 +261,23 @@ static void write_file(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
-/* Sizes in a header found through the build options' -I directories. */
+/* Sizes in a header found where compilers look: the build options' -I
+ * directories, and for #include "h" the including file's directory (the
+ * current directory for the source). */
 static void test_include_read(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/dl-srcmacros-XXXXXX";
+    char dir[] = "/tmp/dl-srcmacros-XXXXXX",
+         other[] = "/tmp/dl-srcmacros-XXXXXX";
     assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(other));
     write_file(dir, "sizes.h",
                "#ifndef SIZES_H\n#define SIZES_H\n"
                "#include \"inner.h\"\n"
                "#define NX (BASE * 4)\n#endif\n");
     write_file(dir, "inner.h", "#pragma once\n#define BASE 5\n");
     write_file(dir, "twice.h", "#define NY 3\n#define NY 4\n");
+    write_file(other, "sizes.h", "#define NX 7\n");
     const char *s = "#include \"sizes.h\"\n#include <sizes.h>\n"
                     "#define CELLS (NX + 1)\n";
     char opts[128];
@@ -280,10 +285,11 @@ static void test_include_read(void **state)
     assert_int_equal(count_of(s, opts, "CELLS", ""), 21);
     snprintf(opts, sizeof opts, "-I/nonexistent -I%s", dir);
     assert_int_equal(count_of(s, opts, "CELLS * 2", ""), 42);
-    /* without the -I the header is not read */
+    /* found nowhere: not read */
     assert_int_equal(count_of(s, "", "CELLS",
-                              "k.cl:1 includes \"sizes.h\", which is in no "
-                              "-I directory"),
+                              "k.cl:1 includes \"sizes.h\", which dlayout "
+                              "does not read: it is neither in the current "
+                              "directory nor in a -I directory"),
                      -1);
     /* a header's messages name the header */
     char want[128];
@@ -293,13 +299,27 @@ static void test_include_read(void **state)
     /* a header included inside a conditional block is inside it */
     const char *cond = "#ifdef BIG\n#include \"sizes.h\"\n#endif\n";
     assert_int_equal(count_of(cond, opts, "NX", "block of line 1"), -1);
+    /* "sizes.h" in the current directory, as POCL finds it */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(count_of(s, "", "CELLS", ""), 21);
+    /* two different sizes.h where a compiler may look: not read */
+    snprintf(opts, sizeof opts, "-I %s", other);
+    assert_int_equal(count_of("#include \"sizes.h\"\n#define CELLS (NX + 1)\n",
+                              opts, "CELLS", "differs between them"),
+                     -1);
+    assert_int_equal(chdir(cwd), 0);
     char path[512];
     const char *names[] = {"sizes.h", "inner.h", "twice.h"};
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         unlink(path);
     }
+    snprintf(path, sizeof path, "%s/sizes.h", other);
+    unlink(path);
     rmdir(dir);
+    rmdir(other);
 }
 
 /* Garbage and cut-off sources scan safely. */
