@@ -269,6 +269,7 @@ typedef struct rt_kernel {
     cl_kernel xform_flat;
     unsigned flat_gen;
     int flat_said;     /* the info line on its first use was logged */
+    int flat_form;     /* rt_reshape_flat_form: 0 not asked yet, 1 yes, 2 no */
     unsigned warned;   /* RT_CAUSE_ bits already logged  */
     unsigned args_gen; /* counts clSetKernelArg calls    */
     rt_memo memo;

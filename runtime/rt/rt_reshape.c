@@ -110,14 +110,22 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
     return 1;
 }
 
-int rt_reshape_flat_form(const rt_kernel *k)
+/* Whether the source conditions k's tiled branch on DL_FLAT_<kernel>. */
+static int source_has_flat(const rt_kernel *k)
 {
-    if (!rt_reshape_tile(k) || !k->prog->source)
-        return 0;
     char cond[300];
     int n = snprintf(cond, sizeof cond, "!defined(DL_FLAT_%s)", k->name);
-    if (n < 0 || (size_t)n >= sizeof cond)
+    if (n < 0 || (size_t)n >= sizeof cond || !k->prog->source)
         return 0;
     return memmem(k->prog->source, k->prog->source_len, cond, (size_t)n) !=
            NULL;
+}
+
+int rt_reshape_flat_form(rt_kernel *k)
+{
+    if (!rt_reshape_tile(k))
+        return 0;
+    if (!k->flat_form) /* the source is read once per kernel */
+        k->flat_form = source_has_flat(k) ? 1 : 2;
+    return k->flat_form == 1;
 }

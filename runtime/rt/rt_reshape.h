@@ -42,6 +42,6 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
  * cannot be tiled then runs that form (rt_program_xform_flat) with the
  * same layouts instead of plain.  A source from an older dl-annotate has
  * no such condition: such ranges run plain. */
-int rt_reshape_flat_form(const rt_kernel *k);
+int rt_reshape_flat_form(rt_kernel *k); /* locked */
 
 #endif
