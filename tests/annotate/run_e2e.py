@@ -13,7 +13,9 @@ With --launch tiled the run under dl-run (at DL_LOG=debug) must show the
 runtime's tiled launch (global (T, G/T), rt_reshape.c) and no plain
 launch; with --launch flat, no tiled launch, no plain launch, conversions,
 and the info line that says the kernel runs its flat ASTA form (the range
-cannot be tiled, rt_reshape_flat_form).
+cannot be tiled, rt_reshape_flat_form); with --launch mixed, both the
+tiled launch and that info line, no plain launch, and one conversion
+only: the tiled and the flat form share the layout.
 
 With --fallback TEXT the annotated kernel's activated build must fail (a
 layout check dl-annotate wrote does not hold for the program's build
@@ -83,7 +85,7 @@ def main():
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--transform", action="store_true")
     g.add_argument("--no-transform", action="store_true")
-    ap.add_argument("--launch", choices=["tiled", "flat"])
+    ap.add_argument("--launch", choices=["tiled", "flat", "mixed"])
     ap.add_argument("--fallback")
     ap.add_argument("--declined")
     ap.add_argument("program", nargs="+")
@@ -153,6 +155,13 @@ def main():
         print("FAIL: expected flat launches only (tiled: %s, "
               "plain_launches=%d, flat info line: %s):\n%s" %
               (bool(tiled), plain, bool(FLAT.search(err)), err[-4000:]))
+        return 1
+    if a.launch == "mixed" and (not tiled or plain != 0 or marshals != 1 or
+                                not FLAT.search(err)):
+        print("FAIL: expected tiled and flat launches on one conversion "
+              "(tiled: %s, flat info line: %s, plain_launches=%d, "
+              "marshals=%d):\n%s" % (bool(tiled), bool(FLAT.search(err)),
+                                     plain, marshals, err[-4000:]))
         return 1
     if a.launch:
         print("  launches: %s" % a.launch)
