@@ -161,6 +161,11 @@ typedef struct rt_program {
     rt_global_end bound;
     cl_program wide;
     int wide_failed;
+    /* The activated variant with its tiled kernels in their flat ASTA
+     * form (DL_FLAT_<kernel>), for ranges the tiled launch cannot take
+     * (rt_program_xform_flat). */
+    cl_program flat;
+    int flat_failed;
 } rt_program;
 
 /* ------------------------------------------------------------- kernels */
@@ -259,6 +264,12 @@ typedef struct rt_kernel {
     cl_kernel xform;
     rt_global_end xform_bound; /* the range xform was built for */
     unsigned xform_gen;
+    /* The same kernel of the flat variant (rt_program.flat), made at the
+     * first launch whose range cannot be tiled; its arguments as xform's. */
+    cl_kernel xform_flat;
+    unsigned flat_gen;
+    int flat_said;     /* the info line on its first use was logged */
+    int flat_form;     /* rt_reshape_flat_form: 0 not asked yet, 1 yes, 2 no */
     unsigned warned;   /* RT_CAUSE_ bits already logged  */
     unsigned args_gen; /* counts clSetKernelArg calls    */
     rt_memo memo;
@@ -415,6 +426,9 @@ cl_program rt_program_xform(rt_program *p, const char *kernel,
 /* The activated variant with no kernel bounded: xform, or a second build
  * if xform has a bounded kernel.  NULL as rt_program_xform. */
 cl_program rt_program_xform_wide(rt_program *p); /* unlocked */
+/* The activated variant with every tiled kernel in its flat form, built
+ * once on demand; NULL if that build failed (logged).  Unlocked. */
+cl_program rt_program_xform_flat(rt_program *p);
 
 /* rt_kernels.c */
 rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */

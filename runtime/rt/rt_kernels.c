@@ -71,6 +71,8 @@ static void free_kernel(rt_kernel *k)
     k->nargs = 0;
     if (k->xform)
         dl_cl.clReleaseKernel(k->xform);
+    if (k->xform_flat)
+        dl_cl.clReleaseKernel(k->xform_flat);
     if (k->prog)
         rt_program_unref(k->prog);
     free(k->name);
