@@ -19,6 +19,15 @@ typedef enum dl_policy {
     DL_POLICY_NEVER
 } dl_policy;
 
+/* DL_IRREGULAR: the method for annotated indirect references. */
+typedef enum dl_irregular_mode {
+    DL_IRREGULAR_AUTO = 0, /* the selector's choice (docs/irregular.md) */
+    DL_IRREGULAR_NONE,     /* the kernel as written */
+    DL_IRREGULAR_GATHER,   /* reordering with index redirection */
+    DL_IRREGULAR_JOBSWAP,  /* the job-swapped form */
+    DL_IRREGULAR_PADDING   /* not built on the device: as written */
+} dl_irregular_mode;
+
 /* DL_TILE=auto is stored as this. */
 #define DL_CONTROL_TILE_AUTO 0u
 #define DL_CONTROL_TILE_MAX  ((size_t)1 << 31)

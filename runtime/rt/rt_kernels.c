@@ -4,6 +4,7 @@
  * expressions, buffer arguments and the replay into the activated
  * variant's kernel). */
 #include "rt_internal.h"
+#include "rt_jobswap.h"
 #include "rt_reorder.h"
 #include "rt_memo.h"
 
@@ -69,6 +70,7 @@ static void free_kernel(rt_kernel *k)
     k->nargs = 0;
     if (k->xform)
         dl_cl.clReleaseKernel(k->xform);
+    rt_irregular_forget(k);
     if (k->prog)
         rt_program_unref(k->prog);
     free(k->name);
