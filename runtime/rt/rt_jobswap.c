@@ -172,8 +172,9 @@ static const char *unplannable(const launch_call *c)
     return NULL;
 }
 
-/* The range of reference r at launch c: one entry of P a work-item
- * (t_stride 1; a loop's first step), from `base`.  NULL, or why not. */
+/* The range of reference r at launch c (work-item t reads entry base +
+ * t * t_stride + j * j_stride at step j), growing with t and j.  NULL, or
+ * why not. */
 static const char *plan_range(const launch_call *c, const rt_kernel *k,
                               const dl_annot_indirect *r,
                               dl_annot_indirect_range *range)
@@ -192,9 +193,10 @@ static const char *plan_range(const launch_call *c, const rt_kernel *k,
     if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
                                k->prog->options, range) != DL_SUCCESS)
         return "its first reference cannot be evaluated at this launch";
-    if (range->t_stride != 1 || range->base < 0)
-        return "its first reference does not read one entry of the index "
-               "buffer a work-item";
+    if (range->t_stride < 0 || range->j_stride < 0 || range->base < 0 ||
+        !range->steps)
+        return "its first reference's index decreases or starts before the "
+               "index buffer";
     return NULL;
 }
 
@@ -217,9 +219,20 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
                  : "out of host memory";
         return NULL;
     }
-    size_t left = bytes / isz - (size_t)range->base;
-    p->entries = left < c->global[0] ? left : c->global[0];
+    /* The entries the launch reads, up to P's end (its last work-item's
+     * last step, unless that overflows). */
+    uint64_t left = bytes / isz - (uint64_t)range->base, last, step;
+    if (__builtin_mul_overflow((uint64_t)(c->global[0] - 1),
+                               (uint64_t)range->t_stride, &last) ||
+        __builtin_mul_overflow(range->steps - 1, (uint64_t)range->j_stride,
+                               &step) ||
+        __builtin_add_overflow(last, step, &last) || last >= left)
+        last = left - 1;
+    p->entries = (size_t)last + 1;
     p->global = c->global[0];
+    p->t_stride = (uint64_t)range->t_stride;
+    p->j_stride = (uint64_t)range->j_stride;
+    p->steps = range->steps;
     p->type = r->via_type;
     p->ref = (dl_coalesce_ref){r->elem_size, r->field_offset, r->field_size,
                                range->offset};

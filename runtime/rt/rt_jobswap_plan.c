@@ -99,52 +99,79 @@ static int64_t entry(const void *host, dl_int_type type, size_t i)
     }
 }
 
-/* Transactions of the reference over idx[0..n), one entry a work-item;
- * the duplication layout's into *after. */
+/* Transactions of the reference over idx[0..n) read as `range`; the
+ * duplication layout's into *after. */
 static uint64_t transactions(const dl_coalesce_geometry *g,
-                             const dl_coalesce_ref *ref, const int64_t *idx,
-                             size_t n, uint64_t *after)
+                             const dl_coalesce_ref *ref,
+                             const dl_coalesce_range *range,
+                             const int64_t *idx, size_t n, uint64_t *after)
 {
-    dl_coalesce_range range = {n, 1, 0, 1, 0};
     dl_coalesce_counts c = {0, 0, 0};
-    if (!n || dl_coalesce_count(g, ref, &range, idx, n, 8, &c) != DL_SUCCESS)
+    if (!n || dl_coalesce_count(g, ref, range, idx, n, 8, &c) != DL_SUCCESS)
         return 0;
     if (after)
         *after = c.after;
     return c.before;
 }
 
-/* The jobs of P's entries (a work-item each, the launch's first `active`
- * work-items), R by segment into job[], and the three counts into the
- * facts.  0, or -1 when out of memory. */
+/* The work-items whose every step reads an entry that was read: the
+ * first ones (the entries grow with t); the rest keep their jobs. */
+size_t rt_jobswap_active(const rt_jobswap_plan *p)
+{
+    uint64_t last_step = (p->steps - 1) * p->j_stride;
+    if (last_step >= p->entries)
+        return 0;
+    if (!p->t_stride)
+        return p->global;
+    uint64_t n = (p->entries - 1 - last_step) / p->t_stride + 1;
+    return n < p->global ? (size_t)n : p->global;
+}
+
+/* P's entries as 64-bit numbers, and work-item t's at step j in
+ * per_item[t * steps + j], t < active, in job order `job` (NULL: t). */
+static void entries_by_item(const rt_jobswap_plan *p, const int64_t *all,
+                            size_t active, const size_t *job, int64_t *out)
+{
+    for (size_t t = 0; t < active; t++)
+        for (uint64_t j = 0; j < p->steps; j++)
+            out[t * p->steps + j] =
+                all[(job ? job[t] : t) * p->t_stride + j * p->j_stride];
+}
+
+/* R by segment for the first `active` work-items into job[] (a job's
+ * segment: the one it reads at its first step), and the three counts
+ * into the facts.  0, or -1 when out of memory. */
 static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
 {
     dl_coalesce_geometry g;
     if (!p->device || dl_coalesce_geometry_for_device(
                           p->device, p->ref.field_bytes, &g) != DL_SUCCESS)
         g = dl_coalesce_geometry_gpu();
-    int64_t *idx = malloc((active ? active : 1) * sizeof *idx);
+    size_t items = active * p->steps;
+    int64_t *all = malloc((p->entries ? p->entries : 1) * sizeof *all);
     int64_t *elem = malloc((active ? active : 1) * sizeof *elem);
-    int64_t *swapped = malloc((active ? active : 1) * sizeof *swapped);
-    int ok = idx && elem && swapped;
-    for (size_t i = 0; ok && i < active; i++) {
-        idx[i] = entry(p->host, p->type, i);
-        elem[i] = idx[i] + p->ref.offset;
-    }
+    int64_t *swapped = malloc((items ? items : 1) * sizeof *swapped);
+    int ok = all && elem && swapped;
+    for (size_t i = 0; ok && i < p->entries; i++)
+        all[i] = entry(p->host, p->type, i);
+    for (size_t t = 0; ok && t < active; t++)
+        elem[t] = all[t * p->t_stride] + p->ref.offset;
     unsigned per_segment = g.segment_bytes / p->ref.elem_bytes;
     ok = ok && (!active ||
                 dl_job_swap_by_segment(elem, active, g.simd_width,
                                        per_segment ? per_segment : 1,
                                        job) == DL_SUCCESS);
-    for (size_t t = 0; ok && t < active; t++)
-        swapped[t] = idx[job[t]];
     if (ok) {
-        p->facts.tx_none = transactions(&g, &p->ref, idx, active,
-                                        &p->facts.tx_duplication);
+        dl_coalesce_range as_read = {p->global, p->steps, 0, p->t_stride,
+                                     p->j_stride};
+        dl_coalesce_range by_item = {active, p->steps, 0, p->steps, 1};
+        p->facts.tx_none = transactions(&g, &p->ref, &as_read, all,
+                                        p->entries, &p->facts.tx_duplication);
+        entries_by_item(p, all, active, job, swapped);
         p->facts.tx_job_swap =
-            transactions(&g, &p->ref, swapped, active, NULL);
+            transactions(&g, &p->ref, &by_item, swapped, items, NULL);
     }
-    free(idx);
+    free(all);
     free(elem);
     free(swapped);
     return ok ? 0 : -1;
@@ -234,7 +261,7 @@ static void store(rt_jobswap_plan *p, rt_irregular_path path,
 
 static void plan(rt_jobswap_plan *p)
 {
-    size_t active = p->entries < p->global ? p->entries : p->global;
+    size_t active = rt_jobswap_active(p);
     size_t *job = malloc((active ? active : 1) * sizeof *job);
     if (!job || plan_jobs(p, active, job)) {
         DL_LOG_INFO("irregular: %s keeps its path: out of host memory",

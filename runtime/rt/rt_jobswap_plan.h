@@ -35,6 +35,9 @@ typedef struct rt_jobswap_plan {
     dl_int_type type;
     void *host; /* P's entries from `base` on, `entries` of them */
     size_t entries, global;
+    /* Work-item t reads entry t * t_stride + j * j_stride of host at
+     * step j < steps (the reference's range, from its base). */
+    uint64_t t_stride, j_stride, steps;
     cl_event read; /* retained until its callback */
 } rt_jobswap_plan;
 
@@ -42,6 +45,10 @@ typedef struct rt_jobswap_plan {
  * a thread that does the rest and frees it.  -1 when it cannot (the
  * caller then frees it). */
 int rt_jobswap_plan_start(rt_jobswap_plan *p);
+
+/* The first work-items, all of whose entries were read: the jobs the
+ * planning moves. */
+size_t rt_jobswap_active(const rt_jobswap_plan *p);
 
 /* Frees a planning (and drops its hold on the state, locked). */
 void rt_jobswap_plan_free(rt_jobswap_plan *p);
