@@ -343,7 +343,7 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
                                           cl_event *event, cl_int *err)
 {
     dl_irregular_mode mode = dl_rt.controls.irregular;
-    if (!k->annot || !k->annot->nindirect || !k->prog ||
+    if (!k->annot || !k->annot->nindirect || !k->prog || !k->prog->source ||
         dl_rt.controls.policy == DL_POLICY_NEVER)
         return RT_IRREGULAR_ASIS;
     rt_lock();
