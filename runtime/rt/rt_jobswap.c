@@ -297,6 +297,7 @@ static const char *read_index(const launch_call *c, rt_kernel *k,
         rt_jobswap_plan_free(p);
         return "the index buffer cannot be read";
     }
+    dl_cl.clFlush(c->queue); /* the read runs even if nothing waits */
     if (rt_jobswap_plan_start(p)) {
         /* The read goes on into p->host, and nothing may wait for it:
          * p stays allocated (a rare failure of clSetEventCallback). */

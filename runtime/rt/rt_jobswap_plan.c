@@ -3,8 +3,8 @@
  * written, duplicated and job-swapped (the analyser), the choice (the
  * selector, or DL_IRREGULAR) logged once at info level, and for job swap
  * R uploaded and the job-swapped form built.  Never under dlayout's lock
- * but for the final store; the exit waits for plannings in flight, which
- * use OpenCL, before the process goes on to tear it down. */
+ * but for the final store; the exit waits for the planning threads
+ * running, which use OpenCL, before the process goes on to tear it down. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_jobswap_plan.h"
 #include "job_swap.h"
@@ -19,16 +19,19 @@
 
 static pthread_mutex_t flight_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t flight_done = PTHREAD_COND_INITIALIZER;
-static unsigned in_flight;
+static unsigned in_flight; /* planning threads running */
+static int exiting;        /* no planning starts from now on */
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
-/* At exit: the plannings still running finish first (at most 30 s). */
+/* At exit: the plannings running finish first (at most 30 s); a read
+ * that completes later starts none (its planning is dropped). */
 static void wait_in_flight(void)
 {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 30;
     pthread_mutex_lock(&flight_lock);
+    exiting = 1;
     while (in_flight &&
            pthread_cond_timedwait(&flight_done, &flight_lock, &until) == 0)
         ;
@@ -40,13 +43,18 @@ static void register_exit(void)
     atexit(wait_in_flight);
 }
 
-static void flight(int delta)
+/* A planning thread is to start (+1: 0 when the process is exiting) or
+ * has ended (-1). */
+static int flight(int delta)
 {
     pthread_mutex_lock(&flight_lock);
-    in_flight += (unsigned)delta;
+    int ok = delta < 0 || !exiting;
+    if (ok)
+        in_flight += (unsigned)delta;
     if (!in_flight)
         pthread_cond_broadcast(&flight_done);
     pthread_mutex_unlock(&flight_lock);
+    return ok;
 }
 
 /* ------------------------------------------------------------ state */
@@ -310,6 +318,8 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
 {
     (void)ev;
     rt_jobswap_plan *p = user;
+    if (!flight(1))
+        return; /* exiting: dropped, with what it holds */
     pthread_t thread;
     pthread_attr_t attr;
     int started = status == CL_COMPLETE && !pthread_attr_init(&attr);
@@ -331,10 +341,8 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
 int rt_jobswap_plan_start(rt_jobswap_plan *p)
 {
     pthread_once(&exit_once, register_exit);
-    flight(1);
-    if (dl_cl.clSetEventCallback(p->read, CL_COMPLETE, on_read, p) ==
-        CL_SUCCESS)
-        return 0;
-    flight(-1);
-    return -1;
+    return dl_cl.clSetEventCallback(p->read, CL_COMPLETE, on_read, p) ==
+                   CL_SUCCESS
+               ? 0
+               : -1;
 }
