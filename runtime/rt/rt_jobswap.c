@@ -344,8 +344,9 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
                                           cl_event *event, cl_int *err)
 {
     dl_irregular_mode mode = dl_rt.controls.irregular;
+    /* A kernel converting its arguments' layouts keeps the layout path. */
     if (!k->annot || !k->annot->nindirect || !k->prog || !k->prog->source ||
-        dl_rt.controls.policy == DL_POLICY_NEVER)
+        k->transformed || dl_rt.controls.policy == DL_POLICY_NEVER)
         return RT_IRREGULAR_ASIS;
     rt_lock();
     rt_irregular *st = state_of(k);
