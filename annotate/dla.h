@@ -230,6 +230,12 @@ typedef struct dla_kernel {
     dla_gather *gathers;
     unsigned params_end;
     char *redirect_reason;
+    /* The job-swapped form (docs/annotations.md, "Job swapping"): under
+     * DL_JOBSWAP_<k>, get_global_id(0) reads dl_job[get_global_id(0)].
+     * Written when jobswap; else jobswap_reason says why (for a kernel
+     * with annotated indirect references). */
+    int jobswap;
+    char *jobswap_reason;
 } dla_kernel;
 
 typedef struct dla_program {

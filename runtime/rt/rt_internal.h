@@ -256,6 +256,9 @@ typedef struct rt_kernel {
      * launches run through rt_reorder.c, not the layout path. */
     int reorder;
     int reorder_warned; /* a decline of rt_reorder.c was logged (locked) */
+    /* The method of its indirect references (rt_jobswap.h), made at its
+     * first launch (locked). */
+    struct rt_irregular *irregular;
     cl_uint nargs;
     rt_arg *args;
     /* The same kernel of the activated variant, made at its first

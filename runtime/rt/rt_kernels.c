@@ -4,6 +4,7 @@
  * expressions, buffer arguments and the replay into the activated
  * variant's kernel). */
 #include "rt_internal.h"
+#include "rt_jobswap.h"
 #include "rt_reorder.h"
 #include "rt_reorder_predict.h"
 #include "rt_memo.h"
@@ -73,6 +74,7 @@ static void free_kernel(rt_kernel *k)
         dl_cl.clReleaseKernel(k->xform);
     if (k->xform_flat)
         dl_cl.clReleaseKernel(k->xform_flat);
+    rt_irregular_forget(k);
     if (k->prog)
         rt_program_unref(k->prog);
     free(k->name);

@@ -22,6 +22,7 @@
 #include "rt_launch.h"
 #include "rt_memo.h"
 #include "rt_permute.h"
+#include "rt_jobswap.h"
 #include "rt_reorder.h"
 #include "rt_reshape.h"
 #include "tuner_timing.h"
@@ -619,7 +620,12 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
     cl_int reordered;
     if (rt_permute_launch(c, k, nwait, wait, event, &reordered))
         return reordered;
-    if (k->reorder && rt_reorder_launch(c, k, nwait, wait, event, &reordered))
+    rt_irregular_launched irr =
+        rt_irregular_launch(c, k, nwait, wait, event, &reordered);
+    if (irr == RT_IRREGULAR_DONE)
+        return reordered;
+    if (k->reorder && irr != RT_IRREGULAR_PLAIN &&
+        rt_reorder_launch(c, k, nwait, wait, event, &reordered))
         return reordered;
     if (!k->transformed && !RT_LOAD(dl_rt.transformed) && !tracks_any_arg(k))
         return real_launch(c, NULL, c->kernel, nwait, wait, event);
