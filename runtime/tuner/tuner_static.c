@@ -10,6 +10,7 @@
 #include "tuner.h"
 
 #include "error.h"
+#include "log.h"
 #include "tuner_calib.h"
 
 #include <math.h> /* INFINITY, isfinite: macros only */
@@ -95,6 +96,13 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
     *out = (dl_tuner_static){.tile = 1};
     uint32_t words = (info->record_size + 3) / 4;
     int aliased = dl_tuner_da_aliases(info);
+    if (aliased) { /* offset DA where the buffer has slack for it */
+        const char *why = NULL;
+        out->da_stride = dl_tuner_da_offset_stride(info, &why);
+        aliased = !out->da_stride;
+        DL_LOG_INFO("tuner: %zu records of %u bytes: %s", info->count,
+                    info->record_size, why);
+    }
     out->da_aliased = aliased;
     const dl_calib_access *aos = dl_calib_find_access(calib, words, 1);
     if (!aos)
