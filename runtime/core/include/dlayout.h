@@ -7,7 +7,9 @@
  *   T; inside a tile every field becomes a T-element array.  AoS is ASTA(1)
  *   and DA is ASTA(M).  When M is not a multiple of T the last, partial tile
  *   of R = M % T records is stored as ASTA(R), i.e. as a mini-DA, so every
- *   layout of the family occupies exactly M * record_size bytes.
+ *   layout of the family occupies exactly M * record_size bytes.  An
+ *   offset DA (dl_layout_da_offset) is the DA of M' > M records whose first
+ *   M are the data: M' * record_size bytes, which needs slack in the buffer.
  */
 #ifndef DLAYOUT_H
 #define DLAYOUT_H
