@@ -155,8 +155,9 @@ typedef struct dl_tuner_kernel_info {
     /* Bytes of its smallest field (conversions of small fields are far
      * slower); 0: from field_sizes, or record_size / nfields. */
     uint32_t min_field_size;
-    /* The buffer's own size (clCreateBuffer's), 0 unknown: beyond
-     * count * record_size it is slack an offset DA may use. */
+    /* The buffer's own size (clCreateBuffer's), 0 unknown (no offset DA
+     * is considered): beyond count * record_size it is slack an offset
+     * DA may use. */
     size_t buffer_bytes;
 } dl_tuner_kernel_info;
 

@@ -432,28 +432,6 @@ static void test_da_offset_stride(void **state)
     assert_int_equal(dl_tuner_da_offset_stride(NULL, &why), 0);
 }
 
-/* The static choice takes an offset DA's unaliased figure where the slack
- * allows one (test_static_choice_aliased has the aliased side). */
-static void test_static_choice_offset(void **state)
-{
-    (void)state;
-    dl_calibration c;
-    sample(&c);
-    dl_tuner_static s;
-    dl_tuner_kernel_info k = info(19, 100);
-    k.count = 1u << 20; /* 4 MiB a field: aliased */
-    k.buffer_bytes = k.count * 76;
-    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
-    assert_true(s.da_aliased);
-    assert_int_equal(s.da_stride, 0);
-    assert_true(s.tile == 1);
-    k.buffer_bytes += 16 * 76;
-    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
-    assert_false(s.da_aliased);
-    assert_int_equal(s.da_stride, (1u << 20) + 16);
-    assert_true(s.tile == DL_TILE_DA);
-}
-
 /* The log of one test, in a file of the test's directory. */
 static char log_path[400];
 
@@ -480,6 +458,37 @@ static void log_back_to_stderr(void)
 {
     dl_log_close();
     dl_log_set_level(DL_LOG_LEVEL_WARN);
+}
+
+/* The static choice takes an offset DA's unaliased figure where the slack
+ * allows one (test_static_choice_aliased has the aliased side). */
+static void test_static_choice_offset(void **state)
+{
+    (void)state;
+    dl_calibration c;
+    sample(&c);
+    dl_tuner_static s;
+    dl_tuner_kernel_info k = info(19, 100);
+    k.count = 1u << 20; /* 4 MiB a field: aliased */
+    k.buffer_bytes = k.count * 76;
+    log_to_file();
+    dl_log_set_level(DL_LOG_LEVEL_INFO);
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.da_aliased);
+    assert_int_equal(s.da_stride, 0);
+    assert_true(s.tile == 1);
+    k.buffer_bytes += 16 * 76;
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_false(s.da_aliased);
+    assert_int_equal(s.da_stride, (1u << 20) + 16);
+    assert_true(s.tile == DL_TILE_DA);
+    /* Why, at info level, once for each shape in a row. */
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_int_equal(log_lines_with("bytes of slack, not the 1216"), 1);
+    assert_int_equal(log_lines_with("offset DA, field arrays 1048592 "
+                                    "records apart"),
+                     1);
+    log_back_to_stderr();
 }
 
 /* A run that calibrates says so in one line, unless
@@ -669,7 +678,8 @@ int main(void)
         cmocka_unit_test(test_da_alias_group),
         cmocka_unit_test(test_static_choice_aliased),
         cmocka_unit_test(test_da_offset_stride),
-        cmocka_unit_test(test_static_choice_offset),
+        cmocka_unit_test_setup_teardown(test_static_choice_offset, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_announce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_unwritable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_noisy, setup, teardown),
