@@ -31,7 +31,7 @@ static int record_equal(const dl_record *a, const dl_record *b)
 
 dl_layout rt_layout_dl(const rt_layout *l)
 {
-    dl_layout d = {l->rec, l->count, l->tile};
+    dl_layout d = {l->rec, l->count, l->tile, 0};
     return d;
 }
 

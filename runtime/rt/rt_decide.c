@@ -101,7 +101,8 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
                                            16,
                                            dl_rt.controls.tile,
                                            to.tile,
-                                           smallest_field(arg->record)};
+                                           smallest_field(arg->record),
+                                           0 /* no offset DA here yet */};
     }
     dl_tuner_prediction p =
         calib ? dl_tuner_predict_launch(calib, info, n) : none;

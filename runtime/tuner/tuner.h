@@ -186,6 +186,10 @@ typedef struct dl_tuner_kernel_info {
     /* Bytes of its smallest field (conversions of small fields are far
      * slower); 0: from field_sizes, or record_size / nfields. */
     uint32_t min_field_size;
+    /* The buffer's own size (clCreateBuffer's), 0 unknown (no offset DA
+     * is considered): beyond count * record_size it is slack an offset
+     * DA may use. */
+    size_t buffer_bytes;
 } dl_tuner_kernel_info;
 
 typedef struct dl_tuner_static {
@@ -196,6 +200,10 @@ typedef struct dl_tuner_static {
     int amortises;        /* saving * expected_launches > conversion     */
     int da_aliased;       /* DA's field arrays of this argument alias at
                              4 KiB: DA was judged by the aliased figure */
+    size_t da_stride;     /* they would alias, and the buffer's slack
+                             holds an offset DA with field arrays this
+                             many records apart: DA was judged as not
+                             aliased (0: none) */
 } dl_tuner_static;
 
 /* Predicts the best member of the ASTA(T) family for the argument from
@@ -228,5 +236,16 @@ dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
 unsigned dl_tuner_da_alias_group(const dl_tuner_kernel_info *info);
 /* dl_tuner_da_alias_group(info) >= DL_TUNER_ALIAS_GROUP. */
 int dl_tuner_da_aliases(const dl_tuner_kernel_info *info);
+
+/* Pad of an offset DA's field arrays on the smallest field, in bytes: the
+ * best of 64, 128 and 256 measured on POCL here (docs/layouts.md). */
+#define DL_TUNER_DA_PAD_BYTES 64u
+
+/* Where the argument's DA field arrays alias and info->buffer_bytes leaves
+ * slack for it, the field stride M' > count (records) of an offset DA
+ * whose field arrays do not alias (tuner_offset.c); else 0.  *why, if
+ * given, says in words why (valid until the thread's next call). */
+size_t dl_tuner_da_offset_stride(const dl_tuner_kernel_info *info,
+                                 const char **why);
 
 #endif
