@@ -182,7 +182,7 @@ char *dla_emit(const dla_program *prog, size_t *len)
         }
         for (int w = 7; k->jobswap && w <= 9; w++) {
             char *text = jobswap_text(k, w, &failed);
-            unsigned at = w == 7 ? k->line_start
+            unsigned at = w == 7   ? k->line_start
                           : w == 8 ? k->params_end
                                    : k->body.end;
             lines[(w - 5) * prog->nkernels + i] = text;

@@ -169,16 +169,14 @@ static void init_lattice(float *lat, const lbm_opts *o)
 }
 
 /* AoS <-> DA (element k of cell n at k*stride + n; stride >= ncells) */
-static void aos_to_da(float *da, const float *aos, size_t ncells,
-                      size_t stride)
+static void aos_to_da(float *da, const float *aos, size_t ncells, size_t stride)
 {
     for (size_t n = 0; n < ncells; n++)
         for (size_t k = 0; k < CELL_FLOATS; k++)
             da[k * stride + n] = aos[n * CELL_FLOATS + k];
 }
 
-static void da_to_aos(float *aos, const float *da, size_t ncells,
-                      size_t stride)
+static void da_to_aos(float *aos, const float *da, size_t ncells, size_t stride)
 {
     for (size_t k = 0; k < CELL_FLOATS; k++)
         for (size_t n = 0; n < ncells; n++)

@@ -39,9 +39,9 @@ static dl_status table_buffer(cl_context ctx, const uint32_t *data,
 {
     cl_int err;
     size_t bytes = (count ? count : 1) * sizeof *data;
-    *out = dl_cl.clCreateBuffer(ctx, CL_MEM_READ_ONLY |
-                                         (count ? CL_MEM_COPY_HOST_PTR : 0),
-                                bytes, count ? (void *)data : NULL, &err);
+    *out = dl_cl.clCreateBuffer(
+        ctx, CL_MEM_READ_ONLY | (count ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+        count ? (void *)data : NULL, &err);
     DL_RETURN_ON_CL(err, "clCreateBuffer (permutation table)");
     return DL_SUCCESS;
 }
@@ -51,16 +51,16 @@ dl_status dl_perm_device_create(cl_context context, const dl_perm_plan *plan,
 {
     DL_RETURN_ERROR_ON(!context || !plan || !out || elem_bytes == 0,
                        DL_INVALID_ARGUMENT, "permute: NULL argument");
-    *out = (dl_perm_device){.segments = plan->segments,
-                            .elem_bytes = elem_bytes};
+    *out =
+        (dl_perm_device){.segments = plan->segments, .elem_bytes = elem_bytes};
     cl_int err = CL_SUCCESS;
     dl_status st = table_buffer(context, plan->order, plan->moved, &out->order);
     if (st == DL_SUCCESS)
         st = table_buffer(context, plan->seg, 3 * plan->segments, &out->seg);
     if (st == DL_SUCCESS) {
         size_t bytes = (plan->segments ? plan->segments : 1) * elem_bytes;
-        out->saved = dl_cl.clCreateBuffer(context, CL_MEM_READ_WRITE, bytes,
-                                          NULL, &err);
+        out->saved =
+            dl_cl.clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
         if (err != CL_SUCCESS)
             st = dl_fail(DL_OPENCL_ERROR,
                          "clCreateBuffer (permutation's saved elements) "
@@ -111,8 +111,7 @@ static dl_status chain_segments(dl_chain *c, cl_mem a,
     cl_kernel k;
     DL_RETURN_IF_FAIL(perm_kernel(c->engine, dev->elem_bytes, 4, 1, name, &k));
     cl_ulong segments = dev->segments;
-    const void *values[] = {&a, &dev->order, &dev->seg, &dev->saved,
-                            &segments};
+    const void *values[] = {&a, &dev->order, &dev->seg, &dev->saved, &segments};
     const size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem),
                             sizeof(cl_mem), sizeof segments};
     dl_status st = DL_SUCCESS;
@@ -163,8 +162,8 @@ dl_status dl_enqueue_redirect(dl_engine *engine, cl_command_queue queue,
         size_t local = run > 1 ? 1 : REDIRECT_LOCAL;
         size_t global = dl_div_up(dl_div_up(count, run), local) * local;
         cl_kernel k;
-        DL_RETURN_IF_FAIL(perm_kernel(engine, 4, index_bytes, run,
-                                      "dl_perm_redirect", &k));
+        DL_RETURN_IF_FAIL(
+            perm_kernel(engine, 4, index_bytes, run, "dl_perm_redirect", &k));
         cl_ulong cnt = count, nn = n;
         dl_status st = dl_set_arg(k, 0, sizeof p, &p);
         if (st == DL_SUCCESS)

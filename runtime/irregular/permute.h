@@ -60,8 +60,8 @@ dl_status dl_perm_apply_host(const dl_perm_plan *plan, void *a,
  * bytes): the element P names first goes to 0, the next new one to 1, and
  * so on; elements P never names (or entries outside [0, n)) keep their
  * relative order after them.  pi holds n entries. */
-dl_status dl_perm_first_touch(const void *p, size_t count,
-                              unsigned index_bytes, size_t n, uint32_t *pi);
+dl_status dl_perm_first_touch(const void *p, size_t count, unsigned index_bytes,
+                              size_t n, uint32_t *pi);
 
 /* A plan on the device: its order and segment tables, and room for the
  * saved elements. */

@@ -10,17 +10,15 @@
 
 static int64_t entry(const void *p, unsigned index_bytes, size_t i)
 {
-    return index_bytes == 4 ? ((const int32_t *)p)[i]
-                            : ((const int64_t *)p)[i];
+    return index_bytes == 4 ? ((const int32_t *)p)[i] : ((const int64_t *)p)[i];
 }
 
-dl_status dl_perm_first_touch(const void *p, size_t count,
-                              unsigned index_bytes, size_t n, uint32_t *pi)
+dl_status dl_perm_first_touch(const void *p, size_t count, unsigned index_bytes,
+                              size_t n, uint32_t *pi)
 {
-    DL_RETURN_ERROR_ON(index_bytes != 4 && index_bytes != 8,
-                       DL_INVALID_ARGUMENT,
-                       "permute: index entries of %u bytes (4 or 8)",
-                       index_bytes);
+    DL_RETURN_ERROR_ON(
+        index_bytes != 4 && index_bytes != 8, DL_INVALID_ARGUMENT,
+        "permute: index entries of %u bytes (4 or 8)", index_bytes);
     DL_RETURN_ERROR_ON(n > UINT32_MAX, DL_INVALID_ARGUMENT,
                        "permute: %zu elements (at most 2^32 - 1)", n);
     DL_RETURN_ERROR_ON((count && !p) || (n && !pi), DL_INVALID_ARGUMENT,

@@ -93,8 +93,8 @@ static dl_status plan_alloc(size_t n, size_t segments, dl_perm_plan *out)
 static void plan_trim(dl_perm_plan *plan)
 {
     uint32_t *seg =
-        realloc(plan->seg, 3 * (plan->segments ? plan->segments : 1) *
-                               sizeof *plan->seg);
+        realloc(plan->seg,
+                3 * (plan->segments ? plan->segments : 1) * sizeof *plan->seg);
     if (seg)
         plan->seg = seg;
 }
@@ -109,9 +109,9 @@ dl_status dl_perm_plan_build(const uint32_t *pi, size_t n, size_t seg_len,
     if (seg_len == 0)
         seg_len = DL_PERM_SEGMENT;
     unsigned char *seen = calloc(n ? n : 1, 1);
-    dl_status st = seen ? plan_alloc(n, max_segments(n, seg_len), out)
-                        : dl_fail(DL_OUT_OF_MEMORY,
-                                  "permute: marks of %zu elements", n);
+    dl_status st =
+        seen ? plan_alloc(n, max_segments(n, seg_len), out)
+             : dl_fail(DL_OUT_OF_MEMORY, "permute: marks of %zu elements", n);
     if (st == DL_SUCCESS && !list_cycles(pi, n, seg_len, seen, out)) {
         dl_perm_plan_free(out);
         st = dl_fail(DL_INVALID_ARGUMENT,
@@ -130,8 +130,8 @@ dl_status dl_perm_plan_reverse(const dl_perm_plan *forward, size_t seg_len,
                        "permute: NULL argument");
     if (seg_len == 0)
         seg_len = DL_PERM_SEGMENT;
-    DL_RETURN_IF_FAIL(plan_alloc(forward->n,
-                                 max_segments(forward->n, seg_len), out));
+    DL_RETURN_IF_FAIL(
+        plan_alloc(forward->n, max_segments(forward->n, seg_len), out));
     /* A cycle ends with the segment whose element goes back to its start
      * (`after` not past the segment). */
     size_t start = 0;
@@ -156,8 +156,8 @@ dl_status dl_perm_apply_host(const dl_perm_plan *plan, void *a,
     unsigned char *base = a;
     size_t e = elem_bytes;
     unsigned char *saved = malloc(plan->segments ? plan->segments * e : 1);
-    DL_RETURN_ERROR_ON(!saved, DL_OUT_OF_MEMORY,
-                       "permute: %zu saved elements", plan->segments);
+    DL_RETURN_ERROR_ON(!saved, DL_OUT_OF_MEMORY, "permute: %zu saved elements",
+                       plan->segments);
     for (size_t j = 0; j < plan->segments; j++)
         memcpy(saved + j * e, base + plan->order[plan->seg[3 * j]] * e, e);
     for (size_t j = 0; j < plan->segments; j++) {

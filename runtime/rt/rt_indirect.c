@@ -78,8 +78,7 @@ dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,
                        .global_offset = c->offset,
                        .args = raw,
                        .nargs = n};
-    return dl_annot_indirect_eval(r, k->annot->nparams, &env,
-                                  rt_indirect_macro,
+    return dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
                                   k->prog ? k->prog->options : NULL, out);
 }
 

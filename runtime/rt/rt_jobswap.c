@@ -48,8 +48,7 @@ static int others_indexed(const dl_annot_kernel *ak)
 static int a_written(const dl_annot_kernel *ak, const dl_annot_indirect *r)
 {
     const dl_kernel_param *a = &ak->params[r->array];
-    return r->write ||
-           !(a->pointee_const || a->space == DL_SPACE_CONSTANT);
+    return r->write || !(a->pointee_const || a->space == DL_SPACE_CONSTANT);
 }
 
 /* ------------------------------------------------------------ state */
@@ -84,12 +83,10 @@ static rt_irregular_launched settle(rt_kernel *k, rt_irregular_path path,
     }
     rt_unlock();
     if (first)
-        DL_LOG_INFO_AT(k->prog ? k->prog->name : "<source>",
-                       k->annot ? k->annot->line : 0,
-                       "irregular: kernel '%s' %s: %s", k->name,
-                       path == RT_PATH_PLAIN ? "runs as written"
-                                             : "keeps its path",
-                       why);
+        DL_LOG_INFO_AT(
+            k->prog ? k->prog->name : "<source>", k->annot ? k->annot->line : 0,
+            "irregular: kernel '%s' %s: %s", k->name,
+            path == RT_PATH_PLAIN ? "runs as written" : "keeps its path", why);
     return path == RT_PATH_PLAIN ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;
 }
 
@@ -211,8 +208,8 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
     cl_mem pm = rt_launch_arg_mem(k, r->via);
     size_t isz = dl_int_type_size(r->via_type), bytes = 0;
     if (!p || !pm || !isz ||
-        dl_cl.clGetMemObjectInfo(pm, CL_MEM_SIZE, sizeof bytes, &bytes,
-                                 NULL) != CL_SUCCESS ||
+        dl_cl.clGetMemObjectInfo(pm, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) !=
+            CL_SUCCESS ||
         (uint64_t)range->base >= bytes / isz) {
         free(p);
         *why = p ? "the index buffer holds no entry the launch reads"
@@ -250,9 +247,10 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
                                 &p->device, NULL);
     dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT, sizeof p->context,
                                 &p->context, NULL);
-    p->facts.budget = p->device ? dl_gather_budget_bytes(
-                                      p->device, dl_rt.controls.gather_budget)
-                                : 0;
+    p->facts.budget =
+        p->device
+            ? dl_gather_budget_bytes(p->device, dl_rt.controls.gather_budget)
+            : 0;
     p->host = malloc(p->entries * isz);
     p->kernel = strdup(k->name);
     p->options = strdup(k->prog->options ? k->prog->options : "");
@@ -290,10 +288,9 @@ static const char *read_index(const launch_call *c, rt_kernel *k,
         rt_jobswap_plan_free(p);
         return "the index buffer is in a converted layout";
     }
-    if (dl_cl.clEnqueueReadBuffer(c->queue, rt_launch_arg_mem(k, r->via),
-                                  CL_FALSE, base * isz, p->entries * isz,
-                                  p->host, 1, &launched,
-                                  &p->read) != CL_SUCCESS) {
+    if (dl_cl.clEnqueueReadBuffer(
+            c->queue, rt_launch_arg_mem(k, r->via), CL_FALSE, base * isz,
+            p->entries * isz, p->host, 1, &launched, &p->read) != CL_SUCCESS) {
         rt_jobswap_plan_free(p);
         return "the index buffer cannot be read";
     }

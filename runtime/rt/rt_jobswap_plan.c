@@ -96,14 +96,22 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p)
 static int64_t entry(const void *host, dl_int_type type, size_t i)
 {
     switch (type) {
-    case DL_INT_I8: return ((const int8_t *)host)[i];
-    case DL_INT_U8: return ((const uint8_t *)host)[i];
-    case DL_INT_I16: return ((const int16_t *)host)[i];
-    case DL_INT_U16: return ((const uint16_t *)host)[i];
-    case DL_INT_I32: return ((const int32_t *)host)[i];
-    case DL_INT_U32: return ((const uint32_t *)host)[i];
-    case DL_INT_U64: return (int64_t)((const uint64_t *)host)[i];
-    default: return ((const int64_t *)host)[i];
+    case DL_INT_I8:
+        return ((const int8_t *)host)[i];
+    case DL_INT_U8:
+        return ((const uint8_t *)host)[i];
+    case DL_INT_I16:
+        return ((const int16_t *)host)[i];
+    case DL_INT_U16:
+        return ((const uint16_t *)host)[i];
+    case DL_INT_I32:
+        return ((const int32_t *)host)[i];
+    case DL_INT_U32:
+        return ((const uint32_t *)host)[i];
+    case DL_INT_U64:
+        return (int64_t)((const uint64_t *)host)[i];
+    default:
+        return ((const int64_t *)host)[i];
     }
 }
 
@@ -111,8 +119,8 @@ static int64_t entry(const void *host, dl_int_type type, size_t i)
  * duplication layout's into *after. */
 static uint64_t transactions(const dl_coalesce_geometry *g,
                              const dl_coalesce_ref *ref,
-                             const dl_coalesce_range *range,
-                             const int64_t *idx, size_t n, uint64_t *after)
+                             const dl_coalesce_range *range, const int64_t *idx,
+                             size_t n, uint64_t *after)
 {
     dl_coalesce_counts c = {0, 0, 0};
     if (!n || dl_coalesce_count(g, ref, range, idx, n, 8, &c) != DL_SUCCESS)
@@ -165,16 +173,15 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
     for (size_t t = 0; ok && t < active; t++)
         elem[t] = all[t * p->t_stride] + p->ref.offset;
     unsigned per_segment = g.segment_bytes / p->ref.elem_bytes;
-    ok = ok && (!active ||
-                dl_job_swap_by_segment(elem, active, g.simd_width,
-                                       per_segment ? per_segment : 1,
-                                       job) == DL_SUCCESS);
+    ok = ok && (!active || dl_job_swap_by_segment(elem, active, g.simd_width,
+                                                  per_segment ? per_segment : 1,
+                                                  job) == DL_SUCCESS);
     if (ok) {
         dl_coalesce_range as_read = {p->global, p->steps, 0, p->t_stride,
                                      p->j_stride};
         dl_coalesce_range by_item = {active, p->steps, 0, p->steps, 1};
-        p->facts.tx_none = transactions(&g, &p->ref, &as_read, all,
-                                        p->entries, &p->facts.tx_duplication);
+        p->facts.tx_none = transactions(&g, &p->ref, &as_read, all, p->entries,
+                                        &p->facts.tx_duplication);
         entries_by_item(p, all, active, job, swapped);
         p->facts.tx_job_swap =
             transactions(&g, &p->ref, &by_item, swapped, items, NULL);
@@ -246,8 +253,8 @@ static const char *path_words(rt_irregular_path path)
 }
 
 /* Locked: the decision, with the variant and R for job swap. */
-static void store(rt_jobswap_plan *p, rt_irregular_path path,
-                  cl_kernel variant, cl_mem job)
+static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
+                  cl_mem job)
 {
     rt_lock();
     rt_irregular *st = p->st;

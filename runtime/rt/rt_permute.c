@@ -112,8 +112,7 @@ static int claim(rt_buffer *b)
     return !__atomic_load_n(&b->host_busy, __ATOMIC_SEQ_CST);
 }
 
-static dl_status table(cl_context ctx, const uint32_t *v, size_t n,
-                       cl_mem *out)
+static dl_status table(cl_context ctx, const uint32_t *v, size_t n, cl_mem *out)
 {
     cl_int err;
     *out = dl_cl.clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -127,9 +126,8 @@ static dl_status upload(rt_perm *pm)
 {
     if (pm->map)
         return DL_SUCCESS;
-    dl_status st =
-        dl_perm_device_create(pm->context, &pm->forward, pm->elem,
-                              &pm->dev_forward);
+    dl_status st = dl_perm_device_create(pm->context, &pm->forward, pm->elem,
+                                         &pm->dev_forward);
     if (st == DL_SUCCESS)
         st = dl_perm_device_create(pm->context, &pm->back, pm->elem,
                                    &pm->dev_back);
@@ -157,12 +155,12 @@ static dl_status move(rt_perm *pm, rt_buffer *b, dl_engine *engine,
 {
     rt_events all = {0};
     rt_buffer_conversion_waits(b, nwait, wait, &all);
-    dl_status st = all.failed ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
-                   : plan     ? dl_enqueue_permute(engine, queue, b->mem, plan,
-                                                   all.n, all.ev, ev)
-                          : dl_enqueue_redirect(engine, queue, b->mem,
-                                                pm->index_bytes, pm->count, map,
-                                                pm->n, all.n, all.ev, ev);
+    dl_status st =
+        all.failed ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
+        : plan
+            ? dl_enqueue_permute(engine, queue, b->mem, plan, all.n, all.ev, ev)
+            : dl_enqueue_redirect(engine, queue, b->mem, pm->index_bytes,
+                                  pm->count, map, pm->n, all.n, all.ev, ev);
     rt_events_free(&all);
     if (st != DL_SUCCESS)
         return st;
@@ -185,9 +183,9 @@ static dl_status move_pair(rt_perm *pm, int forward, cl_command_queue queue,
     rt_memos_invalidate();
     uint64_t t0 = dl_now_ns();
     cl_event ea = NULL, ep = NULL;
-    dl_status st = move(pm, a, engine, queue,
-                        forward ? &pm->dev_forward : &pm->dev_back, NULL,
-                        nwait, wait, &ea);
+    dl_status st =
+        move(pm, a, engine, queue, forward ? &pm->dev_forward : &pm->dev_back,
+             NULL, nwait, wait, &ea);
     if (st == DL_SUCCESS)
         st = move(pm, p, engine, queue, NULL, forward ? pm->map : pm->unmap,
                   nwait, wait, &ep);
@@ -387,7 +385,8 @@ static rt_perm *launch_pair(const launch_call *c, rt_kernel *k)
     if (r < 0)
         return NULL;
     const dl_annot_indirect *x = &k->annot->indirect[r];
-    cl_mem am = rt_launch_arg_mem(k, x->array), pmem = rt_launch_arg_mem(k, x->via);
+    cl_mem am = rt_launch_arg_mem(k, x->array),
+           pmem = rt_launch_arg_mem(k, x->via);
     const char *why = "an argument is not a buffer";
     rt_perm *pm = NULL;
     if (am && pmem && !aliased(k, x, am, pmem))

@@ -19,10 +19,10 @@
 
 /* The pair's state. */
 typedef enum rt_perm_state {
-    RT_PERM_READING,  /* P's copy is being read, or pi planned */
-    RT_PERM_READY,    /* pi planned: applied at the next launch */
-    RT_PERM_APPLIED,  /* A permuted and P redirected */
-    RT_PERM_DECLINED  /* not worth it, or it failed: A and P stay plain */
+    RT_PERM_READING, /* P's copy is being read, or pi planned */
+    RT_PERM_READY,   /* pi planned: applied at the next launch */
+    RT_PERM_APPLIED, /* A permuted and P redirected */
+    RT_PERM_DECLINED /* not worth it, or it failed: A and P stay plain */
 } rt_perm_state;
 
 typedef struct rt_perm rt_perm;
@@ -31,8 +31,7 @@ typedef struct rt_perm rt_perm;
  * references (DL_PERMUTE not off): its program is then tracked. */
 static inline int rt_permute_considered(const dl_annot_kernel *ak)
 {
-    return dl_rt.controls.permute != DL_PERMUTE_OFF && ak->ok &&
-           ak->nindirect;
+    return dl_rt.controls.permute != DL_PERMUTE_OFF && ak->ok && ak->nindirect;
 }
 
 /* The decision under DL_PERMUTE=auto, the hook the selector may take
@@ -65,22 +64,22 @@ void rt_permute_forget(rt_buffer *b, int gone);
 /* ----------------------------------------- between rt_permute*.c only */
 
 struct rt_perm {
-    cl_mem a, p;           /* the array and the index buffer */
+    cl_mem a, p; /* the array and the index buffer */
     cl_context context;
     cl_device_id device;
-    size_t n, elem;        /* A: n elements of elem bytes */
-    size_t count;          /* P: entries of index_bytes */
+    size_t n, elem; /* A: n elements of elem bytes */
+    size_t count;   /* P: entries of index_bytes */
     unsigned index_bytes;
     /* How work-items read P, for the auto decision: the reference's range
      * at the first launch (consecutive entries if it cannot be told). */
     dl_coalesce_range range;
     rt_perm_state state;
-    int refs;              /* the two entries, and the planner while it runs */
+    int refs;               /* the two entries, and the planner while it runs */
     cl_command_queue queue; /* retained while reading and while applied */
     /* Planned (rt_permute_plan.c), read only once the state says READY;
      * P's copy freed once planned, the rest once on the device. */
-    void *host;             /* P's copy */
-    cl_int read_status;     /* the read's, from its callback */
+    void *host;         /* P's copy */
+    cl_int read_status; /* the read's, from its callback */
     uint32_t *pi, *inv;
     dl_perm_plan forward, back;
     uint64_t plan_ns;

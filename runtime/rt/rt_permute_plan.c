@@ -112,8 +112,7 @@ static size_t extra_bytes(const rt_perm *pm)
 static int decide(const rt_perm *pm)
 {
     dl_coalesce_geometry g;
-    if (dl_coalesce_geometry_for_device(pm->device, pm->elem, &g) !=
-        DL_SUCCESS)
+    if (dl_coalesce_geometry_for_device(pm->device, pm->elem, &g) != DL_SUCCESS)
         return 0;
     void *after_index = redirected(pm);
     if (!after_index)
@@ -153,8 +152,8 @@ static void *plan_thread(void *arg)
         engine = NULL;
     rt_unlock();
     /* The kernels built here, not at the launch under the lock. */
-    ok = ok && engine && dl_perm_warm(engine, pm->elem, pm->index_bytes) ==
-                             DL_SUCCESS;
+    ok = ok && engine &&
+         dl_perm_warm(engine, pm->elem, pm->index_bytes) == DL_SUCCESS;
     rt_lock();
     if (pm->state == RT_PERM_READING)
         pm->state = ok ? RT_PERM_READY : RT_PERM_DECLINED;

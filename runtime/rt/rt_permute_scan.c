@@ -18,7 +18,8 @@ static int names_word(const char *s, size_t len, const char *word)
     for (size_t i = 0; i + w <= len; i++) {
         if (memcmp(s + i, word, w) != 0)
             continue;
-        int before = i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
+        int before =
+            i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
         int after = i + w < len &&
                     (isalnum((unsigned char)s[i + w]) || s[i + w] == '_');
         if (!before && !after)
@@ -46,7 +47,8 @@ static int directive_names(const char *src, size_t len, const char *a,
         while (j < end && (src[j] == ' ' || src[j] == '\t'))
             j++;
         if (j < end && src[j] == '#' &&
-            (names_word(src + j, end - j, a) || names_word(src + j, end - j, p)))
+            (names_word(src + j, end - j, a) ||
+             names_word(src + j, end - j, p)))
             return 1;
         i = end + 1;
     }
@@ -99,7 +101,8 @@ int rt_permute_scan(const char *src, size_t len, const char *kernel,
     dl_clsrc_token t;
     int found_ok = 0, bodies = 0;
     while (next(&lx, &t)) {
-        if (!dl_clsrc_is_ident(t, "kernel") && !dl_clsrc_is_ident(t, "__kernel"))
+        if (!dl_clsrc_is_ident(t, "kernel") &&
+            !dl_clsrc_is_ident(t, "__kernel"))
             continue;
         dl_clsrc_signature sig;
         int found = 0;

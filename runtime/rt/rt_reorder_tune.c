@@ -77,8 +77,8 @@ static dl_tuner_prediction prediction(const launch_call *c, const rt_kernel *k,
 {
     const dl_calibration *cal = cached_calibration(c->queue);
     double build = k->prog ? (double)k->prog->build_ns : 0;
-    double gather_build = build < GATHER_BUILD_MAX_NS ? build
-                                                      : GATHER_BUILD_MAX_NS;
+    double gather_build =
+        build < GATHER_BUILD_MAX_NS ? build : GATHER_BUILD_MAX_NS;
     if (cal && cal->build_ms * 1e6 > gather_build)
         gather_build = cal->build_ms * 1e6;
     double rate = cal && cal->copy_bytes_per_ns > 0 ? cal->copy_bytes_per_ns

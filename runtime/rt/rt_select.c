@@ -16,8 +16,8 @@ void rt_select_input(const rt_select_facts *f, dl_selector_input *in)
 {
     memset(in, 0, sizeof *in);
     for (int m = 0; m < DL_METHOD_COUNT; m++)
-        in->method[m] = (dl_method_estimate){0, 0, 0, f->reorg_s[m],
-                                             f->kernel_s[m]};
+        in->method[m] =
+            (dl_method_estimate){0, 0, 0, f->reorg_s[m], f->kernel_s[m]};
     in->method[DL_METHOD_NONE].available = 1;
     in->method[DL_METHOD_NONE].transactions = f->tx_none;
     in->method[DL_METHOD_DUPLICATION].available = f->gather_form;

@@ -13,13 +13,13 @@
  * contents arrive.  Times are seconds; negative: not measured. */
 typedef struct rt_select_facts {
     uint64_t tx_none, tx_duplication, tx_job_swap; /* the analyser's */
-    size_t bytes_duplication;  /* the reordered copy (all of P)       */
-    size_t bytes_job_swap;     /* the job map: 4 bytes a work-item    */
-    size_t budget;             /* DL_GATHER_BUDGET in bytes           */
-    int gather_form;           /* the redirected form is planned      */
-    int jobswap_form;          /* dl-annotate wrote the job-swapped one */
-    int a_written;             /* the kernel may write A              */
-    int others_disturbed;      /* other arrays are indexed by the id  */
+    size_t bytes_duplication; /* the reordered copy (all of P)       */
+    size_t bytes_job_swap;    /* the job map: 4 bytes a work-item    */
+    size_t budget;            /* DL_GATHER_BUDGET in bytes           */
+    int gather_form;          /* the redirected form is planned      */
+    int jobswap_form;         /* dl-annotate wrote the job-swapped one */
+    int a_written;            /* the kernel may write A              */
+    int others_disturbed;     /* other arrays are indexed by the id  */
     /* The remapping layout's predicate (its runtime side is another
      * part's: rt_permute_wanted()); 0 until it exists. */
     int remap_wanted;

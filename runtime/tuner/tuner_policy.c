@@ -537,7 +537,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
          * host builds (the judge waits for both, probe_reported). */
         if (due && p && p->first_ns > 0 &&
             !(e = wait_for_plain(t, e, p, why, sizeof why)))
-            return c; /* the kernel was released meanwhile */
+            return c;                 /* the kernel was released meanwhile */
         if (due && p && p->refresh) { /* counted while it waited? */
             fresh = *p;
             p->refresh(&fresh);

@@ -3,8 +3,8 @@
  * x, then y read once: argv[0] rows (default 1M: 32 MiB each of val and
  * col), argv[1] launches (default 3), then "identity" for col[j * n +
  * r] = r (every read of x coalesced already), "finish" for a clFinish
- * after each launch (a loop that looks at each result).  The 3-launch form is a short
- * program that the tuner must keep plain under DL_POLICY=auto, building
+ * after each launch (a loop that looks at each result).  The 3-launch form is a
+ * short program that the tuner must keep plain under DL_POLICY=auto, building
  * nothing (docs/tuning.md); with 2M rows and 50 launches it is the loop
  * docs/irregular.md times. */
 #include "scenarios.h"

@@ -61,8 +61,8 @@ static cl_int run(cl_context ctx, cl_device_id dev, cl_command_queue q,
         err |= clSetKernelArg(k, 3, sizeof n, &n);
     size_t global = GLOBAL;
     if (k && err == CL_SUCCESS)
-        err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL,
-                                     NULL);
+        err =
+            clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
     if (err == CL_SUCCESS)
         err = clEnqueueReadBuffer(q, args[2], CL_TRUE, 0, N * sizeof *y, y, 0,
                                   NULL, NULL);
@@ -112,10 +112,10 @@ int main(int argc, char **argv)
         err = run(ctx, dev, q, src, len, "-D DL_JOBSWAP_swap=1", args, 4,
                   swapped);
     int same = err == CL_SUCCESS && !memcmp(plain, swapped, sizeof plain);
-    printf("job-swapped swap: %s\n",
-           err != CL_SUCCESS ? "OpenCL error"
-           : same            ? "byte-identical to the plain kernel"
-                             : "DIFFERS");
+    printf("job-swapped swap: %s\n", err != CL_SUCCESS ? "OpenCL error"
+                                     : same
+                                         ? "byte-identical to the plain kernel"
+                                         : "DIFFERS");
     for (int i = 0; i < 4; i++)
         clReleaseMemObject(args[i]);
     clReleaseCommandQueue(q);

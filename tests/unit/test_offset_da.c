@@ -37,7 +37,7 @@ typedef struct rec_case {
 
 static size_t make_records(rec_case *out, size_t cap)
 {
-    static const uint32_t shapes[][2] = {{1, 4}, {2, 4}, {20, 4},
+    static const uint32_t shapes[][2] = {{1, 4},  {2, 4}, {20, 4},
                                          {64, 4}, {3, 8}, {5, 1}};
     size_t n = 0;
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes && n < cap; i++) {
@@ -77,8 +77,8 @@ static void check_offsets(const dl_record *rec, size_t m, size_t stride)
             assert_int_equal(dl_layout_offset(&l, i, f, &got), DL_SUCCESS);
             /* field f's array starts at its offset times the stride */
             assert_int_equal(got, (size_t)fl.offset * span + i * fl.size);
-            assert_int_equal(got, naive_offset(span, span, size, i, fl.offset,
-                                               fl.size));
+            assert_int_equal(
+                got, naive_offset(span, span, size, i, fl.offset, fl.size));
         }
         size_t beyond = 0;
         assert_int_equal(dl_layout_offset(&l, m, f, &beyond),
@@ -216,8 +216,8 @@ static void round_trip(dl_test_fixture *fx, const rec_case *r, size_t m,
     convert_on_device(fx, buf, &aos, &off);
     dl_test_read(&fx->cl, buf, got, bytes + GUARD);
     if (memcmp(got, want, bytes + GUARD) != 0)
-        print_error("%s, %zu records, stride %zu: offset DA differs\n",
-                    r->name, m, stride);
+        print_error("%s, %zu records, stride %zu: offset DA differs\n", r->name,
+                    m, stride);
     assert_memory_equal(got, want, bytes + GUARD);
     convert_on_device(fx, buf, &off, &aos);
     dl_test_read(&fx->cl, buf, got, bytes + GUARD);
@@ -278,8 +278,8 @@ int main(void)
         cmocka_unit_test(test_device_no_slack),
     };
     dl_test_seed("test_offset_da");
-    int failed = cmocka_run_group_tests_name("offset DA, host", host, NULL,
-                                             NULL);
+    int failed =
+        cmocka_run_group_tests_name("offset DA, host", host, NULL, NULL);
     return failed + cmocka_run_group_tests_name("offset DA, device", device,
                                                 setup, teardown);
 }

@@ -94,8 +94,7 @@ static void permute_inverse_ref(const uint32_t *pi, size_t n,
 
 /* The plan's segments cover every moved element once, each no longer
  * than seg_len, and run on the host they give the reference. */
-static void check_host(const uint32_t *pi, size_t n, size_t seg_len,
-                       size_t e)
+static void check_host(const uint32_t *pi, size_t n, size_t seg_len, size_t e)
 {
     dl_perm_plan plan;
     assert_int_equal(dl_perm_plan_build(pi, n, seg_len, &plan), DL_SUCCESS);
@@ -104,7 +103,8 @@ static void check_host(const uint32_t *pi, size_t n, size_t seg_len,
         moved += pi[x] != x;
     for (size_t j = 0; j < plan.segments; j++) {
         assert_true(plan.seg[3 * j + 1] >= 1);
-        assert_true(plan.seg[3 * j + 1] <= (seg_len ? seg_len : DL_PERM_SEGMENT));
+        assert_true(plan.seg[3 * j + 1] <=
+                    (seg_len ? seg_len : DL_PERM_SEGMENT));
         assert_int_equal(plan.seg[3 * j], covered);
         covered += plan.seg[3 * j + 1];
     }
@@ -198,8 +198,7 @@ static void test_first_touch(void **state)
     assert_memory_equal(pi, want, sizeof want);
     assert_int_equal(dl_perm_first_touch(p8, 6, 8, 6, pi), DL_SUCCESS);
     assert_memory_equal(pi, want, sizeof want);
-    assert_int_equal(dl_perm_first_touch(p4, 6, 2, 6, pi),
-                     DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_perm_first_touch(p4, 6, 2, 6, pi), DL_INVALID_ARGUMENT);
 }
 
 /* ------------------------------------------------------------- device */
@@ -212,8 +211,8 @@ static void device_permute(fixture *fx, const uint32_t *pi, size_t n,
     assert_int_equal(dl_perm_plan_build(pi, n, 64, &plan), DL_SUCCESS);
     assert_int_equal(dl_perm_device_create(fx->cl.context, &plan, e, &dev),
                      DL_SUCCESS);
-    dl_status st = dl_enqueue_permute(fx->engine, fx->cl.queue, buf, &dev, 0,
-                                      NULL, NULL);
+    dl_status st =
+        dl_enqueue_permute(fx->engine, fx->cl.queue, buf, &dev, 0, NULL, NULL);
     if (st != DL_SUCCESS)
         print_error("permute: %s\n", dl_last_error());
     assert_int_equal(st, DL_SUCCESS);
@@ -253,8 +252,8 @@ static void check_device(fixture *fx, const uint32_t *pi, size_t n, size_t e)
 static void test_device_element_sizes(void **state)
 {
     fixture *fx = *state;
-    const size_t sizes[] = {1,  2,  3,  4,  5,  6,  7,  8,  9, 10,
-                            11, 12, 13, 14, 15, 16, 24, 40};
+    const size_t sizes[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,
+                            10, 11, 12, 13, 14, 15, 16, 24, 40};
     uint32_t *rnd = perm_random(3001), *giant = perm_giant(3001);
     uint32_t *small = perm_small(3001);
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {

@@ -86,8 +86,7 @@ static void test_auto_measured(void **state)
     f.kernel_s[DL_METHOD_JOB_SWAP] = 2e-3; /* measured slower */
     f.reorg_s[DL_METHOD_JOB_SWAP] = 0;
     f.gather_form = 0;
-    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_ASIS, DL_METHOD_NONE,
-           "not below");
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_ASIS, DL_METHOD_NONE, "not below");
     /* Measured faster than duplication, which predicts as few. */
     f = base();
     f.kernel_s[DL_METHOD_NONE] = 1e-3;

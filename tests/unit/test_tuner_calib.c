@@ -216,8 +216,8 @@ static void test_path(void **state)
 /* Uniform records of S floats, COUNT records, a long loop. */
 static dl_tuner_kernel_info info(uint32_t words, double launches)
 {
-    return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT,
-                                  launches,  0,     0,    0, 0};
+    return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT, launches,
+                                  0,         0,     0,    0};
 }
 
 static void test_static_choice(void **state)
