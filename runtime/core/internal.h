@@ -193,13 +193,28 @@ unsigned dl_plan_builds_needed(dl_engine *engine, const dl_layout *from,
 /* Makes and caches the plan of a conversion from -> to, building its
  * marshal programs, without enqueueing anything (plan_cache.c): callers
  * that must not build while they hold a lock plan first, before taking
- * it.  Nothing is kept once the cache is full. */
+ * it.  Once the cache is full nothing is kept, and it fails with
+ * DL_UNSUPPORTED. */
 dl_status dl_plan_warm(dl_engine *engine, const dl_layout *from,
                        const dl_layout *to, dl_algo algo);
 /* The same count for a plan not cached: a dry plan (plan.c). */
 unsigned dl_plan_count_builds(dl_engine *engine, const dl_layout *from,
                               const dl_layout *to, dl_algo algo,
                               int reverse_counted);
+/* Whether a conversion from -> to asked for `algo` can use it in some
+ * step (else dl_plan_create fails with DL_UNSUPPORTED), planned dry:
+ * nothing is built.  Always for DL_ALGO_AUTO when a plan can be made. */
+int dl_plan_algo_applies(dl_engine *engine, const dl_layout *from,
+                         const dl_layout *to, dl_algo algo);
+/* dl_enqueue_convert with the plan the engine holds (dl_plan_warm made
+ * it), never making one: for callers under a lock, since making a plan
+ * builds marshal programs.  Fails with DL_UNSUPPORTED when the engine
+ * holds no such plan (plan_cache.c). */
+dl_status dl_enqueue_convert_held(dl_engine *engine, cl_command_queue queue,
+                                  cl_mem buffer, const dl_layout *from,
+                                  const dl_layout *to, dl_algo algo,
+                                  cl_uint num_events, const cl_event *wait_list,
+                                  cl_event *event);
 /* Frees what the engine itself holds, its plans already released
  * (engine.c). */
 void dl_engine_free(dl_engine *engine);

@@ -478,10 +478,12 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to);
 /* Unlocked (takes the lock only to find the engine): plans the
  * conversion from -> to and its restore, building their marshal
- * programs, so that rt_buffer_marshal and rt_buffer_restore then build
- * nothing under the lock. */
-void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
-                           const rt_layout *to);
+ * programs, with DL_ALGO or, where that can perform no step, the
+ * automatic algorithm.  rt_buffer_marshal and rt_buffer_restore convert
+ * only with plans made here (building under the lock would block): 0
+ * when they cannot (a failed build, a full plan cache). */
+int rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                          const rt_layout *to);
 /* The buffer is overwritten entirely: original layout, no conversion. */
 void rt_buffer_reset(rt_buffer *buf);
 /* Records a command that used the buffer (the event is retained); a

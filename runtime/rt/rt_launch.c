@@ -417,7 +417,8 @@ static unsigned launch_plan(rt_kernel *k, launch_args *a,
 }
 
 /* How many times a launch may drop the lock to build what it needs and
- * plan again; beyond, it builds under the lock rather than run plain. */
+ * plan again; beyond, a conversion whose plan is not built is declined
+ * (the launch runs plain) rather than built under the lock. */
 #define LAUNCH_BUILD_TRIES 3
 
 /* Locked, after launch_plan: whether something the launch needs is not
@@ -425,8 +426,9 @@ static unsigned launch_plan(rt_kernel *k, launch_args *a,
  * of a conversion it makes).  Then the lock is dropped while it is built
  * (builds block), taken again, and returns 1: the caller plans again,
  * since meanwhile another thread may have used or converted the
- * buffers.  0: all built; -1: no variant fits this range (the launch
- * runs plain). */
+ * buffers.  0: all built, or no more rounds (a conversion not built
+ * then is declined under the lock); -1: no variant fits this range (the
+ * launch runs plain). */
 static int launch_build(const launch_call *c, rt_kernel *k,
                         const launch_args *a, const rt_global_end *end,
                         int tries)
@@ -443,7 +445,7 @@ static int launch_build(const launch_call *c, rt_kernel *k,
         return 1;
     }
     if (tries >= LAUNCH_BUILD_TRIES)
-        return 0; /* then built under the lock: a full plan cache */
+        return 0;
     for (cl_uint i = 0; i < k->nargs; i++) {
         const want *w = &a->wants[i];
         rt_buffer *b = w->transformed ? rt_buffer_find(w->mem) : NULL;
@@ -452,9 +454,9 @@ static int launch_build(const launch_call *c, rt_kernel *k,
             continue;
         rt_layout from = w->from, to = w->to; /* records: the annotation's */
         rt_unlock();
-        rt_conversion_prepare(c->queue, &from, &to);
+        int built = rt_conversion_prepare(c->queue, &from, &to);
         rt_lock();
-        return 1;
+        return built; /* not built: no use trying again this launch */
     }
     return 0;
 }
