@@ -89,7 +89,7 @@ static char *gather_params(const dla_kernel *k, int *failed)
         putf(&b, "%s, %s", i ? "\n" : "", k->gathers[i].decl);
     puts_(&b, "\n#endif\n");
     *failed |= b.failed;
-    return b.s;
+    return b.text;
 }
 
 /* The body with each annotated read A[P[E] + c] reading its gather
@@ -128,7 +128,7 @@ static char *indirect_lines(const dla_kernel *k, int *failed)
         if (k->indirect[i].annotation && !k->indirect[i].present)
             putf(&b, "%s\n", k->indirect[i].annotation);
     *failed |= b.failed;
-    return b.s;
+    return b.text;
 }
 
 char *dla_emit(const dla_program *prog, size_t *len)
@@ -200,8 +200,8 @@ char *dla_emit(const dla_program *prog, size_t *len)
         free(lines[i]);
     free(lines);
     b.failed |= failed;
-    if (b.failed || !b.s) {
-        free(b.s);
+    if (b.failed || !b.text) {
+        free(b.text);
         if (!b.failed && prog->src.len == 0) {
             *len = 0;
             return calloc(1, 1);
@@ -209,5 +209,5 @@ char *dla_emit(const dla_program *prog, size_t *len)
         return NULL;
     }
     *len = b.len;
-    return b.s;
+    return b.text;
 }

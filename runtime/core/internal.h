@@ -6,6 +6,7 @@
 #include "dlayout.h"
 #include "error.h"
 #include "record.h"
+#include "text.h"
 
 #include <pthread.h>
 
@@ -15,11 +16,7 @@ dl_status dl_layouts_compatible(const dl_layout *from, const dl_layout *to);
 
 /* A kernel specialisation: source text prepended to a marshal_kernels/
  * file (#defines and __constant tables).  Also the program-cache key. */
-typedef struct dl_spec {
-    char *text;
-    size_t len, cap;
-    int failed; /* out of memory while appending */
-} dl_spec;
+typedef dl_text dl_spec;
 
 void dl_spec_init(dl_spec *spec);
 void dl_spec_free(dl_spec *spec);
