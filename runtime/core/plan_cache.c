@@ -118,22 +118,39 @@ dl_status dl_plan_warm(dl_engine *engine, const dl_layout *from,
     return DL_SUCCESS;
 }
 
+/* A conversion with the plan the engine holds, or (may_plan) one made
+ * now. */
+static dl_status convert_with(dl_engine *engine, cl_command_queue queue,
+                              cl_mem buffer, const dl_layout *from,
+                              const dl_layout *to, dl_algo algo,
+                              cl_uint num_events, const cl_event *wait_list,
+                              cl_event *event, int may_plan)
+{
+    DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
+    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
+    dl_plan *p;
+    int transient = 0, n;
+    if (may_plan)
+        DL_RETURN_IF_FAIL(cached_plan(engine, from, to, algo, &p, &transient));
+    else if (!(p = held_plan(engine, from, to, algo, &n)))
+        return dl_fail(DL_UNSUPPORTED,
+                       "its marshal programs are not built yet (they are "
+                       "built before the runtime's lock is taken)");
+    dl_status st =
+        dl_plan_enqueue(p, queue, buffer, num_events, wait_list, event);
+    if (transient)
+        dl_plan_release(p);
+    return st;
+}
+
 dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
                              cl_mem buffer, const dl_layout *from,
                              const dl_layout *to, dl_algo algo,
                              cl_uint num_events, const cl_event *wait_list,
                              cl_event *event)
 {
-    DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
-    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
-    dl_plan *p;
-    int transient;
-    DL_RETURN_IF_FAIL(cached_plan(engine, from, to, algo, &p, &transient));
-    dl_status st =
-        dl_plan_enqueue(p, queue, buffer, num_events, wait_list, event);
-    if (transient)
-        dl_plan_release(p);
-    return st;
+    return convert_with(engine, queue, buffer, from, to, algo, num_events,
+                        wait_list, event, 1);
 }
 
 dl_status dl_enqueue_convert_held(dl_engine *engine, cl_command_queue queue,
@@ -142,14 +159,8 @@ dl_status dl_enqueue_convert_held(dl_engine *engine, cl_command_queue queue,
                                   cl_uint num_events, const cl_event *wait_list,
                                   cl_event *event)
 {
-    DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
-    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
-    int n;
-    dl_plan *p = held_plan(engine, from, to, algo, &n);
-    DL_RETURN_ERROR_ON(!p, DL_UNSUPPORTED,
-                       "its marshal programs are not built yet (they are "
-                       "built before the runtime's lock is taken)");
-    return dl_plan_enqueue(p, queue, buffer, num_events, wait_list, event);
+    return convert_with(engine, queue, buffer, from, to, algo, num_events,
+                        wait_list, event, 0);
 }
 
 void dl_engine_release(dl_engine *e)
