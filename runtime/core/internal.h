@@ -222,4 +222,19 @@ static inline size_t dl_div_up(size_t a, size_t b)
     return (a + b - 1) / b;
 }
 
+/* How many of `units` work units of unit_bytes each one CPU work-item
+ * takes: as many as item_bytes holds, but few enough that every compute
+ * unit gets items_per_core work-items (balance); at least one. */
+static inline size_t dl_cpu_units_per_item(const dl_engine *e, size_t units,
+                                           size_t unit_bytes, size_t item_bytes,
+                                           size_t items_per_core)
+{
+    size_t per_item = item_bytes / unit_bytes;
+    size_t balance =
+        dl_div_up(units, items_per_core * (size_t)e->compute_units);
+    if (per_item > balance)
+        per_item = balance;
+    return per_item < 1 ? 1 : per_item;
+}
+
 #endif
