@@ -1,8 +1,11 @@
 /* text.h - the one growing text of the runtime and its tools: appended
  * to in pieces, always terminated, and marked failed (appending nothing
- * more) once out of memory, so that callers check once at the end.  The
- * kernel specialisation (spec.c) and dl-annotate's output writer use it.
- * A zeroed dl_text is empty; free its `text`. */
+ * more) once out of memory, so that callers check once at the end: the
+ * kernel specialisation (spec.c), the activated build's options
+ * (rt_programs.c), the source-macro scan (srcmacros.c) and dl-annotate's
+ * output writer.  A zeroed dl_text is empty; free its `text`.  (The
+ * annotation printers' dl_textbuf, runtime/annot/textbuf.h, fills a
+ * caller's fixed buffer instead.) */
 #ifndef DL_TEXT_H
 #define DL_TEXT_H
 
