@@ -238,6 +238,9 @@ typedef struct rt_memo {
     cl_api_clReleaseEvent release; /* as rt_memo_enqueue picks them */
     struct rt_buffer **bufs;       /* the buffers its launches use */
     cl_uint nbufs;
+    /* bufs[0, nwritten): written by its launches and read by reordered
+     * copies (rt_reorder.h): each launch moves their versions on. */
+    cl_uint nwritten;
 } rt_memo;
 
 typedef struct rt_kernel {

@@ -591,13 +591,12 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
      * measures, and under DL_POLICY=auto only for as many launches as
      * the tuner lets pass unseen between its monitoring launches.  Not
      * after a failed conversion: the next launch tries again. */
-    int hits = !k->transformed || err != CL_SUCCESS || failed ||
-                       rt_indirect_counts(k) ||
-                       rt_reorder_kernel_writes_gathered(k)
-                   ? 0
-               : !tuned              ? INT_MAX
-               : probe || tc.measure ? 0
-                                     : (int)tc.unseen;
+    int hits =
+        !k->transformed || err != CL_SUCCESS || failed || rt_indirect_counts(k)
+            ? 0
+        : !tuned              ? INT_MAX
+        : probe || tc.measure ? 0
+                              : (int)tc.unseen;
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
                  c->local, run_xform ? k->xform : c->kernel, hits);
     rt_unlock();
