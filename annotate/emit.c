@@ -91,7 +91,7 @@ static char *gather_params(const dla_kernel *k, int *failed)
         putf(&b, "%s, %s", i ? "\n" : "", k->gathers[i].decl);
     puts_(&b, "\n#endif\n");
     *failed |= b.failed;
-    return b.s;
+    return b.text;
 }
 
 /* The body with each annotated read A[P[E] + c] reading its gather
@@ -141,7 +141,7 @@ static char *jobswap_text(const dla_kernel *k, int what, int *failed)
         puts_(&b, "#undef get_global_id\n");
     puts_(&b, what == 9 ? "#endif" : "#endif\n");
     *failed |= b.failed;
-    return b.s;
+    return b.text;
 }
 
 /* The indirect references' annotations the kernel does not have yet,
@@ -153,7 +153,7 @@ static char *indirect_lines(const dla_kernel *k, int *failed)
         if (k->indirect[i].annotation && !k->indirect[i].present)
             putf(&b, "%s\n", k->indirect[i].annotation);
     *failed |= b.failed;
-    return b.s;
+    return b.text;
 }
 
 char *dla_emit(const dla_program *prog, size_t *len)
@@ -234,8 +234,8 @@ char *dla_emit(const dla_program *prog, size_t *len)
         free(lines[i]);
     free(lines);
     b.failed |= failed;
-    if (b.failed || !b.s) {
-        free(b.s);
+    if (b.failed || !b.text) {
+        free(b.text);
         if (!b.failed && prog->src.len == 0) {
             *len = 0;
             return calloc(1, 1);
@@ -243,5 +243,5 @@ char *dla_emit(const dla_program *prog, size_t *len)
         return NULL;
     }
     *len = b.len;
-    return b.s;
+    return b.text;
 }

@@ -4,41 +4,20 @@
 #define DLA_EMIT_H
 
 #include "dla.h"
+#include "text.h"
 
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef struct buf {
-    char *s;
-    size_t len, cap;
-    int failed;
-} buf;
+/* The runtime's growing text (runtime/core/text.h), by the short names
+ * the writer's many appends use. */
+typedef dl_text buf;
 
 static inline void put(buf *b, const char *s, size_t n)
 {
-    if (b->failed)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->failed = 1;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = 0;
+    dl_text_put(b, s, n);
 }
 
 static inline void puts_(buf *b, const char *s)
 {
-    put(b, s, strlen(s));
+    dl_text_puts(b, s);
 }
 
 static inline void putf(buf *b, const char *fmt, ...)
@@ -47,14 +26,8 @@ static inline void putf(buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = dla_vprintf(fmt, ap);
+    dl_text_vprintf(b, fmt, ap);
     va_end(ap);
-    if (!s) {
-        b->failed = 1;
-        return;
-    }
-    puts_(b, s);
-    free(s);
 }
 
 /* preamble.c: what goes before a transformed kernel (the macros its

@@ -118,12 +118,12 @@ static void field_access(emitter *e, buf *b, const edit *ed)
     else
         putf(b, "((__global %s *)((__global char *)(%s) + ", acc->leaf_type,
              pname);
-    part_offset(b, k, a, ix.s ? ix.s : "0", acc->part_off, acc->part_size,
+    part_offset(b, k, a, ix.text ? ix.text : "0", acc->part_off, acc->part_size,
                 a->record_size);
     if (acc->inner_off)
         putf(b, " + %uu", acc->inner_off);
     puts_(b, "))");
-    free(ix.s);
+    free(ix.text);
 }
 
 /* Record r, element k of an array moved by C: element k + C of record r
@@ -131,8 +131,8 @@ static void field_access(emitter *e, buf *b, const edit *ed)
  * DLA_FMOD: constants when k is). */
 static void bump_split(buf *rec, buf *el, const dla_arg *a)
 {
-    char *x = dla_printf("((long)%s + %s)", el->s ? el->s : "0", a->bump);
-    char *r = rec->s;
+    char *x = dla_printf("((long)%s + %s)", el->text ? el->text : "0", a->bump);
+    char *r = rec->text;
     *rec = (buf){0};
     *el = (buf){0};
     putf(rec, "(%s + (size_t)DLA_FDIV(%s, %uL))", r ? r : "0", x ? x : "0",
@@ -161,7 +161,7 @@ static void element_access(emitter *e, buf *b, const edit *ed)
     }
     if (acc->element_const >= 0 || acc->element_var) {
         if (acc->in_macro)
-            putf(&rec, "(size_t)((%s - %ldL) / %uL)", ix.s ? ix.s : "0",
+            putf(&rec, "(size_t)((%s - %ldL) / %uL)", ix.text ? ix.text : "0",
                  acc->element_const, a->per_record);
         else
             puts_(&rec, "(size_t)(");
@@ -180,7 +180,7 @@ static void element_access(emitter *e, buf *b, const edit *ed)
             bump_split(&rec, &el, a);
     } else {
         if (acc->in_macro) {
-            char *rel = ix.s;
+            char *rel = ix.text;
             ix = (buf){0};
             putf(&ix, "((size_t)%s%s%s%s)", rel ? rel : "0",
                  a->bump ? " + (size_t)" : "", a->bump ? a->bump : "", "");
@@ -188,18 +188,18 @@ static void element_access(emitter *e, buf *b, const edit *ed)
         } else {
             index_text(e, &ix, a, acc);
         }
-        putf(&rec, "(%s / %uu)", ix.s ? ix.s : "0", a->per_record);
-        putf(&el, "(%s %% %uu)", ix.s ? ix.s : "0", a->per_record);
+        putf(&rec, "(%s / %uu)", ix.text ? ix.text : "0", a->per_record);
+        putf(&el, "(%s %% %uu)", ix.text ? ix.text : "0", a->per_record);
     }
-    free(ix.s);
-    const char *r = rec.s ? rec.s : "0", *f = el.s ? el.s : "0";
+    free(ix.text);
+    const char *r = rec.text ? rec.text : "0", *f = el.text ? el.text : "0";
     if (a->target == DLA_TARGET_DA)
         putf(b, "(%s)[%s * dla_M_%s + %s]", a->name, f, a->name, r);
     else
         putf(b, "(%s)[DLA_ASTA_OFF(%s, DL_TILE_%s_%s, dla_M_%s, %uu, %s, 1u)]",
              a->name, r, k->name, a->name, a->name, a->per_record, f);
-    free(rec.s);
-    free(el.s);
+    free(rec.text);
+    free(el.text);
 }
 
 /* get_global_id(0), get_global_size(0) and get_global_offset(0) of the

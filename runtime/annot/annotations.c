@@ -124,17 +124,6 @@ static dl_status on_annotation(void *user, const dl_clsrc_token *t)
 
 /* --------------------------------------------------- binding to a kernel */
 
-static const dl_kernel_param *find_param(const dl_annot_kernel *k,
-                                         const char *name, uint32_t *index)
-{
-    for (uint32_t i = 0; i < k->nparams; i++)
-        if (*k->params[i].name && strcmp(k->params[i].name, name) == 0) {
-            *index = i;
-            return &k->params[i];
-        }
-    return NULL;
-}
-
 /* dl_dims_lookup_fn: names in dimensions are integer arguments, or
  * else build-option macros (index -1). */
 static dl_status lookup_scalar(void *user, const char *name, int32_t *index,
@@ -142,7 +131,7 @@ static dl_status lookup_scalar(void *user, const char *name, int32_t *index,
 {
     const dl_annot_kernel *k = user;
     uint32_t i;
-    const dl_kernel_param *p = find_param(k, name, &i);
+    const dl_kernel_param *p = dl_annot_find_param(k, name, &i);
     if (!p) {
         *index = -1;
         *type = DL_INT_NONE;
@@ -252,7 +241,7 @@ static dl_status resolve(const dl_annot_pending *p, const dl_annot_kernel *k,
 {
     DL_RETURN_ERROR_ON(p->error, DL_INVALID_ARGUMENT, "%s", p->error);
     uint32_t index;
-    const dl_kernel_param *param = find_param(k, p->name, &index);
+    const dl_kernel_param *param = dl_annot_find_param(k, p->name, &index);
     DL_RETURN_ERROR_ON(!param, DL_INVALID_ARGUMENT,
                        "kernel '%s' has no argument '%s'", k->name, p->name);
     DL_RETURN_ERROR_ON(param->pointer != 1 ||
@@ -698,6 +687,17 @@ const dl_annot_kernel *dl_annot_find(const dl_annot_program *prog,
     for (uint32_t i = 0; prog && kernel && i < prog->nkernels; i++)
         if (strcmp(prog->kernels[i].name, kernel) == 0)
             return &prog->kernels[i];
+    return NULL;
+}
+
+const dl_kernel_param *dl_annot_find_param(const dl_annot_kernel *k,
+                                           const char *name, uint32_t *index)
+{
+    for (uint32_t i = 0; i < k->nparams; i++)
+        if (*k->params[i].name && strcmp(k->params[i].name, name) == 0) {
+            *index = i;
+            return &k->params[i];
+        }
     return NULL;
 }
 

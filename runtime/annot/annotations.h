@@ -150,6 +150,9 @@ void dl_annot_free(dl_annot_program *program);
 
 const dl_annot_kernel *dl_annot_find(const dl_annot_program *program,
                                      const char *kernel);
+/* The kernel's parameter named `name` (its index in *index), or NULL. */
+const dl_kernel_param *dl_annot_find_param(const dl_annot_kernel *kernel,
+                                           const char *name, uint32_t *index);
 /* The annotation of argument `index`, or NULL. */
 const dl_annot_arg *dl_annot_find_arg(const dl_annot_kernel *kernel,
                                       uint32_t index);

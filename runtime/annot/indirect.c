@@ -28,21 +28,10 @@ static dl_int_type element_int_type(const char *type)
     return DL_INT_NONE;
 }
 
-static const dl_kernel_param *find_param(const dl_annot_kernel *k,
-                                         const char *name, uint32_t *index)
-{
-    for (uint32_t i = 0; i < k->nparams; i++)
-        if (*k->params[i].name && strcmp(k->params[i].name, name) == 0) {
-            *index = i;
-            return &k->params[i];
-        }
-    return NULL;
-}
-
 static dl_status global_pointer(const dl_annot_kernel *k, const char *name,
                                 const char *role, uint32_t *index)
 {
-    const dl_kernel_param *param = find_param(k, name, index);
+    const dl_kernel_param *param = dl_annot_find_param(k, name, index);
     DL_RETURN_ERROR_ON(!param, DL_INVALID_ARGUMENT,
                        "kernel '%s' has no argument '%s'", k->name, name);
     DL_RETURN_ERROR_ON(param->pointer != 1 ||
@@ -79,7 +68,7 @@ static dl_status lookup(void *user, const char *name, int32_t *index,
         *index = (int32_t)(np + (gid ? DL_ANNOT_NAME_GID : DL_ANNOT_NAME_LOOP));
         return DL_SUCCESS;
     }
-    const dl_kernel_param *p = find_param(n->k, name, &i);
+    const dl_kernel_param *p = dl_annot_find_param(n->k, name, &i);
     if (!p) {
         *index = (int32_t)(np + DL_ANNOT_NAME_MACRO);
         return DL_SUCCESS;
@@ -204,7 +193,8 @@ static dl_status check_loop(const dl_annot_pending *p, const dl_annot_kernel *k,
     if (!p->loop_var)
         return DL_SUCCESS;
     DL_RETURN_ERROR_ON(
-        strcmp(p->loop_var, "gid") == 0 || find_param(k, p->loop_var, &i),
+        strcmp(p->loop_var, "gid") == 0 ||
+            dl_annot_find_param(k, p->loop_var, &i),
         DL_INVALID_ARGUMENT, "the loop variable '%s' is %s", p->loop_var,
         strcmp(p->loop_var, "gid") == 0 ? "the global id"
                                         : "an argument of the kernel");

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* asprintf */
 #include "srcmacros.h"
 #include "error.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -42,8 +43,7 @@ typedef struct scan {
     dl_srcmacros *m;
     frame *frames;
     size_t nframes, cap_frames;
-    char *text; /* the directive being read, comments removed */
-    size_t ntext, cap_text;
+    dl_text text; /* the directive being read, comments removed */
 } scan;
 
 /* The next blank-separated word of the options at *at: its start and
@@ -125,18 +125,8 @@ static void skip_line_comment(scan *sc)
 /* Appends n bytes to the directive's text; 0 when out of memory. */
 static int put(scan *sc, const char *bytes, size_t n)
 {
-    if (sc->ntext + n + 1 > sc->cap_text) {
-        size_t cap = (sc->ntext + n + 1) * 2;
-        char *grown = realloc(sc->text, cap);
-        if (!grown)
-            return 0;
-        sc->text = grown;
-        sc->cap_text = cap;
-    }
-    memcpy(sc->text + sc->ntext, bytes, n);
-    sc->ntext += n;
-    sc->text[sc->ntext] = '\0';
-    return 1;
+    dl_text_put(&sc->text, bytes, n);
+    return !sc->text.failed;
 }
 
 /* Skips a string or character literal that starts at pos (to its
@@ -167,7 +157,7 @@ static int copy_literal(scan *sc)
  * line, splices joined, each comment a blank. */
 static int read_directive(scan *sc)
 {
-    sc->ntext = 0;
+    sc->text.len = 0;
     if (!put(sc, "", 0))
         return 0;
     sc->pos++;
@@ -298,7 +288,7 @@ static int include(scan *sc, unsigned line, const char *rest);
 /* Acts on one directive read into sc->text, which began on `line`. */
 static int directive(scan *sc, unsigned line)
 {
-    const char *rest = sc->text, *kw;
+    const char *rest = sc->text.text, *kw;
     size_t n = ident(&rest, &kw);
 #define IS(word) (n == strlen(word) && memcmp(kw, word, n) == 0)
     if (IS("define") || IS("undef"))
@@ -561,7 +551,7 @@ dl_status dl_srcmacros_scan_opts(const char *src, size_t len, const char *label,
     for (size_t i = 0; i < sc.nframes; i++)
         free(sc.frames[i].guard);
     free(sc.frames);
-    free(sc.text);
+    free(sc.text.text);
     if (!ok) {
         dl_srcmacros_free(m);
         return dl_fail(DL_OUT_OF_MEMORY, "out of host memory");

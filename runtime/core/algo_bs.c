@@ -139,15 +139,10 @@ static dl_status prepare_cpu(dl_engine *e, dl_step *s, dl_spec *spec)
     if (group_tiles < 1)
         group_tiles = 1;
     size_t batches = d->count / d->tile / group_tiles;
-    size_t per_item = BS_CPU_ITEM_BYTES / (group_tiles * tile_bytes);
-    size_t balance =
-        dl_div_up(batches, BS_CPU_ITEMS_PER_CORE * (size_t)e->compute_units);
-    if (per_item > balance)
-        per_item = balance;
-    if (per_item < 1)
-        per_item = 1;
     s->params[P_GROUP_TILES] = group_tiles;
-    s->params[P_BATCHES_PER_ITEM] = per_item;
+    s->params[P_BATCHES_PER_ITEM] =
+        dl_cpu_units_per_item(e, batches, group_tiles * tile_bytes,
+                              BS_CPU_ITEM_BYTES, BS_CPU_ITEMS_PER_CORE);
 
     /* Rows need one word per part; wide records (W < 16) are chunked. */
     int chunked = r->word < 16 && r->rec_words > 8;

@@ -72,14 +72,8 @@ static dl_status staged_prepare(dl_engine *e, dl_step *s)
     const dl_step_desc *d = &s->desc;
     size_t block_bytes = d->block * d->rec->size;
     size_t blocks = d->count / d->block;
-    size_t per_item = STAGED_ITEM_BYTES / block_bytes;
-    size_t balance =
-        dl_div_up(blocks, STAGED_ITEMS_PER_CORE * (size_t)e->compute_units);
-    if (per_item > balance)
-        per_item = balance;
-    if (per_item < 1)
-        per_item = 1;
-    s->params[P_PER_ITEM] = per_item;
+    s->params[P_PER_ITEM] = dl_cpu_units_per_item(
+        e, blocks, block_bytes, STAGED_ITEM_BYTES, STAGED_ITEMS_PER_CORE);
 
     dl_spec spec;
     dl_spec_init(&spec);

@@ -31,11 +31,5 @@ void dl_cl_install(const cl_icd_dispatch *real);
 void dl_cl_lock_enter(void);
 void dl_cl_lock_leave(void);
 void dl_cl_check_blocking(cl_icd_dispatch *table);
-/* The known exception, until it leaves the lock (issue 17, item 3): a
- * conversion's first plan builds its programs (dl_enqueue_convert ->
- * dl_plan_create -> clBuildProgram) under the lock.  Calls between
- * suspend and resume are not checked.  Nothing else may use these. */
-void dl_cl_lock_check_suspend(void);
-void dl_cl_lock_check_resume(void);
 
 #endif

@@ -44,15 +44,6 @@ void dl_cl_lock_leave(void)
     __atomic_store_n(&owner, NULL, __ATOMIC_RELAXED);
 }
 
-void dl_cl_lock_check_suspend(void)
-{
-    dl_cl_lock_leave();
-}
-void dl_cl_lock_check_resume(void)
-{
-    dl_cl_lock_enter();
-}
-
 static __attribute__((noreturn, noinline, cold)) void
 blocked_under_lock(const char *call)
 {
@@ -238,7 +229,5 @@ void dl_cl_check_blocking(cl_icd_dispatch *table)
 {
     (void)table;
 }
-void dl_cl_lock_check_suspend(void) {}
-void dl_cl_lock_check_resume(void) {}
 
 #endif

@@ -6,6 +6,7 @@
 #include "dlayout.h"
 #include "error.h"
 #include "record.h"
+#include "text.h"
 
 #include <pthread.h>
 
@@ -20,11 +21,7 @@ dl_status dl_layouts_spanned(const dl_layout *from, const dl_layout *to,
 
 /* A kernel specialisation: source text prepended to a marshal_kernels/
  * file (#defines and __constant tables).  Also the program-cache key. */
-typedef struct dl_spec {
-    char *text;
-    size_t len, cap;
-    int failed; /* out of memory while appending */
-} dl_spec;
+typedef dl_text dl_spec;
 
 void dl_spec_init(dl_spec *spec);
 void dl_spec_free(dl_spec *spec);
@@ -198,13 +195,28 @@ unsigned dl_plan_builds_needed(dl_engine *engine, const dl_layout *from,
 /* Makes and caches the plan of a conversion from -> to, building its
  * marshal programs, without enqueueing anything (plan_cache.c): callers
  * that must not build while they hold a lock plan first, before taking
- * it.  Nothing is kept once the cache is full. */
+ * it.  Once the cache is full nothing is kept, and it fails with
+ * DL_UNSUPPORTED. */
 dl_status dl_plan_warm(dl_engine *engine, const dl_layout *from,
                        const dl_layout *to, dl_algo algo);
 /* The same count for a plan not cached: a dry plan (plan.c). */
 unsigned dl_plan_count_builds(dl_engine *engine, const dl_layout *from,
                               const dl_layout *to, dl_algo algo,
                               int reverse_counted);
+/* Whether a conversion from -> to asked for `algo` can use it in some
+ * step (else dl_plan_create fails with DL_UNSUPPORTED), planned dry:
+ * nothing is built.  Always for DL_ALGO_AUTO when a plan can be made. */
+int dl_plan_algo_applies(dl_engine *engine, const dl_layout *from,
+                         const dl_layout *to, dl_algo algo);
+/* dl_enqueue_convert with the plan the engine holds (dl_plan_warm made
+ * it), never making one: for callers under a lock, since making a plan
+ * builds marshal programs.  Fails with DL_UNSUPPORTED when the engine
+ * holds no such plan (plan_cache.c). */
+dl_status dl_enqueue_convert_held(dl_engine *engine, cl_command_queue queue,
+                                  cl_mem buffer, const dl_layout *from,
+                                  const dl_layout *to, dl_algo algo,
+                                  cl_uint num_events, const cl_event *wait_list,
+                                  cl_event *event);
 /* Frees what the engine itself holds, its plans already released
  * (engine.c). */
 void dl_engine_free(dl_engine *engine);
@@ -213,6 +225,21 @@ void dl_engine_free(dl_engine *engine);
 static inline size_t dl_div_up(size_t a, size_t b)
 {
     return (a + b - 1) / b;
+}
+
+/* How many of `units` work units of unit_bytes each one CPU work-item
+ * takes: as many as item_bytes holds, but few enough that every compute
+ * unit gets items_per_core work-items (balance); at least one. */
+static inline size_t dl_cpu_units_per_item(const dl_engine *e, size_t units,
+                                           size_t unit_bytes, size_t item_bytes,
+                                           size_t items_per_core)
+{
+    size_t per_item = item_bytes / unit_bytes;
+    size_t balance =
+        dl_div_up(units, items_per_core * (size_t)e->compute_units);
+    if (per_item > balance)
+        per_item = balance;
+    return per_item < 1 ? 1 : per_item;
 }
 
 #endif

@@ -227,6 +227,19 @@ void dl_plan_release(dl_plan *p)
     free(p);
 }
 
+/* Whether a plan asked for a given algorithm uses it in some step (its
+ * other steps may fall back to automatic ones); automatic plans and
+ * plans of no step always do. */
+static int uses_algo(const dl_plan *p)
+{
+    if (p->algo == DL_ALGO_AUTO || !p->nsteps)
+        return 1;
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].ops->algo == p->algo)
+            return 1;
+    return 0;
+}
+
 dl_status dl_plan_create(dl_engine *engine, const dl_layout *from_in,
                          const dl_layout *to_in, dl_algo algo, dl_plan **out)
 {
@@ -251,16 +264,11 @@ dl_status dl_plan_create(dl_engine *engine, const dl_layout *from_in,
     p->bytes = dl_layout_bytes(from);
     pthread_mutex_init(&p->lock, NULL);
     dl_status st = plan_steps(p);
-    if (st == DL_SUCCESS && algo != DL_ALGO_AUTO && p->nsteps) {
-        int used = 0;
-        for (int i = 0; i < p->nsteps; i++)
-            used |= p->steps[i].ops->algo == algo;
-        if (!used)
-            st = dl_fail(DL_UNSUPPORTED,
-                         "algorithm %s cannot perform any step of this "
-                         "conversion",
-                         dl_algo_name(algo));
-    }
+    if (st == DL_SUCCESS && !uses_algo(p))
+        st = dl_fail(DL_UNSUPPORTED,
+                     "algorithm %s cannot perform any step of this "
+                     "conversion",
+                     dl_algo_name(algo));
     if (st != DL_SUCCESS) {
         dl_plan_release(p);
         return st;
@@ -349,21 +357,19 @@ dl_status dl_plan_enqueue(dl_plan *p, cl_command_queue queue, cl_mem buffer,
     return dl_chain_end(&chain, event);
 }
 
-/* Steps of the plan a conversion from -> to would take, planned without
- * building anything (a dry plan): the number of marshal programs a first
- * conversion builds.  With `reverse_counted`, steps whose program also
- * holds the reverse direction are not counted. */
-unsigned dl_plan_count_builds(dl_engine *e, const dl_layout *from_in,
-                              const dl_layout *to_in, dl_algo algo,
-                              int reverse_counted)
+/* The steps a conversion from -> to would take, planned without building
+ * anything (a dry plan), or NULL when none can be made; freed with free().
+ * An offset DA is planned as the DA of its M' records. */
+static dl_plan *dry_plan(dl_engine *e, const dl_layout *from_in,
+                         const dl_layout *to_in, dl_algo algo)
 {
     dl_layout f, t;
     if (dl_layouts_spanned(from_in, to_in, &f, &t) != DL_SUCCESS)
-        return 0;
+        return NULL;
     const dl_layout *from = &f, *to = &t;
     dl_plan *p = calloc(1, sizeof *p);
     if (!p)
-        return 0;
+        return NULL;
     *p = (dl_plan){.engine = e,
                    .record = (dl_record *)from->record,
                    .count = from->count,
@@ -371,10 +377,36 @@ unsigned dl_plan_count_builds(dl_engine *e, const dl_layout *from_in,
                    .to_tile = dl_layout_tile(to),
                    .algo = algo,
                    .dry = 1};
+    if (plan_steps(p) != DL_SUCCESS) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* The number of marshal programs a first conversion builds.  With
+ * `reverse_counted`, steps whose program also holds the reverse direction
+ * are not counted. */
+unsigned dl_plan_count_builds(dl_engine *e, const dl_layout *from,
+                              const dl_layout *to, dl_algo algo,
+                              int reverse_counted)
+{
+    dl_plan *p = dry_plan(e, from, to, algo);
     unsigned n = 0;
-    if (plan_steps(p) == DL_SUCCESS)
-        for (int i = 0; i < p->nsteps; i++)
-            n += !(reverse_counted && p->steps[i].ops->both_directions);
+    for (int i = 0; p && i < p->nsteps; i++)
+        n += !(reverse_counted && p->steps[i].ops->both_directions);
     free(p);
     return n;
+}
+
+int dl_plan_algo_applies(dl_engine *e, const dl_layout *from,
+                         const dl_layout *to, dl_algo algo)
+{
+    if (!e || !from || !to || !from->record ||
+        dl_layouts_compatible(from, to) != DL_SUCCESS)
+        return 0;
+    dl_plan *p = dry_plan(e, from, to, algo);
+    int applies = p && uses_algo(p);
+    free(p);
+    return applies;
 }

@@ -1,7 +1,8 @@
 /* plan_cache.c - the plans an engine keeps, so that a repeated conversion
- * plans nothing, and the entry points that use them: dl_enqueue_convert
- * and dl_engine_release (plans first, then the engine's programs).  It
- * sits above plan.c and engine.c, which know nothing of it. */
+ * plans nothing, and the entry points that use them: dl_enqueue_convert,
+ * dl_plan_warm and dl_enqueue_convert_held (plan first, enqueue later
+ * under a lock), and dl_engine_release (plans first, then the engine's
+ * programs).  It sits above plan.c and engine.c, which know nothing of it. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -35,6 +36,21 @@ static void plan_cache_clear(dl_engine *e)
     e->plans = NULL;
 }
 
+/* The plan the engine holds for a conversion, or NULL; *n: how many
+ * plans it holds (when none matches). */
+static dl_plan *held_plan(dl_engine *e, const dl_layout *from,
+                          const dl_layout *to, dl_algo algo, int *n)
+{
+    dl_plan *p = NULL;
+    *n = 0;
+    pthread_mutex_lock(&e->lock);
+    for (dl_plan_entry *c = e->plans; c && !p; c = c->next, (*n)++)
+        if (entry_matches(c, from, to, algo))
+            p = c->plan;
+    pthread_mutex_unlock(&e->lock);
+    return p;
+}
+
 /* How many marshal programs a first conversion from -> to would build:
  * none when the engine holds its plan, else about one per step (the
  * planner's choice, made without building anything; a step may also
@@ -48,14 +64,9 @@ unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from_in,
         dl_layouts_spanned(from_in, to_in, &f, &t) != DL_SUCCESS)
         return 0;
     const dl_layout *from = &f, *to = &t;
-    pthread_mutex_lock(&e->lock);
-    for (dl_plan_entry *c = e->plans; c; c = c->next) {
-        if (entry_matches(c, from, to, algo)) {
-            pthread_mutex_unlock(&e->lock);
-            return 0;
-        }
-    }
-    pthread_mutex_unlock(&e->lock);
+    int n;
+    if (held_plan(e, from, to, algo, &n))
+        return 0;
     return dl_plan_count_builds(e, from, to, algo, reverse_counted);
 }
 
@@ -66,17 +77,11 @@ static dl_status cached_plan(dl_engine *e, const dl_layout *from,
                              const dl_layout *to, dl_algo algo, dl_plan **out,
                              int *transient)
 {
-    int n = 0;
+    int n;
     *transient = 0;
-    pthread_mutex_lock(&e->lock);
-    for (dl_plan_entry *c = e->plans; c; c = c->next, n++) {
-        if (entry_matches(c, from, to, algo)) {
-            *out = c->plan;
-            pthread_mutex_unlock(&e->lock);
-            return DL_SUCCESS;
-        }
-    }
-    pthread_mutex_unlock(&e->lock);
+    *out = held_plan(e, from, to, algo, &n);
+    if (*out)
+        return DL_SUCCESS;
 
     dl_plan *p;
     DL_RETURN_IF_FAIL(dl_plan_create(e, from, to, algo, &p));
@@ -108,9 +113,38 @@ dl_status dl_plan_warm(dl_engine *engine, const dl_layout *from,
     dl_plan *p;
     int transient;
     DL_RETURN_IF_FAIL(cached_plan(engine, &f, &t, algo, &p, &transient));
+    if (transient) {
+        dl_plan_release(p);
+        return dl_fail(DL_UNSUPPORTED, "the plan cache is full (%d plans)",
+                       DL_PLAN_CACHE_MAX);
+    }
+    return DL_SUCCESS;
+}
+
+/* A conversion with the plan the engine holds, or (may_plan) one made
+ * now; an offset DA's plan is the one of its M' records. */
+static dl_status convert_with(dl_engine *engine, cl_command_queue queue,
+                              cl_mem buffer, const dl_layout *from,
+                              const dl_layout *to, dl_algo algo,
+                              cl_uint num_events, const cl_event *wait_list,
+                              cl_event *event, int may_plan)
+{
+    DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
+    dl_layout f, t;
+    DL_RETURN_IF_FAIL(dl_layouts_spanned(from, to, &f, &t));
+    dl_plan *p;
+    int transient = 0, n;
+    if (may_plan)
+        DL_RETURN_IF_FAIL(cached_plan(engine, &f, &t, algo, &p, &transient));
+    else if (!(p = held_plan(engine, &f, &t, algo, &n)))
+        return dl_fail(DL_UNSUPPORTED,
+                       "its marshal programs are not built yet (they are "
+                       "built before the runtime's lock is taken)");
+    dl_status st =
+        dl_plan_enqueue(p, queue, buffer, num_events, wait_list, event);
     if (transient)
         dl_plan_release(p);
-    return DL_SUCCESS;
+    return st;
 }
 
 dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
@@ -119,17 +153,18 @@ dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
                              cl_uint num_events, const cl_event *wait_list,
                              cl_event *event)
 {
-    DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
-    dl_layout f, t;
-    DL_RETURN_IF_FAIL(dl_layouts_spanned(from, to, &f, &t));
-    dl_plan *p;
-    int transient;
-    DL_RETURN_IF_FAIL(cached_plan(engine, &f, &t, algo, &p, &transient));
-    dl_status st =
-        dl_plan_enqueue(p, queue, buffer, num_events, wait_list, event);
-    if (transient)
-        dl_plan_release(p);
-    return st;
+    return convert_with(engine, queue, buffer, from, to, algo, num_events,
+                        wait_list, event, 1);
+}
+
+dl_status dl_enqueue_convert_held(dl_engine *engine, cl_command_queue queue,
+                                  cl_mem buffer, const dl_layout *from,
+                                  const dl_layout *to, dl_algo algo,
+                                  cl_uint num_events, const cl_event *wait_list,
+                                  cl_event *event)
+{
+    return convert_with(engine, queue, buffer, from, to, algo, num_events,
+                        wait_list, event, 0);
 }
 
 void dl_engine_release(dl_engine *e)

@@ -3,7 +3,6 @@
 #include "internal.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 void dl_spec_init(dl_spec *spec)
@@ -17,53 +16,14 @@ void dl_spec_free(dl_spec *spec)
     *spec = (dl_spec){0};
 }
 
-static void spec_vappend(dl_spec *s, const char *fmt, va_list ap)
-{
-    if (s->failed)
-        return;
-    for (;;) {
-        va_list aq;
-        va_copy(aq, ap);
-        size_t room = s->cap - s->len;
-        int n = vsnprintf(s->text ? s->text + s->len : NULL, room, fmt, aq);
-        va_end(aq);
-        if (n < 0) {
-            s->failed = 1;
-            return;
-        }
-        if ((size_t)n < room) {
-            s->len += (size_t)n;
-            return;
-        }
-        size_t cap = s->cap ? s->cap * 2 : 1024;
-        while (cap - s->len <= (size_t)n)
-            cap *= 2;
-        char *t = realloc(s->text, cap);
-        if (!t) {
-            s->failed = 1;
-            return;
-        }
-        s->text = t;
-        s->cap = cap;
-    }
-}
-
-static void spec_append(dl_spec *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    spec_vappend(s, fmt, ap);
-    va_end(ap);
-}
-
 void dl_spec_define(dl_spec *spec, const char *name, const char *fmt, ...)
 {
-    spec_append(spec, "#define %s ", name);
+    dl_text_printf(spec, "#define %s ", name);
     va_list ap;
     va_start(ap, fmt);
-    spec_vappend(spec, fmt, ap);
+    dl_text_vprintf(spec, fmt, ap);
     va_end(ap);
-    spec_append(spec, "\n");
+    dl_text_puts(spec, "\n");
 }
 
 const char *dl_spec_word_type(uint32_t w)
@@ -94,14 +54,14 @@ void dl_spec_record(dl_spec *spec, const dl_record *rec)
         return;
     const char *names[2] = {"dl_unit_start", "dl_unit_len"};
     for (int table = 0; table < 2; table++) {
-        spec_append(spec, "__constant uint %s[%u] = {", names[table],
-                    rec->rec_words);
+        dl_text_printf(spec, "__constant uint %s[%u] = {", names[table],
+                       rec->rec_words);
         for (uint32_t p = 0; p < rec->nparts; p++) {
             uint32_t start = rec->parts[p].offset / rec->word;
             uint32_t len = rec->parts[p].size / rec->word;
             for (uint32_t j = 0; j < len; j++)
-                spec_append(spec, "%u,", table == 0 ? start : len);
+                dl_text_printf(spec, "%u,", table == 0 ? start : len);
         }
-        spec_append(spec, "};\n");
+        dl_text_printf(spec, "};\n");
     }
 }

@@ -320,6 +320,17 @@ void rt_buffer_converted(rt_buffer *b, cl_command_queue queue, cl_event ev)
     converted(b, queue, ev);
 }
 
+/* The algorithm of a conversion: DL_ALGO, or the automatic one where
+ * DL_ALGO can perform no step of it (dl_plan_create would refuse it). */
+static dl_algo conversion_algo(dl_engine *engine, const dl_layout *from,
+                               const dl_layout *to)
+{
+    dl_algo algo = (dl_algo)dl_rt.controls.algo;
+    if (algo != DL_ALGO_AUTO && !dl_plan_algo_applies(engine, from, to, algo))
+        return DL_ALGO_AUTO;
+    return algo;
+}
+
 /* One in-place conversion after the wait list and the buffer's uses. */
 static dl_status convert(rt_buffer *b, cl_command_queue queue,
                          const rt_layout *from, const rt_layout *to,
@@ -351,18 +362,13 @@ static dl_status convert(rt_buffer *b, cl_command_queue queue,
         return dl_fail(DL_OUT_OF_MEMORY, "out of memory");
     }
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
-    dl_algo algo = (dl_algo)dl_rt.controls.algo;
     uint64_t t0 = dl_now_ns();
-    /* rt_conversion_prepare built the plans before the lock; only the
-     * retry with the automatic algorithm below can still build here: the
-     * one exception left to the lock rule (clapi.h). */
-    dl_cl_lock_check_suspend();
-    dl_status st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, algo,
-                                      all.n, all.ev, ev);
-    if (st == DL_UNSUPPORTED && algo != DL_ALGO_AUTO)
-        st = dl_enqueue_convert(engine, queue, b->mem, &f, &t, DL_ALGO_AUTO,
-                                all.n, all.ev, ev);
-    dl_cl_lock_check_resume();
+    /* Only a plan rt_conversion_prepare built before the lock: building
+     * one here would block under it.  Without one the conversion is
+     * declined (a launch then runs plain, and tries again next time). */
+    dl_status st = dl_enqueue_convert_held(engine, queue, b->mem, &f, &t,
+                                           conversion_algo(engine, &f, &t),
+                                           all.n, all.ev, ev);
     RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
     rt_events_free(&all);
     if (st != DL_SUCCESS)
@@ -379,26 +385,31 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
     if (rt_context_engine(queue, &engine) != DL_SUCCESS)
         return 0;
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
-    dl_algo algo = (dl_algo)dl_rt.controls.algo;
-    return dl_plan_builds_needed(engine, &f, &t, algo, 0) +
-           dl_plan_builds_needed(engine, &t, &f, algo, 1);
+    return dl_plan_builds_needed(engine, &f, &t,
+                                 conversion_algo(engine, &f, &t), 0) +
+           dl_plan_builds_needed(engine, &t, &f,
+                                 conversion_algo(engine, &t, &f), 1);
 }
 
-void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
-                           const rt_layout *to)
+int rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                          const rt_layout *to)
 {
     dl_engine *engine = NULL;
     rt_lock();
     dl_status st = rt_context_engine(queue, &engine);
     rt_unlock();
     if (st != DL_SUCCESS)
-        return; /* the conversion fails under the lock, and says why */
+        return 0; /* the conversion fails under the lock, and says why */
     dl_layout f = rt_layout_dl(from), t = rt_layout_dl(to);
-    dl_algo algo = (dl_algo)dl_rt.controls.algo;
     uint64_t t0 = dl_now_ns(); /* counted as marshal time, as if built there */
-    if (dl_plan_warm(engine, &f, &t, algo) == DL_SUCCESS)
-        dl_plan_warm(engine, &t, &f, algo);
+    st = dl_plan_warm(engine, &f, &t, conversion_algo(engine, &f, &t));
+    if (st == DL_SUCCESS)
+        st = dl_plan_warm(engine, &t, &f, conversion_algo(engine, &t, &f));
     RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
+    if (st != DL_SUCCESS)
+        DL_LOG_DEBUG("a conversion's plan was not built before the lock: %s",
+                     dl_last_error());
+    return st == DL_SUCCESS;
 }
 
 dl_status rt_buffer_marshal(rt_buffer *b, cl_command_queue queue,

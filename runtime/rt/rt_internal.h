@@ -243,6 +243,9 @@ typedef struct rt_memo {
     cl_api_clReleaseEvent release; /* as rt_memo_enqueue picks them */
     struct rt_buffer **bufs;       /* the buffers its launches use */
     cl_uint nbufs;
+    /* bufs[0, nwritten): written by its launches and read by reordered
+     * copies (rt_reorder.h): each launch moves their versions on. */
+    cl_uint nwritten;
 } rt_memo;
 
 typedef struct rt_kernel {
@@ -504,10 +507,12 @@ unsigned rt_conversion_builds(cl_command_queue queue, const rt_layout *from,
                               const rt_layout *to);
 /* Unlocked (takes the lock only to find the engine): plans the
  * conversion from -> to and its restore, building their marshal
- * programs, so that rt_buffer_marshal and rt_buffer_restore then build
- * nothing under the lock. */
-void rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
-                           const rt_layout *to);
+ * programs, with DL_ALGO or, where that can perform no step, the
+ * automatic algorithm.  rt_buffer_marshal and rt_buffer_restore convert
+ * only with plans made here (building under the lock would block): 0
+ * when they cannot (a failed build, a full plan cache). */
+int rt_conversion_prepare(cl_command_queue queue, const rt_layout *from,
+                          const rt_layout *to);
 /* The buffer is overwritten entirely: original layout, no conversion. */
 void rt_buffer_reset(rt_buffer *buf);
 /* Records a command that used the buffer (the event is retained); a

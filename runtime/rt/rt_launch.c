@@ -447,10 +447,6 @@ static void wants_plain(launch_args *a, const rt_kernel *k)
         a->wants[i].transformed = 0;
 }
 
-/* How many times a launch may drop the lock to build what it needs and
- * plan again; beyond, it builds under the lock rather than run plain. */
-#define LAUNCH_BUILD_TRIES 3
-
 /* Locked: what the buffers hold, for a transformed launch: fills wants[]
  * and returns 0, or the cause that makes it run plain. */
 static unsigned launch_plan(rt_kernel *k, launch_args *a,
@@ -471,6 +467,11 @@ static unsigned launch_plan(rt_kernel *k, launch_args *a,
     }
     return plan_transformed(k, env, a->wants, detail);
 }
+
+/* How many times a launch may drop the lock to build what it needs and
+ * plan again; beyond, a conversion whose plan is not built is declined
+ * (the launch runs plain) rather than built under the lock. */
+#define LAUNCH_BUILD_TRIES 3
 
 /* Locked: whether the flat variant a launch needs is there; if not, it is
  * built with the lock dropped (returns 1: plan again), or -1 when that
@@ -494,8 +495,9 @@ static int build_flat(rt_kernel *k, int tries)
  * of a conversion it makes).  Then the lock is dropped while it is built
  * (builds block), taken again, and returns 1: the caller plans again,
  * since meanwhile another thread may have used or converted the
- * buffers.  0: all built; -1: no variant fits this range (the launch
- * runs plain). */
+ * buffers.  0: all built, or no more rounds (a conversion not built
+ * then is declined under the lock); -1: no variant fits this range (the
+ * launch runs plain). */
 static int launch_build(const launch_call *c, rt_kernel *k,
                         const launch_args *a, const rt_global_end *end,
                         int tries)
@@ -515,7 +517,7 @@ static int launch_build(const launch_call *c, rt_kernel *k,
         return 1;
     }
     if (tries >= LAUNCH_BUILD_TRIES)
-        return 0; /* then built under the lock: a full plan cache */
+        return 0;
     for (cl_uint i = 0; i < k->nargs; i++) {
         const want *w = &a->wants[i];
         rt_buffer *b = w->transformed ? rt_buffer_find(w->mem) : NULL;
@@ -524,9 +526,9 @@ static int launch_build(const launch_call *c, rt_kernel *k,
             continue;
         rt_layout from = w->from, to = w->to; /* records: the annotation's */
         rt_unlock();
-        rt_conversion_prepare(c->queue, &from, &to);
+        int built = rt_conversion_prepare(c->queue, &from, &to);
         rt_lock();
-        return 1;
+        return built; /* not built: no use trying again this launch */
     }
     return 0;
 }
@@ -678,13 +680,12 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
      * measures, and under DL_POLICY=auto only for as many launches as
      * the tuner lets pass unseen between its monitoring launches.  Not
      * after a failed conversion: the next launch tries again. */
-    int hits = !k->transformed || err != CL_SUCCESS || failed ||
-                       rt_indirect_counts(k) ||
-                       rt_reorder_kernel_writes_gathered(k)
-                   ? 0
-               : !tuned              ? INT_MAX
-               : probe || tc.measure ? 0
-                                     : (int)tc.unseen;
+    int hits =
+        !k->transformed || err != CL_SUCCESS || failed || rt_indirect_counts(k)
+            ? 0
+        : !tuned              ? INT_MAX
+        : probe || tc.measure ? 0
+                              : (int)tc.unseen;
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
                  c->local, launch_kernel(c, k, &a, run_xform), hits);
     rt_unlock();

@@ -1,5 +1,6 @@
 /* rt_memo.c - making and ending the launch memos (rt_memo.h). */
 #include "rt_memo.h"
+#include "rt_reorder.h"
 #include "rt_reshape.h"
 
 #include <sched.h>
@@ -20,7 +21,7 @@ void rt_memo_harvest(rt_memo *m)
             rt_buffer_used(m->bufs[i], m->queue, last);
         m->release(last);
     }
-    m->nbufs = 0;
+    m->nbufs = m->nwritten = 0;
 }
 
 void rt_memo_end(rt_memo *m)
@@ -89,7 +90,7 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
     if (!bufs)
         return;
     m->bufs = bufs;
-    cl_uint nbufs = 0;
+    cl_uint nbufs = 0, nwritten = 0;
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *a = &k->args[i];
         cl_mem mem = a->size == sizeof mem && a->value
@@ -101,8 +102,13 @@ void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
         if (b->parent || b->nsubs)
             return;
         bufs[nbufs++] = b;
+        if (rt_reorder_writes_gathered(k, i, b)) { /* to the front */
+            bufs[nbufs - 1] = bufs[nwritten];
+            bufs[nwritten++] = b;
+        }
     }
     m->nbufs = nbufs;
+    m->nwritten = nwritten;
     rt_memo_event_calls(queue, &m->retain, &m->release);
     m->run_kernel = run;
     m->enqueue = rt_memo_enqueue(queue);

@@ -14,7 +14,8 @@
 /* After a launch of a transformed kernel (locked): adds the old memo's
  * launches to the stats, then remembers this launch's inputs and the
  * variant `run` it launched, for `hits` memo launches (0: none), and
- * the buffers its launches use (rt_memo_harvest).  Not with sub-buffers
+ * the buffers its launches use (rt_memo_harvest), first those whose
+ * versions they move on (rt_memo_call_begin).  Not with sub-buffers
  * (their parents' conversions must see their uses), nor on an
  * out-of-order queue, where the last launch is not the last to end. */
 void rt_memo_make(rt_kernel *k, cl_command_queue queue, int task,
@@ -130,6 +131,10 @@ static inline cl_event *rt_memo_call_begin(rt_memo *m, cl_event *event,
 {
     while (__atomic_exchange_n(&m->busy, 1, __ATOMIC_ACQUIRE))
         sched_yield();
+    /* Before the real call: a gather that follows the launch sees its
+     * write (rt_reorder.h). */
+    for (cl_uint i = 0; i < m->nwritten; i++)
+        RT_ADD(m->bufs[i]->version, 1);
     *own = NULL;
     return event ? event : own;
 }

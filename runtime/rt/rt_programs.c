@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "tuner_calib.h"
 #include "srcmacros.h"
+#include "text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -334,23 +335,6 @@ static size_t target_tile(const dl_annot_arg *arg, const dl_calibration *calib)
     }
 }
 
-/* Appends text to a growing string; returns 0 when out of memory. */
-static int append(char **s, size_t *len, size_t *cap, const char *text)
-{
-    size_t n = strlen(text);
-    if (*len + n + 1 > *cap) {
-        size_t c = (*len + n + 1) * 2;
-        char *g = realloc(*s, c);
-        if (!g)
-            return 0;
-        *s = g;
-        *cap = c;
-    }
-    memcpy(*s + *len, text, n + 1);
-    *len += n;
-    return 1;
-}
-
 /* Reads the macros that the kernel's record counts and launch bound name
  * from this build's options or the program's own #defines (`src`, NULL
  * when the scan ran out of memory).  0, with a warning at the
@@ -390,10 +374,8 @@ static char *plan_kernels(rt_program *p, const char *options,
     p->tiles = calloc(ap->nkernels, sizeof *p->tiles);
     if (!p->active || !p->ran || !p->tiles)
         return NULL;
-    char *opt = NULL;
-    size_t len = 0, cap = 0;
-    if (!append(&opt, &len, &cap, options ? options : ""))
-        return NULL;
+    dl_text opt = {0};
+    dl_text_puts(&opt, options ? options : "");
     int any = 0;
     for (uint32_t k = 0; k < ap->nkernels; k++) {
         const dl_annot_kernel *ak = &ap->kernels[k];
@@ -409,37 +391,29 @@ static char *plan_kernels(rt_program *p, const char *options,
         }
         p->tiles[k] = calloc(ak->nargs ? ak->nargs : 1, sizeof(size_t));
         if (!p->tiles[k]) {
-            free(opt);
+            free(opt.text);
             return NULL;
         }
-        char def[512];
-        snprintf(def, sizeof def, " -D DL_ACTIVE_%s=1", ak->name);
-        if (!append(&opt, &len, &cap, def)) {
-            free(opt);
-            return NULL;
-        }
+        dl_text_printf(&opt, " -D DL_ACTIVE_%s=1", ak->name);
         for (uint32_t a = 0; a < ak->nargs; a++) {
             const dl_annot_arg *arg = &ak->args[a];
             p->tiles[k][a] = target_tile(arg, calib);
             if (arg->to.kind != DL_KIND_ASTA)
                 continue;
-            snprintf(def, sizeof def, " -D DL_TILE_%s_%s=%zu", ak->name,
-                     arg->name, p->tiles[k][a]);
-            if (!append(&opt, &len, &cap, def)) {
-                free(opt);
-                return NULL;
-            }
+            dl_text_printf(&opt, " -D DL_TILE_%s_%s=%zu", ak->name, arg->name,
+                           p->tiles[k][a]);
         }
         p->active[k] = 1;
         any = 1;
     }
     /* DL_POLICY=auto: every kernel that asks is transformed for now; the
      * cost model that can say no is a later issue (the tuner). */
-    if (!any || !append(&opt, &len, &cap, " -D DLAYOUT_ACTIVE=1")) {
-        free(opt);
+    dl_text_puts(&opt, " -D DLAYOUT_ACTIVE=1");
+    if (!any || opt.failed) {
+        free(opt.text);
         return NULL;
     }
-    return opt;
+    return opt.text;
 }
 
 /* plan_kernels with the source's #defines, which counts may name. */
@@ -732,20 +706,18 @@ cl_program rt_program_xform_wide(rt_program *p)
  * variant in its flat form (malloc'd), or NULL. */
 static char *flat_options(const rt_program *p)
 {
-    char *opt = NULL;
-    size_t len = 0, cap = 0;
-    if (!append(&opt, &len, &cap, ""))
-        return NULL;
+    dl_text opt = {0};
+    dl_text_puts(&opt, "");
     for (uint32_t k = 0; k < p->annot->nkernels; k++) {
         const dl_annot_kernel *ak = &p->annot->kernels[k];
-        char def[512];
-        snprintf(def, sizeof def, " -D DL_FLAT_%s=1", ak->name);
-        if (p->active[k] && ak->tiled && !append(&opt, &len, &cap, def)) {
-            free(opt);
-            return NULL;
-        }
+        if (p->active[k] && ak->tiled)
+            dl_text_printf(&opt, " -D DL_FLAT_%s=1", ak->name);
     }
-    return opt;
+    if (opt.failed) {
+        free(opt.text);
+        return NULL;
+    }
+    return opt.text;
 }
 
 cl_program rt_program_xform_flat(rt_program *p)

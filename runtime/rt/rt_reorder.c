@@ -206,13 +206,14 @@ static uint32_t make_jobs(const launch_call *c, const rt_kernel *k,
 static uint64_t version_of(const rt_buffer *b)
 {
     const rt_buffer *parent = b->parent ? rt_buffer_find(b->parent) : NULL;
-    return b->version + (parent ? parent->version : 0) +
+    return RT_LOAD(b->version) + (parent ? RT_LOAD(parent->version) : 0) +
            RT_LOAD(dl_rt.wild_writes);
 }
 
 /* Locked: b becomes read by a cached copy: its blocking accesses take
  * the locked path from now on (rt_access.c), which sees its writes, and
- * launch memos, which would not, end.  NULL, or why it cannot. */
+ * launch memos end: those remade after know that their launches write
+ * it (rt_reorder_writes_gathered).  NULL, or why it cannot. */
 static const char *watch(rt_buffer *b)
 {
     if (b->transformed)
@@ -558,16 +559,10 @@ void rt_reorder_kernel_wrote(const rt_kernel *k)
     }
 }
 
-int rt_reorder_kernel_writes_gathered(const rt_kernel *k)
+int rt_reorder_writes_gathered(const rt_kernel *k, cl_uint i,
+                               const rt_buffer *b)
 {
-    for (cl_uint i = 0; i < k->nargs; i++) {
-        cl_mem m = rt_launch_arg_mem(k, i);
-        rt_buffer *b = m && writes_arg(k, i) ? rt_buffer_find(m) : NULL;
-        rt_buffer *parent = b && b->parent ? rt_buffer_find(b->parent) : NULL;
-        if ((b && b->gathered) || (parent && parent->gathered))
-            return 1;
-    }
-    return 0;
+    return b->gathered && writes_arg(k, i);
 }
 
 void rt_reorder_forget(rt_buffer *b)

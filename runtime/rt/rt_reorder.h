@@ -37,10 +37,10 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
  * parent's (a write through a sub-buffer writes the parent). */
 static inline void rt_buffer_wrote(rt_buffer *b)
 {
-    b->version++;
+    RT_ADD(b->version, 1); /* atomic: memo launches add without the lock */
     rt_buffer *parent = b->parent ? rt_buffer_find(b->parent) : NULL;
     if (parent)
-        parent->version++;
+        RT_ADD(parent->version, 1);
 }
 
 /* Locked, after a launch of k was enqueued: every buffer argument it may
@@ -48,10 +48,11 @@ static inline void rt_buffer_wrote(rt_buffer *b)
  * read-only by construction) was written. */
 void rt_reorder_kernel_wrote(const rt_kernel *k);
 
-/* Locked: whether a launch of k may write a buffer that a reordered
- * copy reads (such a kernel gets no launch memo, which would skip
- * rt_reorder_kernel_wrote). */
-int rt_reorder_kernel_writes_gathered(const rt_kernel *k);
+/* Locked: whether a launch of k may write b, its argument i, which a
+ * reordered copy reads: then each launch of k's memo, which skips
+ * rt_reorder_kernel_wrote, moves b's version on itself (rt_memo.h). */
+int rt_reorder_writes_gathered(const rt_kernel *k, cl_uint i,
+                               const rt_buffer *b);
 
 /* A kernel dlayout does not know was launched: every buffer may have
  * been written.  Without the lock. */

@@ -1,7 +1,8 @@
 /* test_annot_common.h - what the tests of the `// DL:` annotations
- * share (test_annotations.c, test_annot_errors.c, test_annot_source.c):
- * parsing a source, finding a kernel, checking diagnostics, and one
- * annotated kernel `k` to try annotations on. */
+ * share (test_annotations.c, test_annot_errors.c, test_annot_source.c,
+ * test_annot_indirect.c): parsing a source, finding a kernel, checking
+ * diagnostics, one annotated kernel `k` to try annotations on, and the
+ * random edits of the robustness tests. */
 #ifndef TEST_ANNOT_COMMON_H
 #define TEST_ANNOT_COMMON_H
 
@@ -113,6 +114,46 @@ static inline void accepted(const char *annotation)
         fail_msg("'%s' was rejected", annotation);
     }
     dl_annot_free(prog);
+}
+
+/* The random source of the robustness tests (xorshift32); each test
+ * file seeds it, so that its sequence stays its own. */
+static uint32_t rng = 2463534242u;
+static inline uint32_t next_rand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+
+/* One to four random edits of src[0, len) (a byte of `alphabet` put in,
+ * inserted, or a byte taken out), within `cap` bytes; the new length. */
+static inline size_t mutate(char *src, size_t len, size_t cap,
+                            const char *alphabet, size_t nalphabet)
+{
+    int edits = 1 + (int)(next_rand() % 4);
+    for (int e = 0; e < edits; e++) {
+        size_t at = next_rand() % len;
+        char c = alphabet[next_rand() % nalphabet];
+        switch (next_rand() % 3) {
+        case 0:
+            src[at] = c;
+            break;
+        case 1:
+            if (len + 1 < cap) {
+                memmove(src + at + 1, src + at, len - at);
+                src[at] = c;
+                len++;
+            }
+            break;
+        default:
+            memmove(src + at, src + at + 1, len - at - 1);
+            len--;
+            break;
+        }
+    }
+    return len;
 }
 
 static inline int setup(void **state)

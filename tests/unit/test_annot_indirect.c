@@ -2,19 +2,7 @@
  * (docs/annotations.md, "Indirect references"): every form, their
  * canonical text, their evaluation at a launch, the rejections with the
  * source line, and random edits of annotated sources. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include "annotations.h"
-#include "error.h"
-#include "log.h"
+#include "test_annot_common.h"
 
 /* The kernel every annotation below stands before. */
 #define KERNEL                                                                 \
@@ -28,27 +16,16 @@ static dl_annot_program *parse_with(const char *annotations)
 {
     char src[4096];
     snprintf(src, sizeof src, "%s%s", annotations, KERNEL);
-    dl_annot_program *prog = NULL;
-    if (dl_annot_parse(src, strlen(src), "prog.cl", &prog) != DL_SUCCESS)
-        fail_msg("parse failed: %s", dl_last_error());
-    return prog;
-}
-
-static const dl_annot_kernel *kernel_k(const dl_annot_program *prog)
-{
-    const dl_annot_kernel *k = dl_annot_find(prog, "k");
-    if (!k)
-        fail_msg("kernel 'k' not found");
-    return k;
+    return parse(src);
 }
 
 /* `line` is accepted and prints back as `canonical`. */
-static void accepted(const char *line, const char *canonical)
+static void accepted_as(const char *line, const char *canonical)
 {
     char text[1024], out[1024];
     snprintf(text, sizeof text, "%s\n", line);
     dl_annot_program *prog = parse_with(text);
-    const dl_annot_kernel *k = kernel_k(prog);
+    const dl_annot_kernel *k = kernel(prog, "k");
     if (!k->ok || k->nindirect != 1)
         fail_msg("'%s' rejected: %s", line,
                  prog->ndiags ? prog->diags[0].message : "(no message)");
@@ -60,7 +37,7 @@ static void accepted(const char *line, const char *canonical)
     /* The canonical form reads back to itself. */
     snprintf(text, sizeof text, "%s\n", canonical);
     prog = parse_with(text);
-    k = kernel_k(prog);
+    k = kernel(prog, "k");
     assert_true(k->ok);
     dl_annot_format_indirect(&k->indirect[0], out, sizeof out);
     assert_string_equal(out, canonical);
@@ -68,12 +45,12 @@ static void accepted(const char *line, const char *canonical)
 }
 
 /* `line` is rejected on line 1 of prog.cl, with `part` in the message. */
-static void rejected(const char *line, const char *part)
+static void refused(const char *line, const char *part)
 {
     char text[1024];
     snprintf(text, sizeof text, "%s\n", line);
     dl_annot_program *prog = parse_with(text);
-    const dl_annot_kernel *k = kernel_k(prog);
+    const dl_annot_kernel *k = kernel(prog, "k");
     if (k->ok)
         fail_msg("'%s' was accepted", line);
     assert_int_equal(k->nindirect, 0);
@@ -85,40 +62,33 @@ static void rejected(const char *line, const char *part)
     dl_annot_free(prog);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    dl_log_set_level(DL_LOG_LEVEL_ERROR);
-    return 0;
-}
-
 static void test_forms(void **state)
 {
     (void)state;
-    accepted("// DL: indirect: read x[col[gid]]",
-             "//DL: v1 indirect: read x[col[gid]]");
-    accepted("//DL: v1 Indirect : READ x [ col [ gid ] + 1 ]",
-             "//DL: v1 indirect: read x[col[gid] + 1]");
-    accepted("//DL: indirect: read x[col[gid] - N + 1]",
-             "//DL: v1 indirect: read x[col[gid] - N + 1]");
-    accepted("//DL: indirect: read x[col[gid] + (n - 2)]",
-             "//DL: v1 indirect: read x[col[gid] + n - 2]");
-    accepted("//DL: indirect: write y[perm[2*gid + 1]]",
-             "//DL: v1 indirect: write y[perm[2 * gid + 1]]");
+    accepted_as("// DL: indirect: read x[col[gid]]",
+                "//DL: v1 indirect: read x[col[gid]]");
+    accepted_as("//DL: v1 Indirect : READ x [ col [ gid ] + 1 ]",
+                "//DL: v1 indirect: read x[col[gid] + 1]");
+    accepted_as("//DL: indirect: read x[col[gid] - N + 1]",
+                "//DL: v1 indirect: read x[col[gid] - N + 1]");
+    accepted_as("//DL: indirect: read x[col[gid] + (n - 2)]",
+                "//DL: v1 indirect: read x[col[gid] + n - 2]");
+    accepted_as("//DL: indirect: write y[perm[2*gid + 1]]",
+                "//DL: v1 indirect: write y[perm[2 * gid + 1]]");
     /* A field of a record: its offset and size in record(...). */
-    accepted("//DL: indirect: read a[perm[gid]] record(size=16; 4:4)",
-             "//DL: v1 indirect: read a[perm[gid]] record(size=16; 4:4)");
-    accepted("//DL: indirect: read v[col[gid]]",
-             "//DL: v1 indirect: read v[col[gid]]");
+    accepted_as("//DL: indirect: read a[perm[gid]] record(size=16; 4:4)",
+                "//DL: v1 indirect: read a[perm[gid]] record(size=16; 4:4)");
+    accepted_as("//DL: indirect: read v[col[gid]]",
+                "//DL: v1 indirect: read v[col[gid]]");
     /* ELL: x[col[j*N + gid]] for j < K, K a build-option macro. */
-    accepted("//DL: indirect: read x[col[j * N + gid]] for(j < K)",
-             "//DL: v1 indirect: read x[col[j * N + gid]] for(j < K)");
-    accepted("//DL: indirect: read x[col[gid * n + j]] for ( j < n / 2 )",
-             "//DL: v1 indirect: read x[col[gid * n + j]] for(j < n / 2)");
-    accepted("//DL: indirect: read a[col[(gid + 3) * 4 - j]] "
-             "record(size=16; 0:4, 8:4) for(j < 4)",
-             "//DL: v1 indirect: read a[col[(gid + 3) * 4 - j]] "
-             "record(size=16; 0:4, 8:4) for(j < 4)");
+    accepted_as("//DL: indirect: read x[col[j * N + gid]] for(j < K)",
+                "//DL: v1 indirect: read x[col[j * N + gid]] for(j < K)");
+    accepted_as("//DL: indirect: read x[col[gid * n + j]] for ( j < n / 2 )",
+                "//DL: v1 indirect: read x[col[gid * n + j]] for(j < n / 2)");
+    accepted_as("//DL: indirect: read a[col[(gid + 3) * 4 - j]] "
+                "record(size=16; 0:4, 8:4) for(j < 4)",
+                "//DL: v1 indirect: read a[col[(gid + 3) * 4 - j]] "
+                "record(size=16; 0:4, 8:4) for(j < 4)");
 }
 
 static void test_field_span(void **state)
@@ -127,7 +97,7 @@ static void test_field_span(void **state)
     dl_annot_program *prog = parse_with(
         "//DL: indirect: read a[perm[gid]] record(size=16; 12:4, 4:4)\n"
         "//DL: indirect: read v[col[gid] + 2]\n");
-    const dl_annot_kernel *k = kernel_k(prog);
+    const dl_annot_kernel *k = kernel(prog, "k");
     assert_true(k->ok);
     assert_int_equal(k->nindirect, 2);
     const dl_annot_indirect *r = &k->indirect[0];
@@ -158,7 +128,7 @@ static void test_several(void **state)
                    "//DL: indirect: read x[col[gid] + 1]\n"
                    "//DL: indirect: write y[col[gid]]\n"
                    "//DL: aos: a[n] record(size=16; 0:4, 4:4, 8:4, 12:4)\n");
-    const dl_annot_kernel *k = kernel_k(prog);
+    const dl_annot_kernel *k = kernel(prog, "k");
     assert_true(k->ok);
     assert_int_equal(k->nindirect, 4);
     assert_int_equal(k->nargs, 1);
@@ -171,42 +141,42 @@ static void test_several(void **state)
 static void test_rejections(void **state)
 {
     (void)state;
-    rejected("//DL: indirect: x[col[gid]]", "expected read or write");
-    rejected("//DL: indirect: read x(col[gid])", "expected '['");
-    rejected("//DL: indirect: read x[col[gid]", "found the end of the line");
-    rejected("//DL: indirect: read x[col[gid", "without a matching ']'");
-    rejected("//DL: indirect: read x[col[gid]]]", "expected record(...)");
-    rejected("//DL: indirect: read x[col gid]", "expected '['");
-    rejected("//DL: indirect: read x[col[gid +]]", "the index at column");
-    rejected("//DL: indirect: read x[col[gid] * 2]", "expected ']', '+'");
-    rejected("//DL: indirect: read x[col[gid]] for(j < K",
-             "without a matching ')'");
-    rejected("//DL: indirect: read x[col[gid]] for j < K", "expected '('");
-    rejected("//DL: indirect: read x[col[gid]] for(j < K) x",
-             "expected the end");
-    rejected("//DL: indirect: read z[col[gid]]", "no argument 'z'");
-    rejected("//DL: indirect: read x[w[gid]]", "not a __global");
-    rejected("//DL: indirect: read x[y[gid]]", "holds float, not integers");
-    rejected("//DL: indirect: read col[col[gid]]", "both the array");
-    rejected("//DL: indirect: read a[perm[gid]]", "is unknown");
-    rejected("//DL: indirect: read x[col[gid]] record(size=8; 0:4)",
-             "not the 4 bytes");
-    rejected("//DL: indirect: read x[col[gid * gid]]", "not affine");
-    rejected("//DL: indirect: read x[col[gid * j]] for(j < 4)", "not affine");
-    rejected("//DL: indirect: read x[col[gid / 2]]", "not affine");
-    rejected("//DL: indirect: read x[col[n % gid]]", "not affine");
-    rejected("//DL: indirect: read x[col[gid + w]]", "not an integer");
-    rejected("//DL: indirect: read x[col[gid + y]]", "not an integer");
-    rejected("//DL: indirect: read x[col[gid] + gid]", "only appear in");
-    rejected("//DL: indirect: read x[col[gid + j]] for(j < j)",
-             "only appear in");
-    rejected("//DL: indirect: read x[col[gid]] for(j < 4)",
-             "does not appear in the index");
-    rejected("//DL: indirect: read x[col[gid + n]] for(n < 4)",
-             "an argument of the kernel");
-    rejected("//DL: indirect: read x[col[gid]] for(gid < 4)", "the global id");
-    rejected("//DL: indirect: read x[col[gid + 1]] record(size=4; 0:4, 2:2)",
-             "overlap");
+    refused("//DL: indirect: x[col[gid]]", "expected read or write");
+    refused("//DL: indirect: read x(col[gid])", "expected '['");
+    refused("//DL: indirect: read x[col[gid]", "found the end of the line");
+    refused("//DL: indirect: read x[col[gid", "without a matching ']'");
+    refused("//DL: indirect: read x[col[gid]]]", "expected record(...)");
+    refused("//DL: indirect: read x[col gid]", "expected '['");
+    refused("//DL: indirect: read x[col[gid +]]", "the index at column");
+    refused("//DL: indirect: read x[col[gid] * 2]", "expected ']', '+'");
+    refused("//DL: indirect: read x[col[gid]] for(j < K",
+            "without a matching ')'");
+    refused("//DL: indirect: read x[col[gid]] for j < K", "expected '('");
+    refused("//DL: indirect: read x[col[gid]] for(j < K) x",
+            "expected the end");
+    refused("//DL: indirect: read z[col[gid]]", "no argument 'z'");
+    refused("//DL: indirect: read x[w[gid]]", "not a __global");
+    refused("//DL: indirect: read x[y[gid]]", "holds float, not integers");
+    refused("//DL: indirect: read col[col[gid]]", "both the array");
+    refused("//DL: indirect: read a[perm[gid]]", "is unknown");
+    refused("//DL: indirect: read x[col[gid]] record(size=8; 0:4)",
+            "not the 4 bytes");
+    refused("//DL: indirect: read x[col[gid * gid]]", "not affine");
+    refused("//DL: indirect: read x[col[gid * j]] for(j < 4)", "not affine");
+    refused("//DL: indirect: read x[col[gid / 2]]", "not affine");
+    refused("//DL: indirect: read x[col[n % gid]]", "not affine");
+    refused("//DL: indirect: read x[col[gid + w]]", "not an integer");
+    refused("//DL: indirect: read x[col[gid + y]]", "not an integer");
+    refused("//DL: indirect: read x[col[gid] + gid]", "only appear in");
+    refused("//DL: indirect: read x[col[gid + j]] for(j < j)",
+            "only appear in");
+    refused("//DL: indirect: read x[col[gid]] for(j < 4)",
+            "does not appear in the index");
+    refused("//DL: indirect: read x[col[gid + n]] for(n < 4)",
+            "an argument of the kernel");
+    refused("//DL: indirect: read x[col[gid]] for(gid < 4)", "the global id");
+    refused("//DL: indirect: read x[col[gid + 1]] record(size=4; 0:4, 2:2)",
+            "overlap");
 }
 
 static void test_twice(void **state)
@@ -215,7 +185,7 @@ static void test_twice(void **state)
     dl_annot_program *prog =
         parse_with("//DL: indirect: read x[col[gid]]\n"
                    "//DL: v1 indirect: read x[ col[gid] ]\n");
-    const dl_annot_kernel *k = kernel_k(prog);
+    const dl_annot_kernel *k = kernel(prog, "k");
     assert_false(k->ok);
     assert_int_equal(k->nindirect, 1);
     assert_int_equal(prog->diags[0].line, 2);
@@ -253,7 +223,7 @@ static void test_eval(void **state)
     (void)state;
     dl_annot_program *prog = parse_with(
         "//DL: indirect: read x[col[3 + j * N + 2 * gid] - n] for(j < K)\n");
-    const dl_annot_kernel *k = kernel_k(prog);
+    const dl_annot_kernel *k = kernel(prog, "k");
     assert_true(k->ok);
     uint32_t N = 100;
     int n = 9;
@@ -287,15 +257,6 @@ static void test_eval(void **state)
     dl_annot_free(prog);
 }
 
-static uint32_t rng = 12345u;
-static uint32_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
-
 /* Random edits of a source with indirect references must not crash; a
  * kernel is either ok with sound references or marked; every accepted
  * reference prints back to a form that reads back the same. */
@@ -309,27 +270,11 @@ static void test_mutations(void **state)
     static const char alphabet[] = "[]():;,-+<*/%\\\n\" gidjnNKxcolperm"
                                    "readwriteindirectforrecord0123456789";
     char src[sizeof base + 64];
+    rng = 12345u; /* this file's sequence */
     for (int iter = 0; iter < 20000; iter++) {
-        size_t len = sizeof base - 1;
-        memcpy(src, base, len);
-        for (int e = 1 + (int)(next_rand() % 4); e > 0; e--) {
-            size_t at = next_rand() % len;
-            char c = alphabet[next_rand() % (sizeof alphabet - 1)];
-            switch (next_rand() % 3) {
-            case 0:
-                src[at] = c;
-                break;
-            case 1:
-                memmove(src + at + 1, src + at, len - at);
-                src[at] = c;
-                len++;
-                break;
-            default:
-                memmove(src + at, src + at + 1, len - at - 1);
-                len--;
-                break;
-            }
-        }
+        memcpy(src, base, sizeof base - 1);
+        size_t len = mutate(src, sizeof base - 1, sizeof src, alphabet,
+                            sizeof alphabet - 1);
         dl_annot_program *prog = NULL;
         assert_int_equal(dl_annot_parse(src, len, "mut", &prog), DL_SUCCESS);
         for (uint32_t i = 0; i < prog->nkernels; i++) {
@@ -347,7 +292,7 @@ static void test_mutations(void **state)
                 assert_int_equal(
                     dl_annot_parse(text, strlen(text), "again", &again),
                     DL_SUCCESS);
-                const dl_annot_kernel *k2 = kernel_k(again);
+                const dl_annot_kernel *k2 = kernel(again, "k");
                 if (!k2->ok || k2->nindirect != 1)
                     fail_msg("'%s' does not read back", once);
                 dl_annot_format_indirect(&k2->indirect[0], twice, sizeof twice);

@@ -38,15 +38,6 @@ static void test_parse_strings(void **state)
 
 /* -------------------------------------------------------------- robustness */
 
-static uint32_t rng = 2463534242u;
-static uint32_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
-
 static void test_binary_garbage(void **state)
 {
     (void)state;
@@ -105,29 +96,9 @@ static void test_mutations(void **state)
                                    "record size=v1 asta auto kernel{}\x00";
     char src[sizeof base + 64];
     for (int iter = 0; iter < 20000; iter++) {
-        size_t len = sizeof base - 1;
-        memcpy(src, base, len);
-        int edits = 1 + (int)(next_rand() % 4);
-        for (int e = 0; e < edits; e++) {
-            size_t at = next_rand() % len;
-            char c = alphabet[next_rand() % (sizeof alphabet - 1)];
-            switch (next_rand() % 3) {
-            case 0:
-                src[at] = c;
-                break;
-            case 1:
-                if (len + 1 < sizeof src) {
-                    memmove(src + at + 1, src + at, len - at);
-                    src[at] = c;
-                    len++;
-                }
-                break;
-            default:
-                memmove(src + at, src + at + 1, len - at - 1);
-                len--;
-                break;
-            }
-        }
+        memcpy(src, base, sizeof base - 1);
+        size_t len = mutate(src, sizeof base - 1, sizeof src, alphabet,
+                            sizeof alphabet - 1);
         dl_annot_program *prog = NULL;
         assert_int_equal(dl_annot_parse(src, len, "mut", &prog), DL_SUCCESS);
         for (uint32_t i = 0; i < prog->nkernels; i++) {

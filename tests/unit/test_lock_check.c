@@ -52,17 +52,15 @@ static void make_call(call c)
     }
 }
 
-/* Whether the call, made in a child (under the lock if `locked`, with the
- * check suspended if `suspended`), aborted it. */
-static int aborts(call c, int locked, int suspended)
+/* Whether the call, made in a child (under the lock if `locked`), aborted
+ * it. */
+static int aborts(call c, int locked)
 {
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         if (locked)
             rt_lock();
-        if (suspended)
-            dl_cl_lock_check_suspend();
         make_call(c);
         _exit(0);
     }
@@ -81,11 +79,10 @@ static void test_blocking_under_lock(void **state)
     const call blocking[] = {CALL_WAIT, CALL_FINISH, CALL_BUILD,
                              CALL_BLOCKING_READ, CALL_BLOCKING_MAP};
     for (size_t i = 0; i < sizeof blocking / sizeof *blocking; i++) {
-        assert_true(aborts(blocking[i], 1, 0));
-        assert_false(aborts(blocking[i], 0, 0));
-        assert_false(aborts(blocking[i], 1, 1));
+        assert_true(aborts(blocking[i], 1));
+        assert_false(aborts(blocking[i], 0));
     }
-    assert_false(aborts(CALL_READ, 1, 0));
+    assert_false(aborts(CALL_READ, 1));
 }
 
 int main(void)

@@ -1,5 +1,6 @@
 /* test_rt_launch.c - the buffer state machine at launches: iterated
- * launches marshal once, builds outside the lock, kernels wanting
+ * launches marshal once, builds outside the lock (also of a forced
+ * algorithm's automatic fallback), kernels wanting
  * different layouts, unannotated and unknown kernels, plain-variant
  * launches (dimensions, aliasing), the memo, tasks, failed conversions.
  * Sub-buffers, queues, threads and release: test_rt_buffers.c. */
@@ -85,6 +86,53 @@ static void test_builds_outside_the_lock(void **state)
     assert_true(builds >= 1);
     assert_int_equal(builds_locked, 0);
     check_and_release(fx, k, m, want, n);
+}
+
+/* A forced algorithm that can perform no step of a conversion (pipt
+ * moves chunks; AoS <-> ASTA takes tiles) leaves it to the automatic
+ * one, whose plans are built before the lock as well: no build under it
+ * (lock_check builds abort on one).  Second in the list: ASTA(8) is
+ * converted here first, so its marshal programs are built here. */
+static void test_forced_algorithm_builds_outside_the_lock(void **state)
+{
+    rt_fixture *fx = *state;
+    const size_t n = 29;
+    uint32_t *want = rt_random_records(n), *other = rt_random_records(n);
+    uint32_t *got = calloc(n, 8);
+    cl_mem f = rt_buffer_of(fx, want, n * 8);
+    cl_mem g = rt_buffer_of(fx, other, n * 8);
+    cl_kernel k = rt_kernel_of(main_prog, "two");
+    rt_set_mem(k, 0, f);
+    rt_set_mem(k, 1, g);
+    unsigned algo = dl_rt.controls.algo;
+    dl_rt.controls.algo = DL_ALGO_PIPT;
+    real_build = dl_cl.clBuildProgram;
+    dl_cl.clBuildProgram = build_watched;
+    builds = builds_locked = 0;
+    RT_SNAP(before);
+    for (int it = 0; it < 2; it++) {
+        rt_run(fx->cl.queue, k, n);
+        for (size_t i = 0; i < n; i++)
+            want[2 * i] += other[2 * i + 1];
+    }
+    RT_SNAP(after);
+    dl_cl.clBuildProgram = real_build;
+    dl_rt.controls.algo = algo;
+    assert_true(rt_is_transformed(f));
+    assert_true(rt_is_transformed(g));
+    assert_int_equal(RT_DELTA(after, before, plain_launches), 0);
+    assert_true(builds >= 1);
+    assert_int_equal(builds_locked, 0);
+    rt_read(fx->cl.queue, f, got, n * 8);
+    assert_memory_equal(got, want, n * 8);
+    rt_read(fx->cl.queue, g, got, n * 8);
+    assert_memory_equal(got, other, n * 8);
+    dl_rt_clReleaseKernel(k);
+    dl_rt_clReleaseMemObject(f);
+    dl_rt_clReleaseMemObject(g);
+    free(want);
+    free(other);
+    free(got);
 }
 
 static void test_two_layouts(void **state)
@@ -505,6 +553,7 @@ int main(int argc, char **argv)
         cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builds_outside_the_lock),
+        cmocka_unit_test(test_forced_algorithm_builds_outside_the_lock),
         cmocka_unit_test(test_iterated_marshals_once),
         cmocka_unit_test(test_two_layouts),
         cmocka_unit_test(test_unannotated_kernel),
