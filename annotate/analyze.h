@@ -82,4 +82,8 @@ int dla_tiled(ctx *c);
  * the annotated ones (or why not).  0, or -1 when out of memory. */
 int dla_find_indirect(ctx *c, CXCursor fn);
 
+/* chunks.c: decides c->k->chunks for a kernel with the redirected form
+ * (or why not).  0, or -1 when out of memory. */
+int dla_chunks(ctx *c);
+
 #endif

@@ -230,6 +230,10 @@ typedef struct dla_kernel {
     dla_gather *gathers;
     unsigned params_end;
     char *redirect_reason;
+    /* The chunks flag (docs/annotations.md, "launch: chunks"): the
+     * redirected form depends on no launch shape (chunks.c). */
+    int chunks;
+    char *chunks_reason; /* why not, for --explain */
 } dla_kernel;
 
 typedef struct dla_program {

@@ -12,6 +12,7 @@ struct atom { float x, y, z, w; };
 //DL: v1 indirect: read x[col[gid] - n]
 //DL: v1 indirect: read a[perm[gid]] record(size=16; 4:4)
 //DL: v1 indirect: read a[col[2 * gid + 1]] record(size=16; 12:4)
+//DL: v1 launch: chunks
 __kernel void gather(__global const float *x, __global const float *w,
                      __global const int *col, __global const uint *perm,
                      __global const struct atom *a, __global float *out,

@@ -6,6 +6,7 @@
 #define W 3
 
 //DL: v1 indirect: read x[col[j * N + gid]] for(j < K)
+//DL: v1 launch: chunks
 __kernel void ell_cm(__global const float *val, __global const int *col,
                      __global const float *x, __global float *y, int N
 #ifdef DL_ACTIVE_ell_cm
@@ -37,6 +38,7 @@ __kernel void ell_cm(__global const float *val, __global const int *col,
 }
 
 //DL: v1 indirect: read x[col[gid * 3 + j]] for(j < 3)
+//DL: v1 launch: chunks
 __kernel void ell_rm(__global const float *val, __global const long *col,
                      __global const float *x, __global float *y, int rows
 #ifdef DL_ACTIVE_ell_rm
