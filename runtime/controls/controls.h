@@ -19,6 +19,13 @@ typedef enum dl_policy {
     DL_POLICY_NEVER
 } dl_policy;
 
+/* DL_OVERLAP: whether a gathering launch runs in overlapped chunks. */
+typedef enum dl_overlap {
+    DL_OVERLAP_AUTO = 0, /* when it measured faster */
+    DL_OVERLAP_ON,
+    DL_OVERLAP_OFF
+} dl_overlap;
+
 /* DL_TILE=auto is stored as this. */
 #define DL_CONTROL_TILE_AUTO 0u
 #define DL_CONTROL_TILE_MAX  ((size_t)1 << 31)

@@ -3,6 +3,7 @@
  * plans to transform them, and every clSetKernelArg value (for dimension
  * expressions, buffer arguments and the replay into the activated
  * variant's kernel). */
+#include "rt_chunks.h"
 #include "rt_internal.h"
 #include "rt_reorder.h"
 #include "rt_memo.h"
@@ -69,6 +70,7 @@ static void free_kernel(rt_kernel *k)
     k->nargs = 0;
     if (k->xform)
         dl_cl.clReleaseKernel(k->xform);
+    rt_chunks_forget(k);
     if (k->prog)
         rt_program_unref(k->prog);
     free(k->name);

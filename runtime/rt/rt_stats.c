@@ -27,6 +27,9 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(reorders)
     RT_GET(reorder_hits)
     RT_GET(reorder_invalidations)
+    RT_GET(chunked_launches)
+    RT_GET(overlapped_gathers)
+    RT_GET(partial_launches)
 #undef RT_GET
     /* The memos' launches not yet retired into the counters.  Only the
      * mutex: rt_lock() would also invalidate every memo. */
@@ -51,7 +54,8 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "unmarshals=%llu bytes_marshaled=%llu marshal_enqueue_ms=%.3f "
         "declined=%llu plain_launches=%llu decided_transform=%llu "
         "decided_plain=%llu reorders=%llu reorder_hits=%llu "
-        "reorder_invalidations=%llu",
+        "reorder_invalidations=%llu chunked_launches=%llu "
+        "overlapped_gathers=%llu partial_launches=%llu",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
@@ -62,7 +66,10 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->decided_transform,
         (unsigned long long)s->decided_plain, (unsigned long long)s->reorders,
         (unsigned long long)s->reorder_hits,
-        (unsigned long long)s->reorder_invalidations);
+        (unsigned long long)s->reorder_invalidations,
+        (unsigned long long)s->chunked_launches,
+        (unsigned long long)s->overlapped_gathers,
+        (unsigned long long)s->partial_launches);
 }
 
 void rt_stats_ran_transformed(rt_kernel *k)
