@@ -12,6 +12,7 @@ typedef struct irr_device {
     size_t reps;
     cl_program program; /* irregular.cl */
     dl_engine *engine;  /* builds and caches the gather kernels */
+    cl_command_queue side; /* the overlapped gathers' queue (irr_overlap.h) */
     size_t group;       /* work-items per group of every launch */
     size_t local_bytes; /* CL_DEVICE_LOCAL_MEM_SIZE */
 } irr_device;
@@ -20,6 +21,9 @@ typedef struct irr_device {
 typedef struct irr_times {
     double plain, reorg, redirect;
     int verified; /* the redirected output is byte-identical */
+    /* Gathers and kernel on the host clock, whole and in overlapped
+     * chunks (irr_overlap.h); 0 where it does not apply. */
+    double whole, overlapped;
 } irr_times;
 
 /* Builds irregular.cl and the engine; 0 (and a message) on failure. */
