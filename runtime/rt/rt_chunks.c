@@ -193,12 +193,21 @@ void rt_chunks_choose_overlap(rt_kernel *k, rt_chunk_plan *plan)
     uint64_t whole = k->overlap ? RT_LOAD(k->overlap->ns[0]) : 0;
     uint64_t over = k->overlap ? RT_LOAD(k->overlap->ns[1]) : 0;
     rt_unlock();
-    /* The first gathering launch builds the gather program: untimed. */
-    if (trial == 0)
+    /* Each way's first launch is untimed: it may build the gather
+     * program, and the device compiles the kernel for each new launch
+     * shape (POCL: per local size, which a chunk without one may get
+     * anew). */
+    plan->overlap = trial == 1 || trial == 3 ||
+                    (trial > 3 && whole && over && over < whole);
+    if (trial < 2)
         return;
     plan->measured = 1;
-    plan->overlap = trial == 2 || (trial > 2 && whole && over && over < whole);
     plan->start_ns = dl_now_ns();
+    if (trial == 4 && whole && over)
+        DL_LOG_INFO("kernel '%s': a gathering launch took %.3f ms whole and "
+                    "%.3f ms in overlapped chunks: it runs %s from now on",
+                    k->name, (double)whole / 1e6, (double)over / 1e6,
+                    plan->overlap ? "overlapped" : "whole");
 }
 
 typedef struct timing {
