@@ -19,8 +19,8 @@ int irr_overlap_applies(const irr_workload *w)
     for (int i = 0; i < w->nrefs; i++) {
         const dl_coalesce_range *r = &w->refs[i].range;
         size_t ts = r->t_stride, js = r->j_stride, s = r->steps;
-        int distinct = ts > 0 && (s <= 1 || ts > js * (s - 1) ||
-                                  js / ts >= r->threads);
+        int distinct =
+            ts > 0 && (s <= 1 || ts > js * (s - 1) || js / ts >= r->threads);
         if (r->threads != w->threads || !distinct)
             return 0;
     }
@@ -48,11 +48,10 @@ static int gather_part(overlap_run *o, size_t t0, size_t t1, cl_uint nwait,
         part.threads = end > t0 ? end - t0 : 0;
         part.base += t0 * part.t_stride;
         int final = i + 1 == w->nrefs;
-        if (dl_enqueue_gather(o->d->engine, o->d->side, o->mem[r->a],
-                              o->mem[r->p], &r->ref, &part, 4,
-                              o->mem[r->a_prime], i ? 0 : nwait,
-                              i ? NULL : wait,
-                              final ? ready : NULL) != DL_SUCCESS) {
+        if (dl_enqueue_gather(
+                o->d->engine, o->d->side, o->mem[r->a], o->mem[r->p], &r->ref,
+                &part, 4, o->mem[r->a_prime], i ? 0 : nwait, i ? NULL : wait,
+                final ? ready : NULL) != DL_SUCCESS) {
             fprintf(stderr, "dl-bench irregular: %s\n", dl_last_error());
             return 0;
         }
@@ -76,10 +75,10 @@ static int enqueue_chunks(void *ctx, cl_command_queue q, cl_uint nwait,
         ok = gather_part(o, t0, t1, prev ? 0 : nwait, prev ? NULL : wait,
                          &ready);
         size_t n = t1 - t0;
-        ok = ok && bench_cl_ok(clEnqueueNDRangeKernel(q, o->redirect, 1, &t0,
-                                                      &n, &o->local, 1,
-                                                      &ready, &ev),
-                               "clEnqueueNDRangeKernel");
+        ok =
+            ok && bench_cl_ok(clEnqueueNDRangeKernel(q, o->redirect, 1, &t0, &n,
+                                                     &o->local, 1, &ready, &ev),
+                              "clEnqueueNDRangeKernel");
         if (ready)
             clReleaseEvent(ready);
         if (prev)
@@ -99,8 +98,8 @@ static int median_of(overlap_run *o, double *out)
     double *t = calloc(reps, sizeof *t);
     int ok = t != NULL;
     for (size_t i = 0; ok && i < reps; i++)
-        ok = bench_cl_time(o->d->cl, BENCH_TIMER_WALL, enqueue_chunks, o,
-                           &t[i]);
+        ok =
+            bench_cl_time(o->d->cl, BENCH_TIMER_WALL, enqueue_chunks, o, &t[i]);
     if (ok)
         *out = bench_median(t, reps);
     free(t);

@@ -10,11 +10,11 @@
 typedef struct irr_device {
     bench_cl *cl;
     size_t reps;
-    cl_program program; /* irregular.cl */
-    dl_engine *engine;  /* builds and caches the gather kernels */
+    cl_program program;    /* irregular.cl */
+    dl_engine *engine;     /* builds and caches the gather kernels */
     cl_command_queue side; /* the overlapped gathers' queue (irr_overlap.h) */
-    size_t group;       /* work-items per group of every launch */
-    size_t local_bytes; /* CL_DEVICE_LOCAL_MEM_SIZE */
+    size_t group;          /* work-items per group of every launch */
+    size_t local_bytes;    /* CL_DEVICE_LOCAL_MEM_SIZE */
 } irr_device;
 
 /* Medians over the repetitions, in seconds (event profiling). */
