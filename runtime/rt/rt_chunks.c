@@ -180,7 +180,8 @@ int rt_chunks_fit(rt_chunk_plan *plan, gather_job *jobs, uint32_t n,
 void rt_chunks_choose_overlap(rt_kernel *k, rt_chunk_plan *plan)
 {
     plan->overlap = plan->measured = 0;
-    if (plan->count < 2 || dl_rt.controls.overlap == DL_OVERLAP_OFF)
+    if (plan->count < 2 || plan->probed ||
+        dl_rt.controls.overlap == DL_OVERLAP_OFF)
         return;
     if (dl_rt.controls.overlap == DL_OVERLAP_ON) {
         plan->overlap = 1;

@@ -38,6 +38,8 @@ typedef struct rt_chunk_plan {
     int overlap;     /* the gathers of this launch are per chunk, on
                         dlayout's own queue                              */
     int measured;    /* DL_OVERLAP=auto times this launch               */
+    int probed;      /* the tuner times this launch: its gathers stay
+                        whole, where its probe sees them               */
     uint64_t start_ns;
     cl_command_queue side; /* dlayout's queue, once asked for     */
     cl_event before;       /* retained: the program's queue so far */
@@ -61,9 +63,10 @@ void rt_chunks_plan(const launch_call *c, rt_kernel *k, const gather_job *jobs,
 int rt_chunks_fit(rt_chunk_plan *plan, gather_job *jobs, uint32_t n,
                   size_t budget);
 
-/* Whether this launch's gathers overlap with its chunks: DL_OVERLAP on,
- * or under auto the way that measured faster for k (each way is tried
- * once first).  Sets plan->overlap and whether the launch is timed. */
+/* Whether this launch's gathers overlap with its chunks: never while the
+ * tuner's probe times it, else DL_OVERLAP on, or under auto the way that
+ * measured faster for k (each way warmed up and timed once first).  Sets
+ * plan->overlap and whether the launch is timed. */
 void rt_chunks_choose_overlap(rt_kernel *k, rt_chunk_plan *plan);
 
 /* Unlocked, after the launch was enqueued: a launch DL_OVERLAP=auto

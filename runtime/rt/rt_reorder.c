@@ -505,12 +505,13 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
     rt_events order = {0};
     rt_chunk_plan plan;
     rt_chunks_plan(c, k, jobs, tc.transform ? n : 0, &plan);
+    plan.probed = probe != NULL;
     rt_lock();
     why = order_args(c, k, &order);
     rt_unlock();
     if (!why && tc.transform) {
         why = prepare(c, k, jobs, n, nwait, wait, &order, &plan);
-        rt_events gathers = {0}; /* overlapped: the launch's own time */
+        rt_events gathers = {0}; /* overlapped: none (never probed) */
         for (uint32_t i = 0; !why && !plan.overlap && i < n; i++)
             if (jobs[i].gather)
                 rt_events_push(&gathers, jobs[i].ready);
