@@ -35,28 +35,51 @@ typedef struct overlap_run {
     size_t global, local, chunks;
 } overlap_run;
 
-/* The gathers of work-items [t0, t1) on the side queue; *ready: the
- * last one. */
+/* Steps up to this many are gathered one dense range each (ELL's
+ * column-major x[col[j*rows + t]]: a chunk's entries are `steps` runs);
+ * more, as one range whose entries the gather tests for membership. */
+#define SPLIT_STEPS 64
+
+/* One gather of reference r on the side queue. */
+static int gather_one(overlap_run *o, const irr_ref *r,
+                      const dl_coalesce_range *part, cl_uint nwait,
+                      const cl_event *wait, cl_event *ev)
+{
+    if (dl_enqueue_gather(o->d->engine, o->d->side, o->mem[r->a], o->mem[r->p],
+                          &r->ref, part, 4, o->mem[r->a_prime], nwait, wait,
+                          ev) == DL_SUCCESS)
+        return 1;
+    fprintf(stderr, "dl-bench irregular: %s\n", dl_last_error());
+    return 0;
+}
+
+/* The gathers of work-items [t0, t1) on the side queue (in order: the
+ * first waits for `wait`); *ready: the last one. */
 static int gather_part(overlap_run *o, size_t t0, size_t t1, cl_uint nwait,
                        const cl_event *wait, cl_event *ready)
 {
     const irr_workload *w = o->w;
-    for (int i = 0; i < w->nrefs; i++) {
+    int ok = 1, first = 1;
+    for (int i = 0; ok && i < w->nrefs; i++) {
         const irr_ref *r = &w->refs[i];
         dl_coalesce_range part = r->range;
         size_t end = t1 < w->threads ? t1 : w->threads;
         part.threads = end > t0 ? end - t0 : 0;
         part.base += t0 * part.t_stride;
-        int final = i + 1 == w->nrefs;
-        if (dl_enqueue_gather(
-                o->d->engine, o->d->side, o->mem[r->a], o->mem[r->p], &r->ref,
-                &part, 4, o->mem[r->a_prime], i ? 0 : nwait, i ? NULL : wait,
-                final ? ready : NULL) != DL_SUCCESS) {
-            fprintf(stderr, "dl-bench irregular: %s\n", dl_last_error());
-            return 0;
+        size_t runs =
+            part.steps > 1 && part.steps <= SPLIT_STEPS ? part.steps : 1;
+        if (runs > 1)
+            part.steps = 1;
+        for (size_t j = 0; ok && j < runs; j++) {
+            dl_coalesce_range run = part;
+            run.base += j * r->range.j_stride;
+            int final = i + 1 == w->nrefs && j + 1 == runs;
+            ok = gather_one(o, r, &run, first ? nwait : 0, first ? wait : NULL,
+                            final ? ready : NULL);
+            first = 0;
         }
     }
-    return 1;
+    return ok;
 }
 
 static int enqueue_chunks(void *ctx, cl_command_queue q, cl_uint nwait,
