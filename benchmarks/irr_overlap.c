@@ -12,6 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Steps up to this many are gathered one range each (ELL's column-major
+ * x[col[j*rows + t]]: a chunk's entries are `steps` runs).  A chunk of a
+ * reference with more steps interleaved across P would be one range
+ * tested entry by entry for membership, steps tests each: not measured. */
+#define SPLIT_STEPS 64
+
 int irr_overlap_applies(const irr_workload *w)
 {
     if (w->nupload)
@@ -19,8 +25,9 @@ int irr_overlap_applies(const irr_workload *w)
     for (int i = 0; i < w->nrefs; i++) {
         const dl_coalesce_range *r = &w->refs[i].range;
         size_t ts = r->t_stride, js = r->j_stride, s = r->steps;
-        int distinct =
-            ts > 0 && (s <= 1 || ts > js * (s - 1) || js / ts >= r->threads);
+        int rows = s <= 1 || ts > js * (s - 1); /* a chunk: one interval */
+        int interleaved = ts > 0 && js / ts >= r->threads && s <= SPLIT_STEPS;
+        int distinct = ts > 0 && (rows || interleaved);
         if (r->threads != w->threads || !distinct)
             return 0;
     }
@@ -34,11 +41,6 @@ typedef struct overlap_run {
     cl_kernel redirect;
     size_t global, local, chunks;
 } overlap_run;
-
-/* Steps up to this many are gathered one dense range each (ELL's
- * column-major x[col[j*rows + t]]: a chunk's entries are `steps` runs);
- * more, as one range whose entries the gather tests for membership. */
-#define SPLIT_STEPS 64
 
 /* One gather of reference r on the side queue. */
 static int gather_one(overlap_run *o, const irr_ref *r,

@@ -14,7 +14,9 @@
 
 /* Whether w's duplication can run in chunks: no uploads, every range's
  * work-item t is the launch's work-item t, and distinct work-items read
- * distinct entries of P (so a chunk's gathers write only its own). */
+ * distinct entries of P (so a chunk's gathers write only its own), in
+ * one interval per chunk or in at most 64 runs (column-major ELL up to 64
+ * entries a row; R-MAT's 1,842 are left out). */
 int irr_overlap_applies(const irr_workload *w);
 
 /* The two timings (seconds) of w's gathers and redirected kernel
