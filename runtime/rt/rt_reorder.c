@@ -5,9 +5,9 @@
  * waits for; then the activated variant with the copies as its extra
  * arguments.  A kernel marked `launch: chunks` may run in chunks instead
  * (rt_chunks.c): its gathers per chunk on dlayout's own queue, or over
- * DL_GATHER_BUDGET only the chunks whose prefix of A' fits.  Lookups, stores, argument setting and the enqueue are
- * under the lock; the variant's build and the gathers (whose program
- * build may block) are not. */
+ * DL_GATHER_BUDGET only the chunks whose prefix of A' fits.  Lookups, stores,
+ * argument setting and the enqueue are under the lock; the variant's build and
+ * the gathers (whose program build may block) are not. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_reorder.h"
 #include "gather.h"
