@@ -224,9 +224,9 @@ static char *source_macro_note(const ctx *c, dl_dims_expr *count)
     const dla_source *in = &c->prog->src;
     dl_srcmacros *src = NULL;
     char *options = options_of(c->opt);
-    dl_status st = options
-                       ? dl_srcmacros_scan(in->text, in->len, in->name, &src)
-                       : DL_OUT_OF_MEMORY;
+    dl_status st = options ? dl_srcmacros_scan_opts(in->text, in->len, in->name,
+                                                    options, &src)
+                           : DL_OUT_OF_MEMORY;
     if (st == DL_SUCCESS)
         st = dl_dims_define_src(count, options, src);
     char *note =
@@ -416,7 +416,7 @@ static int analyze_kernel(ctx *c, CXCursor fn)
     }
     if (!k->already && dla_tiled(c))
         return -1;
-    if (dla_find_indirect(c, fn) || dla_chunks(c))
+    if (dla_find_indirect(c, fn) || dla_chunks(c) || dla_jobswap(c, fn))
         return -1;
     /* The runtime converts every argument whose annotation asks for it:
      * one that cannot be rewritten keeps its annotation without the

@@ -85,5 +85,13 @@ int dla_find_indirect(ctx *c, CXCursor fn);
 /* chunks.c: decides c->k->chunks for a kernel with the redirected form
  * (or why not).  0, or -1 when out of memory. */
 int dla_chunks(ctx *c);
+/* tiled.c: whether a function of this name ties a work-item to its
+ * work-group or to the shape of the range. */
+int dla_group_bound(const char *name);
+
+/* jobswap.c: whether the kernel, which has annotated indirect references,
+ * can run its jobs in another order (sets k->jobswap or
+ * k->jobswap_reason, and k->params_end).  -1 when out of memory. */
+int dla_jobswap(ctx *c, CXCursor fn);
 
 #endif

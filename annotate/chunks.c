@@ -8,11 +8,14 @@
  * body calls none of those, nothing that ties work-items of a group
  * together (barriers, work-group and sub-group functions, local ids and
  * sizes, which a launch without a local size leaves to the device per
- * chunk), no atomics (whose order between work-items could change), and
- * no function of the source (which could call any of them). */
+ * chunk), no atomics (whose order between work-items could change), no
+ * __local memory (shared by a work-group, whose make-up a chunk without
+ * a local size may change) and no function of the source (which could
+ * call any of them). */
 #define _GNU_SOURCE /* vasprintf */
 #include "analyze.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +74,39 @@ static char *call_reason(ctx *c, int node, int *oom)
     return why;
 }
 
+/* Whether text names `local` or `__local` as a word (an address space:
+ * work-items of a group sharing memory; comments count too, which only
+ * keeps a kernel whole). */
+static int names_local(const char *text)
+{
+    for (const char *p = text ? strstr(text, "local") : NULL; p;
+         p = strstr(p + 1, "local")) {
+        const char *start =
+            p >= text + 2 && !strncmp(p - 2, "__", 2) ? p - 2 : p;
+        int before = start > text &&
+                     (isalnum((unsigned char)start[-1]) || start[-1] == '_');
+        int after = isalnum((unsigned char)p[5]) || p[5] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
 int dla_chunks(ctx *c)
 {
     dla_kernel *k = c->k;
     if (!k->nredirects || k->redirect_reason)
         return 0; /* only the redirected form is ever chunked */
+    char *body = dla_substr(&c->prog->src, k->body);
+    if (!body)
+        return -1;
+    int local = names_local(k->signature) || names_local(body);
+    free(body);
+    if (local) {
+        k->chunks_reason = dla_strdup("it uses __local memory, shared by a "
+                                      "work-group");
+        return k->chunks_reason ? 0 : -1;
+    }
     for (int i = 0; i < c->tree.n && !k->chunks_reason; i++) {
         if (c->tree.nodes[i].kind != CXCursor_CallExpr)
             continue;

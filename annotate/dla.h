@@ -234,6 +234,12 @@ typedef struct dla_kernel {
      * redirected form depends on no launch shape (chunks.c). */
     int chunks;
     char *chunks_reason; /* why not, for --explain */
+    /* The job-swapped form (docs/annotations.md, "Job swapping"): under
+     * DL_JOBSWAP_<k>, get_global_id(0) reads dl_job[get_global_id(0)].
+     * Written when jobswap; else jobswap_reason says why (for a kernel
+     * with annotated indirect references). */
+    int jobswap;
+    char *jobswap_reason;
 } dla_kernel;
 
 typedef struct dla_program {

@@ -55,7 +55,9 @@ typedef struct change {
     const dla_kernel *k;
     int what; /* 0 delete, 1 insert before kernel, 2 body, 3 text,
                  4 indirect annotations (after 1 at the same place),
-                 5 gather parameters, 6 the redirected body */
+                 5 gather parameters, 6 the redirected body,
+                 7 the job map's macro, 8 the job map parameter,
+                 9 the job map macro's end */
     const char *text;
 } change;
 
@@ -119,6 +121,29 @@ static int redirected_body(buf *b, const dla_source *src, const dla_kernel *k)
     return 0;
 }
 
+/* The job-swapped form (jobswap.c): before the kernel, get_global_id
+ * reads the job map under DL_JOBSWAP_<k> (the name is not expanded again
+ * inside its own macro, so the inner call is the built-in); after its
+ * body the macro goes; dl_job after the parameters. */
+static char *jobswap_text(const dla_kernel *k, int what, int *failed)
+{
+    buf b = {0};
+    /* after the gather parameters' block, which ends its line */
+    int own_line = what == 7 || (what == 8 && redirected(k));
+    putf(&b, "%s#ifdef DL_JOBSWAP_%s\n", own_line ? "" : "\n", k->name);
+    if (what == 7)
+        puts_(&b, "#define get_global_id(d) \\\n"
+                  "    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] "
+                  ": get_global_id(d))\n");
+    else if (what == 8)
+        puts_(&b, ", __global const uint *dl_job\n");
+    else
+        puts_(&b, "#undef get_global_id\n");
+    puts_(&b, what == 9 ? "#endif" : "#endif\n");
+    *failed |= b.failed;
+    return b.s;
+}
+
 /* The indirect references' annotations the kernel does not have yet,
  * one a line (written after its layout annotations), or NULL. */
 static char *indirect_lines(const dla_kernel *k, int *failed)
@@ -138,9 +163,9 @@ char *dla_emit(const dla_program *prog, size_t *len)
     size_t cap = 1, n = 0;
     int failed = 0;
     for (unsigned i = 0; i < prog->nkernels; i++)
-        cap += 7 + 2 * prog->kernels[i].nargs;
+        cap += 10 + 2 * prog->kernels[i].nargs;
     change *ch = calloc(cap, sizeof *ch);
-    char **lines = calloc(2 * prog->nkernels + 1, sizeof *lines);
+    char **lines = calloc(5 * prog->nkernels + 1, sizeof *lines);
     if (!ch || !lines) {
         free(ch);
         free(lines);
@@ -156,6 +181,14 @@ char *dla_emit(const dla_program *prog, size_t *len)
             lines[prog->nkernels + i] = params;
             ch[n++] = (change){{k->params_end, k->params_end}, k, 5, params};
             ch[n++] = (change){k->body, k, 6, NULL};
+        }
+        for (int w = 7; k->jobswap && w <= 9; w++) {
+            char *text = jobswap_text(k, w, &failed);
+            unsigned at = w == 7   ? k->line_start
+                          : w == 8 ? k->params_end
+                                   : k->body.end;
+            lines[(w - 5) * prog->nkernels + i] = text;
+            ch[n++] = (change){{at, at}, k, w, text};
         }
         for (unsigned j = 0; j < k->nargs; j++) {
             dla_range r;
@@ -197,7 +230,8 @@ char *dla_emit(const dla_program *prog, size_t *len)
             dla_emit_preamble(&b, &prog->src, ch[i].k);
         else if (ch[i].what == 2 && dla_emit_body(&b, &prog->src, ch[i].k))
             b.failed = 1;
-        else if (ch[i].what == 3 || ch[i].what == 4 || ch[i].what == 5)
+        else if (ch[i].what == 3 || ch[i].what == 4 || ch[i].what == 5 ||
+                 ch[i].what >= 7)
             puts_(&b, ch[i].text ? ch[i].text : "");
         else if (ch[i].what == 6 && redirected_body(&b, &prog->src, ch[i].k))
             b.failed = 1;
@@ -205,7 +239,7 @@ char *dla_emit(const dla_program *prog, size_t *len)
     }
     put(&b, prog->src.text + at, prog->src.len - at);
     free(ch);
-    for (unsigned i = 0; i < 2 * prog->nkernels; i++)
+    for (unsigned i = 0; i < 5 * prog->nkernels; i++)
         free(lines[i]);
     free(lines);
     b.failed |= failed;

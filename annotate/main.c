@@ -187,6 +187,14 @@ static void explain(const dla_program *p)
                     k->chunks ? "may run in chunks (launch: chunks)"
                               : "runs whole, not in chunks: ",
                     k->chunks ? "" : k->chunks_reason);
+        if (k->jobswap)
+            fprintf(stderr,
+                    "%s:%u: kernel '%s': job-swapped form under "
+                    "DL_JOBSWAP_%s, reading dl_job\n",
+                    p->src.name, k->line, k->name, k->name);
+        else if (k->jobswap_reason)
+            fprintf(stderr, "%s:%u: kernel '%s': no job-swapped form: %s\n",
+                    p->src.name, k->line, k->name, k->jobswap_reason);
         if (k->tiled)
             fprintf(stderr, "%s:%u: kernel '%s': takes the tiled launch: %s\n",
                     p->src.name, k->line, k->name, k->tiled_annotation);

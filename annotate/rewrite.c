@@ -376,9 +376,10 @@ static void layout_checks(buf *b, const dla_kernel *k)
 }
 
 /* The preprocessor condition of the tiled variant: every ASTA argument
- * has the same tile T, 1 < T <= DL_ANNOT_TILED_MAX_TILE.  The runtime
- * launches the kernel on the tiled range under the same condition
- * (runtime/rt/rt_reshape.c). */
+ * has the same tile T, 1 < T <= DL_ANNOT_TILED_MAX_TILE, and the runtime
+ * did not ask for the flat form (DL_FLAT_<kernel>: a range it cannot
+ * tile).  The runtime launches the kernel on the tiled range under the
+ * same condition (runtime/rt/rt_reshape.c). */
 static void tiled_condition(buf *b, const dla_kernel *k)
 {
     putf(b, "#if %s > 1 && %s <= %d", k->tiled_tile, k->tiled_tile,
@@ -394,6 +395,7 @@ static void tiled_condition(buf *b, const dla_kernel *k)
             b->failed = 1;
         free(macro);
     }
+    putf(b, " && !defined(DL_FLAT_%s)", k->name);
     puts_(b, "\n/* " DLA_TILED_MARK ", global (T, G/T): record i = "
              "get_global_id(1)*T + get_global_id(0) */\n");
 }

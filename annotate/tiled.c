@@ -62,6 +62,17 @@ static const char *const group_prefixes[] = {
     "work_group_",       "sub_group_",         "get_sub_group",
     "get_max_sub_group", "get_num_sub_groups", NULL};
 
+int dla_group_bound(const char *name)
+{
+    for (int i = 0; group_bound[i]; i++)
+        if (strcmp(name, group_bound[i]) == 0)
+            return 1;
+    for (int i = 0; group_prefixes[i]; i++)
+        if (strncmp(name, group_prefixes[i], strlen(group_prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
 static int add_call(dla_kernel *k, dla_call_kind kind, dla_range r)
 {
     dla_call *grown = realloc(k->calls, (k->ncalls + 1) * sizeof *grown);
@@ -106,12 +117,8 @@ static int check_call(ctx *c, int node)
         free(name);
         return status;
     }
-    for (int i = 0; group_bound[i]; i++)
-        if (strcmp(name, group_bound[i]) == 0)
-            status = no_tiled(k, "it calls %s", name);
-    for (int i = 0; group_prefixes[i]; i++)
-        if (strncmp(name, group_prefixes[i], strlen(group_prefixes[i])) == 0)
-            status = no_tiled(k, "it calls %s", name);
+    if (dla_group_bound(name))
+        status = no_tiled(k, "it calls %s", name);
     CXCursor fn = clang_getCursorReferenced(t->nodes[node].cur);
     CXCursor def = clang_getCursorDefinition(fn);
     if (!clang_Cursor_isNull(def) &&

@@ -53,13 +53,14 @@ static void layout_label(int l, char *out, size_t room)
         snprintf(out, room, "asta%zu", layout_tile(l));
 }
 
-/* Where field s of record i lives in layout l (float index). */
-static size_t position(int l, size_t i, size_t s, size_t nf, size_t m)
+/* Where field s of record i lives in layout l (float index); DA's field
+ * arrays are `stride` records apart (M, or more for an offset DA). */
+static size_t position(int l, size_t i, size_t s, size_t nf, size_t stride)
 {
     if (l == 0)
         return i * nf + s;
     if (l == 1)
-        return s * m + i;
+        return s * stride + i;
     size_t t = layout_tile(l);
     return ((i / t) * nf + s) * t + i % t;
 }
@@ -86,6 +87,7 @@ typedef struct state {
     bench_cl *cl;
     size_t reps;
     size_t nf, m, bytes;
+    size_t da_stride; /* DA's field stride in records: m + --da-pad */
     cl_program program;
     cl_kernel kernels[NLAYOUTS];
     cl_kernel vec_kernels[NTILES]; /* layout_astav_T */
@@ -161,7 +163,7 @@ static int build(state *st)
 static int setup(state *st)
 {
     bench_cl *cl = st->cl;
-    size_t n = st->m * st->nf;
+    size_t n = st->da_stride * st->nf; /* the offset DA's slack included */
     st->bytes = n * sizeof(float);
     if (st->bytes > cl->max_alloc) {
         fprintf(stderr,
@@ -194,17 +196,20 @@ static int setup(state *st)
 
 /* Input and expected output of layout l.  Field values are small whole
  * numbers, so every sum is exact whatever order a compiler adds in. */
-static void host_data(state *st, int l)
+static void host_data(state *st, int l, cl_uint sentinel)
 {
+    /* an offset DA's slack is never written: it keeps the sentinel */
+    for (size_t w = 0; w < st->bytes / sizeof(float); w++)
+        memcpy(&st->expect[w], &sentinel, sizeof sentinel);
     for (size_t i = 0; i < st->m; i++) {
         float sum = 0.0f;
         for (size_t f = 0; f < st->nf; f++) {
             float v = (float)((i * 31u + f * 7u) % 61u);
-            st->host_in[position(l, i, f, st->nf, st->m)] = v;
+            st->host_in[position(l, i, f, st->nf, st->da_stride)] = v;
             sum += v;
         }
         for (size_t f = 0; f < st->nf; f++)
-            st->expect[position(l, i, f, st->nf, st->m)] = sum;
+            st->expect[position(l, i, f, st->nf, st->da_stride)] = sum;
     }
 }
 
@@ -217,7 +222,7 @@ static size_t vec_width(size_t tile)
 static int set_args(state *st, int l, int vec, launch *ln)
 {
     cl_kernel k = vec ? st->vec_kernels[l - 2] : st->kernels[l];
-    cl_uint m = (cl_uint)st->m;
+    cl_uint m = (cl_uint)st->da_stride; /* DA's field stride */
     int ok = bench_cl_ok(clSetKernelArg(k, 0, sizeof st->in, &st->in),
                          "clSetKernelArg") &&
              bench_cl_ok(clSetKernelArg(k, 1, sizeof st->out, &st->out),
@@ -245,7 +250,8 @@ static int measure(state *st, int l, int vec, cell *c)
 {
     bench_cl *cl = st->cl;
     launch ln;
-    host_data(st, l);
+    const cl_uint sentinel = 0xffc00001u; /* a NaN no kernel computes */
+    host_data(st, l, sentinel);
     c->vec = vec;
     if (!set_args(st, l, vec, &ln) ||
         !bench_cl_ok(clEnqueueWriteBuffer(cl->queue, st->in, CL_TRUE, 0,
@@ -254,7 +260,6 @@ static int measure(state *st, int l, int vec, cell *c)
                      "clEnqueueWriteBuffer"))
         return 0;
     bench_copy copy = {cl, st->in, st->out, st->bytes};
-    const cl_uint sentinel = 0xffc00001u; /* a NaN no kernel computes */
     int verified = 1;
     for (long rep = -1; rep < (long)st->reps; rep++) {
         bench_timer timer = rep < 0 ? BENCH_TIMER_WALL : BENCH_TIMER_EVENT;
@@ -306,11 +311,13 @@ static void print_row(const state *st, int l, const cell *c)
 {
     char name[16];
     layout_label(l, name, sizeof name);
+    char variant[32] = "1d";
+    if (l == 1 && st->da_stride > st->m) /* offset DA */
+        snprintf(variant, sizeof variant, "pad%zu", st->da_stride - st->m);
+    else if (l >= 2)
+        snprintf(variant, sizeof variant, "%s", c->vec ? "vec" : "2d");
     printf("%s,%zu,%s,%zu,%zu,%zu,", l < 2 ? name : "asta", layout_tile(l),
-           l < 2    ? "1d"
-           : c->vec ? "vec"
-                    : "2d",
-           st->nf, st->m, st->bytes);
+           variant, st->nf, st->m, st->bytes);
     if (!c->ok)
         puts("NA,NA,NA,NA,NA,NA,0");
     else
@@ -337,7 +344,8 @@ static int run_all(state *st, size_t *unverified)
 void bench_layout_usage(FILE *out)
 {
     fputs("usage: dl-bench layout --struct S [--count M] [--reps R]\n"
-          "                       [--platform P] [--device N] [--no-header]\n"
+          "                       [--da-pad R] [--platform P] [--device N]\n"
+          "                       [--no-header]\n"
           "\n"
           "The layout microbenchmark (benchmarks/README.md): work-item i\n"
           "sums the S float fields of record i and writes the sum into\n"
@@ -348,6 +356,9 @@ void bench_layout_usage(FILE *out)
           "  --struct S     fields per record (1..64)\n"
           "  --count M      records, a multiple of 4096 (default 1M)\n"
           "  --reps R       timed repetitions, median reported (default 5)\n"
+          "  --da-pad R     offset DA: DA's field arrays M + R records apart\n"
+          "                 (its row's variant is padR; default 0: M apart,\n"
+          "                 a multiple of 16 KiB, which aliases at 4 KiB)\n"
           "  --platform P   OpenCL platform index (default: all platforms)\n"
           "  --device N     device index, of platform P or of the list\n"
           "                 'dl-bench devices' prints (default 0)\n"
@@ -367,17 +378,18 @@ static int usage_error(const char *what)
 }
 
 typedef struct cli {
-    size_t nf, m, reps;
+    size_t nf, m, reps, da_pad;
     device_choice device;
     int header;
 } cli;
 
-enum { OPT_STRUCT = 0x100, OPT_COUNT, OPT_REPS, OPT_NO_HEADER };
+enum { OPT_STRUCT = 0x100, OPT_COUNT, OPT_REPS, OPT_DA_PAD, OPT_NO_HEADER };
 
 static const struct option options[] = {
     {"struct", required_argument, NULL, OPT_STRUCT},
     {"count", required_argument, NULL, OPT_COUNT},
     {"reps", required_argument, NULL, OPT_REPS},
+    {"da-pad", required_argument, NULL, OPT_DA_PAD},
     {"no-header", no_argument, NULL, OPT_NO_HEADER},
     {"help", no_argument, NULL, 'h'},
     BENCH_COMMON_OPTIONS,
@@ -403,9 +415,10 @@ static int take_option(cli *c, int code, const char *name, const char *v)
     default: {
         char opt[32];
         snprintf(opt, sizeof opt, "--%s", name);
-        size_t *into = code == OPT_STRUCT  ? &c->nf
-                       : code == OPT_COUNT ? &c->m
-                                           : &c->reps;
+        size_t *into = code == OPT_STRUCT   ? &c->nf
+                       : code == OPT_COUNT  ? &c->m
+                       : code == OPT_DA_PAD ? &c->da_pad
+                                            : &c->reps;
         return bench_parse_size(opt, v, into) ? -1
                                               : usage_error("invalid number");
     }
@@ -436,6 +449,8 @@ static int parse(int argc, char **argv, cli *c)
         return usage_error("--count must be a positive multiple of 4096");
     if (c->reps == 0 || c->reps > 1000)
         return usage_error("--reps must be between 1 and 1000");
+    if (c->da_pad > c->m)
+        return usage_error("--da-pad must be at most --count");
     return -1;
 }
 
@@ -457,6 +472,7 @@ int bench_layout_main(int argc, char **argv)
     st.reps = c.reps;
     st.nf = c.nf;
     st.m = c.m;
+    st.da_stride = c.m + c.da_pad;
     size_t unverified = 0;
     if (c.header)
         print_header();

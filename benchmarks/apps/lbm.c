@@ -41,7 +41,10 @@ static void usage(FILE *out)
           "  --seed N               input generator seed (default 1)\n"
           "  --omega W              BGK relaxation rate, (0, 2) (default 1.5)\n"
           "  --layout aos|da        aos: lbm.cl on the AoS lattice (default);\n"
-          "                         da: lbm_da.cl on a direction-major copy\n",
+          "                         da: lbm_da.cl on a direction-major copy\n"
+          "  --da-pad N             with --layout da: the direction planes\n"
+          "                         NX*NY*NZ + N cells apart (offset DA, a\n"
+          "                         buffer with slack; default 0)\n",
           out);
     app_common_usage(out);
 }
@@ -51,6 +54,7 @@ typedef struct lbm_opts {
     uint64_t seed;
     double omega;
     int da;
+    long da_pad; /* cells between the DA planes' starts beyond NCELLS */
     app_common_opts common;
 } lbm_opts;
 
@@ -61,7 +65,8 @@ enum {
     OPT_STEPS,
     OPT_SEED,
     OPT_OMEGA,
-    OPT_LAYOUT
+    OPT_LAYOUT,
+    OPT_DA_PAD
 };
 
 static const struct option lbm_options[] = {
@@ -72,6 +77,7 @@ static const struct option lbm_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"omega", required_argument, NULL, OPT_OMEGA},
     {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"da-pad", required_argument, NULL, OPT_DA_PAD},
     {NULL, 0, NULL, 0},
 };
 
@@ -91,6 +97,8 @@ static int lbm_option(void *opts, int code, const char *name, const char *v)
         return app_parse_u64(PROG, name, v, &o->seed);
     case OPT_OMEGA:
         return app_parse_double(PROG, name, v, 0.01, 1.99, &o->omega);
+    case OPT_DA_PAD:
+        return app_parse_long(PROG, name, v, 0, 1 << 20, &o->da_pad);
     default: /* OPT_LAYOUT */
         if (strcmp(v, "aos") != 0 && strcmp(v, "da") != 0) {
             fprintf(stderr, PROG ": --layout wants aos or da, not '%s'\n", v);
@@ -160,24 +168,24 @@ static void init_lattice(float *lat, const lbm_opts *o)
             }
 }
 
-/* AoS <-> DA (element k of cell n at k*ncells + n) */
-static void aos_to_da(float *da, const float *aos, size_t ncells)
+/* AoS <-> DA (element k of cell n at k*stride + n; stride >= ncells) */
+static void aos_to_da(float *da, const float *aos, size_t ncells, size_t stride)
 {
     for (size_t n = 0; n < ncells; n++)
         for (size_t k = 0; k < CELL_FLOATS; k++)
-            da[k * ncells + n] = aos[n * CELL_FLOATS + k];
+            da[k * stride + n] = aos[n * CELL_FLOATS + k];
 }
 
-static void da_to_aos(float *aos, const float *da, size_t ncells)
+static void da_to_aos(float *aos, const float *da, size_t ncells, size_t stride)
 {
     for (size_t k = 0; k < CELL_FLOATS; k++)
         for (size_t n = 0; n < ncells; n++)
-            aos[n * CELL_FLOATS + k] = da[k * ncells + n];
+            aos[n * CELL_FLOATS + k] = da[k * stride + n];
 }
 
 int main(int argc, char **argv)
 {
-    lbm_opts o = {120, 120, 150, 10, 1, 1.5, 0, {0}};
+    lbm_opts o = {120, 120, 150, 10, 1, 1.5, 0, 0, {0}};
     app_common_defaults(&o.common);
     if (!parse(&o, argc, argv)) {
         fprintf(stderr, "(" PROG " --help lists the options)\n");
@@ -186,9 +194,12 @@ int main(int argc, char **argv)
 
     const size_t ncells = (size_t)o.nx * o.ny * o.nz;
     const size_t bytes = ncells * CELL_FLOATS * sizeof(float);
+    /* DA's planes start `stride` cells apart: its buffers hold the slack */
+    const size_t stride = ncells + (o.da ? (size_t)o.da_pad : 0);
+    const size_t dev_bytes = stride * CELL_FLOATS * sizeof(float);
     int rc = APP_EXIT_FAIL;
     float *lat = app_alloc(PROG, bytes, "lattice");
-    float *tmp = o.da ? app_alloc(PROG, bytes, "DA copy") : NULL;
+    float *tmp = o.da ? app_alloc(PROG, dev_bytes, "DA copy") : NULL;
     cl_event *events = calloc((size_t)o.steps, sizeof *events);
     char *kpath = NULL;
     cl_mem buf[2] = {NULL, NULL};
@@ -204,8 +215,9 @@ int main(int argc, char **argv)
     if (!kpath || !app_cl_open(&cl, PROG, &o.common))
         goto out;
     char opts[256];
-    snprintf(opts, sizeof opts, "-DNX=%ld -DNY=%ld -DNZ=%ld -DOMEGA=%.9ff",
-             o.nx, o.ny, o.nz, o.omega);
+    snprintf(opts, sizeof opts,
+             "-DNX=%ld -DNY=%ld -DNZ=%ld -DOMEGA=%.9ff -DNCELLS=%zu", o.nx,
+             o.ny, o.nz, o.omega, stride);
     if (!app_cl_build(&cl, kpath, opts))
         goto out;
     cl_int err;
@@ -213,7 +225,8 @@ int main(int argc, char **argv)
     if (!app_cl_ok(PROG, err, "clCreateKernel(lbm_step)"))
         goto out;
     for (int i = 0; i < 2; i++)
-        if (!(buf[i] = app_cl_buffer(&cl, CL_MEM_READ_WRITE, bytes, "lattice")))
+        if (!(buf[i] =
+                  app_cl_buffer(&cl, CL_MEM_READ_WRITE, dev_bytes, "lattice")))
             goto out;
 
     size_t local[3] = {(size_t)o.common.local, 1, 1};
@@ -223,15 +236,16 @@ int main(int argc, char **argv)
     const double t0 = app_now_ms();
     const float *upload = lat;
     if (o.da) {
-        aos_to_da(tmp, lat, ncells);
+        memset(tmp, 0, dev_bytes); /* the slack between the planes */
+        aos_to_da(tmp, lat, ncells, stride);
         upload = tmp;
     }
     /* both lattices start from the initial state (so the flags are valid
      * in both from the start) */
     for (int i = 0; i < 2; i++)
         if (!app_cl_ok(PROG,
-                       clEnqueueWriteBuffer(cl.queue, buf[i], CL_TRUE, 0, bytes,
-                                            upload, 0, NULL, NULL),
+                       clEnqueueWriteBuffer(cl.queue, buf[i], CL_TRUE, 0,
+                                            dev_bytes, upload, 0, NULL, NULL),
                        "clEnqueueWriteBuffer(lattice)"))
             goto out;
     for (long s = 0; s < o.steps; s++) {
@@ -250,11 +264,11 @@ int main(int argc, char **argv)
     float *download = o.da ? tmp : lat;
     if (!app_cl_ok(PROG,
                    clEnqueueReadBuffer(cl.queue, buf[o.steps & 1], CL_TRUE, 0,
-                                       bytes, download, 0, NULL, NULL),
+                                       dev_bytes, download, 0, NULL, NULL),
                    "clEnqueueReadBuffer(lattice)"))
         goto out;
     if (o.da)
-        da_to_aos(lat, tmp, ncells);
+        da_to_aos(lat, tmp, ncells, stride);
     const double total_ms = app_now_ms() - t0;
     double min_ms = 0.0;
     const double kernel_ms =

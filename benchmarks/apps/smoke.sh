@@ -56,10 +56,12 @@ lbm="--nx 24 --ny 16 --nz 20 --steps 5 --seed 7"
 run lbm_a dl-app-lbm $lbm
 run lbm_b dl-app-lbm $lbm
 run lbm_da dl-app-lbm $lbm --layout da
+run lbm_off dl-app-lbm $lbm --layout da --da-pad 16
 run lbm_l dl-app-lbm $lbm --local 16
 size_is lbm_a $((24 * 16 * 20 * 20 * 4))
 same lbm_a lbm_b "AoS rerun"
 same lbm_a lbm_da "AoS vs DA layout"
+same lbm_a lbm_off "AoS vs offset DA layout"
 same lbm_a lbm_l "work-group size"
 
 spmv="--rows 3000 --k 40 --iters 7 --seed 3"

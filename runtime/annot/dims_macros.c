@@ -9,47 +9,6 @@
 #include <ctype.h>
 #include <string.h>
 
-/* The next blank-separated word of the options at *at: its start and
- * length, or 0 at the end. */
-static size_t next_word(const char **at, const char **word)
-{
-    const char *p = *at;
-    while (*p && isspace((unsigned char)*p))
-        p++;
-    *word = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    *at = p;
-    return (size_t)(p - *word);
-}
-
-/* The last definition of `name` in the options: 1 with its value text
- * (`-DNAME` is "1"), 0 when undefined (or undefined again by -U). */
-static int find_define(const char *options, const char *name,
-                       const char **value, size_t *len)
-{
-    size_t n = strlen(name);
-    int found = 0;
-    const char *at = options, *w;
-    size_t wl;
-    while ((wl = next_word(&at, &w)) > 0) {
-        if (wl < 2 || w[0] != '-' || (w[1] != 'D' && w[1] != 'U'))
-            continue;
-        int define = w[1] == 'D';
-        const char *d = w + 2;
-        size_t dl = wl - 2;
-        if (dl == 0 && (dl = next_word(&at, &d)) == 0)
-            break; /* "-D" at the end */
-        if (dl < n || memcmp(d, name, n) != 0 ||
-            (dl > n && (!define || d[n] != '=')))
-            continue;
-        found = define;
-        *value = dl > n ? d + n + 1 : "1";
-        *len = dl > n ? dl - n - 1 : 1;
-    }
-    return found;
-}
-
 /* Where the value of a macro comes from. */
 typedef struct macro_text {
     const char *text;
@@ -71,11 +30,13 @@ static dl_status not_defined(const char *name, const dl_srcmacros *src, int top)
         return dl_fail(DL_INVALID_ARGUMENT,
                        "'%s' is neither %sdefined by "
                        "the build options nor by a #define of the "
-                       "program's source (%s:%u includes %.*s, whose "
-                       "macros dlayout does not read: it sees only the "
-                       "source string)",
-                       name, arg, src->label, src->include_line, QUOTE,
-                       src->include);
+                       "program's source (%s:%u includes %.*s, which dlayout "
+                       "does not read: it is neither in the current "
+                       "directory nor in a -I directory of the build "
+                       "options, or differs between them)",
+                       name, arg,
+                       src->include_file ? src->include_file : src->label,
+                       src->include_line, QUOTE, src->include);
     return dl_fail(DL_INVALID_ARGUMENT,
                    "'%s' is neither %sdefined by the "
                    "build options nor by a #define of the program's source",
@@ -89,11 +50,11 @@ static dl_status find_macro(const char *name, const char *options,
     const dl_srcmacro *def;
     DL_RETURN_IF_FAIL(dl_srcmacros_find(src, name, &def));
     int in_options =
-        find_define(options ? options : "", name, &t->text, &t->len);
+        dl_options_define(options ? options : "", name, &t->text, &t->len);
     DL_RETURN_ERROR_ON(in_options && def && !def->guarded, DL_INVALID_ARGUMENT,
                        "'%s' is defined both by the build options and at "
                        "%s:%u, whose value the compiler takes",
-                       name, src->label, def->line);
+                       name, def->file ? def->file : src->label, def->line);
     t->def = in_options ? NULL : def;
     if (t->def) {
         t->text = def->value;
@@ -162,7 +123,8 @@ static dl_status macro_value(const char *name, const macro_text *t,
     int len = (int)(t->len < QUOTE ? t->len : QUOTE);
     if (t->def)
         return dl_fail_wrap(status, "'%s' is '%.*s' at %s:%u%s", name, len,
-                            t->text, src->label, t->def->line,
+                            t->text, t->def->file ? t->def->file : src->label,
+                            t->def->line,
                             named ? "" : ", not an integer constant");
     return dl_fail_wrap(status, "the build options define '%s' as '%.*s'%s",
                         name, len, t->text,

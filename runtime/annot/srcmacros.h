@@ -10,7 +10,18 @@
  * defined more than once or also #undef'd, a function-like macro, and a
  * definition inside #if/#ifdef/#ifndef/#else, except the one form it can
  * resolve: `#ifndef NAME` / `#define NAME ...` / `#endif` at the top
- * level, a default the build options override. */
+ * level, a default the build options override.
+ *
+ * Two wrappers are read through.  An include guard, `#ifndef G` whose G
+ * is surely undefined there (neither the build options nor an earlier
+ * line define or #undef it, and no header before it went unread), is
+ * entered by the program's one build: it is no block (its #else part
+ * is).  And a header the compiler finds, the same text wherever it
+ * looks (for `#include "h"` the directory of the including file, the
+ * current one for the source, as POCL; then the build options' -I
+ * directories), is scanned where it is included, once.  A header not
+ * found, or found with different texts, is named in the message of a
+ * macro that is not found. */
 #ifndef DL_SRCMACROS_H
 #define DL_SRCMACROS_H
 
@@ -24,20 +35,35 @@ typedef struct dl_srcmacro {
     int function_like;
     int guarded;      /* alone in `#ifndef NAME` at the top level      */
     unsigned if_line; /* the innermost #if/#ifdef/#ifndef around it, 0 */
+    const char *file; /* the header it is in (owned by dl_srcmacros),
+                         NULL: the source itself */
 } dl_srcmacro;
 
 typedef struct dl_srcmacros {
     char *label; /* the program's name, for messages          */
     dl_srcmacro *defs;
     size_t ndefs;
-    unsigned include_line; /* the first #include, 0 when none           */
+    unsigned include_line; /* the first #include not read, 0 when none  */
     char *include;         /* what that line includes                   */
+    char *include_file;    /* the file of that line, NULL: the source   */
+    char **headers;        /* the headers read (paths), in order        */
+    size_t nheaders;
 } dl_srcmacros;
 
 /* Scans src[0..len) (NUL bytes allowed).  `label` names the source in
  * messages ("prog.cl").  Fails only for lack of memory. */
 dl_status dl_srcmacros_scan(const char *src, size_t len, const char *label,
                             dl_srcmacros **out);
+/* The same with the program's build options (NULL: none): its -I
+ * directories are searched for the headers the source includes, and a
+ * whole-file guard its -D names is not transparent. */
+dl_status dl_srcmacros_scan_opts(const char *src, size_t len, const char *label,
+                                 const char *options, dl_srcmacros **out);
+
+/* The last definition of `name` in build options: 1 with its value text
+ * (`-DNAME` is "1"), 0 when undefined (or undefined again by -U). */
+int dl_options_define(const char *options, const char *name, const char **value,
+                      size_t *len);
 void dl_srcmacros_free(dl_srcmacros *m);
 
 /* The one usable definition of `name`: DL_SUCCESS with *def, or with

@@ -10,6 +10,11 @@
 #include <pthread.h>
 
 dl_status dl_layouts_compatible(const dl_layout *from, const dl_layout *to);
+/* The two layouts as the conversion between them sees them: an offset DA
+ * and its AoS partner as layouts of M' records (stride 0); DL_UNSUPPORTED
+ * between an offset DA and anything but AoS or itself. */
+dl_status dl_layouts_spanned(const dl_layout *from, const dl_layout *to,
+                             dl_layout *from_out, dl_layout *to_out);
 
 /* ------------------------------------------------------- specialisation */
 

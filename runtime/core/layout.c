@@ -8,17 +8,23 @@
 
 dl_layout dl_layout_aos(const dl_record *record, size_t count)
 {
-    return (dl_layout){record, count, 1};
+    return (dl_layout){record, count, 1, 0};
 }
 
 dl_layout dl_layout_da(const dl_record *record, size_t count)
 {
-    return (dl_layout){record, count, DL_TILE_DA};
+    return (dl_layout){record, count, DL_TILE_DA, 0};
 }
 
 dl_layout dl_layout_asta(const dl_record *record, size_t count, size_t tile)
 {
-    return (dl_layout){record, count, tile};
+    return (dl_layout){record, count, tile, 0};
+}
+
+dl_layout dl_layout_da_offset(const dl_record *record, size_t count,
+                              size_t stride)
+{
+    return (dl_layout){record, count, DL_TILE_DA, stride};
 }
 
 dl_status dl_layout_tall(uint32_t elem_size, size_t rows, uint32_t cols,
@@ -38,11 +44,28 @@ size_t dl_layout_tile(const dl_layout *l)
     return l->tile < cap ? l->tile : cap;
 }
 
+size_t dl_layout_span(const dl_layout *l)
+{
+    return l->stride > l->count ? l->stride : l->count;
+}
+
+/* The layout of `span` records that `l` is the first count records of:
+ * an offset DA of M records with stride M' is the DA of M' records, and a
+ * partner spanning fewer (AoS, checked by the caller) is AoS(M'). */
+static dl_layout spanned(const dl_layout *l, size_t span)
+{
+    size_t tile = l->tile >= span ? DL_TILE_DA : l->tile;
+    if (dl_layout_span(l) < span)
+        tile = 1;
+    return (dl_layout){l->record, span, tile, 0};
+}
+
 dl_geometry dl_layout_geometry(const dl_layout *l)
 {
+    dl_layout s = spanned(l, dl_layout_span(l));
     dl_geometry g;
-    g.count = l->count;
-    g.tile = dl_layout_tile(l);
+    g.count = s.count;
+    g.tile = dl_layout_tile(&s);
     g.full = g.count / g.tile;
     g.rest = g.count % g.tile;
     return g;
@@ -63,9 +86,16 @@ dl_status dl_layout_check(const dl_layout *l)
                        "layout has no record description");
     DL_RETURN_ERROR_ON(l->tile == 0, DL_INVALID_LAYOUT,
                        "tile size T must be at least 1");
-    DL_RETURN_ERROR_ON(l->count > SIZE_MAX / l->record->size, DL_SIZE_OVERFLOW,
+    size_t span = dl_layout_span(l);
+    DL_RETURN_ERROR_ON(span > SIZE_MAX / l->record->size, DL_SIZE_OVERFLOW,
                        "%zu records of %u bytes overflow the address space",
-                       l->count, l->record->size);
+                       span, l->record->size);
+    DL_RETURN_ERROR_ON(l->stride && l->stride < l->count, DL_INVALID_LAYOUT,
+                       "field stride %zu is below the count %zu", l->stride,
+                       l->count);
+    DL_RETURN_ERROR_ON(span > l->count && l->tile < span, DL_INVALID_LAYOUT,
+                       "a field stride (%zu records for %zu) needs DA",
+                       l->stride, l->count);
     return DL_SUCCESS;
 }
 
@@ -73,7 +103,7 @@ size_t dl_layout_bytes(const dl_layout *l)
 {
     if (dl_layout_check(l) != DL_SUCCESS)
         return 0;
-    return l->count * l->record->size;
+    return dl_layout_span(l) * l->record->size;
 }
 
 /* Tile q starts at q*T*size.  Inside a tile of width w (T, or R for the
@@ -100,7 +130,7 @@ dl_status dl_layout_offset(const dl_layout *l, size_t index, uint32_t field,
     DL_RETURN_ERROR_ON(field >= l->record->nfields, DL_INVALID_ARGUMENT,
                        "field %u is out of range (%u fields)", field,
                        l->record->nfields);
-    dl_geometry g = dl_layout_geometry(l);
+    dl_geometry g = dl_layout_geometry(l); /* of the spanned layout */
     const dl_field f = l->record->fields[field];
     size_t q = index / g.tile, t = index % g.tile;
     size_t width = q < g.full ? g.tile : g.rest;
@@ -130,10 +160,33 @@ dl_status dl_layouts_compatible(const dl_layout *from, const dl_layout *to)
     return DL_SUCCESS;
 }
 
-dl_status dl_convert_host(void *data, size_t size, const dl_layout *from,
-                          const dl_layout *to)
+/* An offset DA of M records (stride M') converts as the DA of M'
+ * records: the slack's bytes move with the data, a permutation of the
+ * first M'*S bytes that the inverse undoes.  Its partner must span M'
+ * records too, which only AoS (the first M of AoS(M')) does. */
+dl_status dl_layouts_spanned(const dl_layout *from, const dl_layout *to,
+                             dl_layout *from_out, dl_layout *to_out)
 {
     DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
+    size_t a = dl_layout_span(from), b = dl_layout_span(to);
+    size_t span = a > b ? a : b;
+    int a_fits = a == span || dl_layout_kind(from) == DL_KIND_AOS;
+    int b_fits = b == span || dl_layout_kind(to) == DL_KIND_AOS;
+    DL_RETURN_ERROR_ON(!a_fits || !b_fits, DL_UNSUPPORTED,
+                       "an offset DA (field stride %zu records) converts "
+                       "only to and from AoS or the same offset DA",
+                       span);
+    *from_out = spanned(from, span);
+    *to_out = spanned(to, span);
+    return DL_SUCCESS;
+}
+
+dl_status dl_convert_host(void *data, size_t size, const dl_layout *from_in,
+                          const dl_layout *to_in)
+{
+    dl_layout f, t;
+    DL_RETURN_IF_FAIL(dl_layouts_spanned(from_in, to_in, &f, &t));
+    const dl_layout *from = &f, *to = &t;
     size_t bytes = dl_layout_bytes(from);
     DL_RETURN_ERROR_ON(!data && bytes, DL_INVALID_ARGUMENT, "data is NULL");
     DL_RETURN_ERROR_ON(size < bytes, DL_BUFFER_TOO_SMALL,

@@ -227,15 +227,17 @@ void dl_plan_release(dl_plan *p)
     free(p);
 }
 
-dl_status dl_plan_create(dl_engine *engine, const dl_layout *from,
-                         const dl_layout *to, dl_algo algo, dl_plan **out)
+dl_status dl_plan_create(dl_engine *engine, const dl_layout *from_in,
+                         const dl_layout *to_in, dl_algo algo, dl_plan **out)
 {
     DL_RETURN_ERROR_ON(!out, DL_INVALID_ARGUMENT, "plan output is NULL");
     *out = NULL;
     DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
     DL_RETURN_ERROR_ON((unsigned)algo > DL_ALGO_OOP, DL_INVALID_ARGUMENT,
                        "unknown algorithm %d", (int)algo);
-    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
+    dl_layout f, t; /* an offset DA converts as the DA of M' records */
+    DL_RETURN_IF_FAIL(dl_layouts_spanned(from_in, to_in, &f, &t));
+    const dl_layout *from = &f, *to = &t;
 
     dl_plan *p = calloc(1, sizeof *p);
     DL_RETURN_ERROR_ON(!p, DL_OUT_OF_MEMORY, "out of host memory");
@@ -351,10 +353,14 @@ dl_status dl_plan_enqueue(dl_plan *p, cl_command_queue queue, cl_mem buffer,
  * building anything (a dry plan): the number of marshal programs a first
  * conversion builds.  With `reverse_counted`, steps whose program also
  * holds the reverse direction are not counted. */
-unsigned dl_plan_count_builds(dl_engine *e, const dl_layout *from,
-                              const dl_layout *to, dl_algo algo,
+unsigned dl_plan_count_builds(dl_engine *e, const dl_layout *from_in,
+                              const dl_layout *to_in, dl_algo algo,
                               int reverse_counted)
 {
+    dl_layout f, t;
+    if (dl_layouts_spanned(from_in, to_in, &f, &t) != DL_SUCCESS)
+        return 0;
+    const dl_layout *from = &f, *to = &t;
     dl_plan *p = calloc(1, sizeof *p);
     if (!p)
         return 0;

@@ -39,13 +39,15 @@ static void plan_cache_clear(dl_engine *e)
  * none when the engine holds its plan, else about one per step (the
  * planner's choice, made without building anything; a step may also
  * build a tail program).  The tuner weighs this before a probe. */
-unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from,
-                               const dl_layout *to, dl_algo algo,
+unsigned dl_plan_builds_needed(dl_engine *e, const dl_layout *from_in,
+                               const dl_layout *to_in, dl_algo algo,
                                int reverse_counted)
 {
-    if (!e || !from || !to || !from->record ||
-        dl_layouts_compatible(from, to) != DL_SUCCESS)
+    dl_layout f, t;
+    if (!e || !from_in || !to_in || !from_in->record ||
+        dl_layouts_spanned(from_in, to_in, &f, &t) != DL_SUCCESS)
         return 0;
+    const dl_layout *from = &f, *to = &t;
     pthread_mutex_lock(&e->lock);
     for (dl_plan_entry *c = e->plans; c; c = c->next) {
         if (entry_matches(c, from, to, algo)) {
@@ -101,10 +103,11 @@ dl_status dl_plan_warm(dl_engine *engine, const dl_layout *from,
                        const dl_layout *to, dl_algo algo)
 {
     DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
-    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
+    dl_layout f, t; /* cached as the layouts of M' records (offset DA) */
+    DL_RETURN_IF_FAIL(dl_layouts_spanned(from, to, &f, &t));
     dl_plan *p;
     int transient;
-    DL_RETURN_IF_FAIL(cached_plan(engine, from, to, algo, &p, &transient));
+    DL_RETURN_IF_FAIL(cached_plan(engine, &f, &t, algo, &p, &transient));
     if (transient)
         dl_plan_release(p);
     return DL_SUCCESS;
@@ -117,10 +120,11 @@ dl_status dl_enqueue_convert(dl_engine *engine, cl_command_queue queue,
                              cl_event *event)
 {
     DL_RETURN_ERROR_ON(!engine, DL_INVALID_ARGUMENT, "engine is NULL");
-    DL_RETURN_IF_FAIL(dl_layouts_compatible(from, to));
+    dl_layout f, t;
+    DL_RETURN_IF_FAIL(dl_layouts_spanned(from, to, &f, &t));
     dl_plan *p;
     int transient;
-    DL_RETURN_IF_FAIL(cached_plan(engine, from, to, algo, &p, &transient));
+    DL_RETURN_IF_FAIL(cached_plan(engine, &f, &t, algo, &p, &transient));
     dl_status st =
         dl_plan_enqueue(p, queue, buffer, num_events, wait_list, event);
     if (transient)

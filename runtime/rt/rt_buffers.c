@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "rt_hg.h"
 #include "rt_internal.h"
+#include "rt_permute.h"
 #include "rt_reorder.h"
 
 #include <stdlib.h>
@@ -30,7 +31,7 @@ static int record_equal(const dl_record *a, const dl_record *b)
 
 dl_layout rt_layout_dl(const rt_layout *l)
 {
-    dl_layout d = {l->rec, l->count, l->tile};
+    dl_layout d = {l->rec, l->count, l->tile, 0};
     return d;
 }
 
@@ -308,6 +309,17 @@ static void conversion_waits(const rt_buffer *b, cl_uint nwait,
         rt_events_push(all, b->uses.ev[i]);
 }
 
+void rt_buffer_conversion_waits(const rt_buffer *b, cl_uint nwait,
+                                const cl_event *wait, rt_events *all)
+{
+    conversion_waits(b, nwait, wait, all);
+}
+
+void rt_buffer_converted(rt_buffer *b, cl_command_queue queue, cl_event ev)
+{
+    converted(b, queue, ev);
+}
+
 /* One in-place conversion after the wait list and the buffer's uses. */
 static dl_status convert(rt_buffer *b, cl_command_queue queue,
                          const rt_layout *from, const rt_layout *to,
@@ -434,6 +446,8 @@ static dl_status restore_one(rt_buffer *b, cl_command_queue queue,
                              cl_uint nwait, const cl_event *wait,
                              rt_events *done)
 {
+    if (rt_permute_applied(b))
+        return rt_permute_restore(b, queue, nwait, wait, done);
     if (!b->transformed)
         return DL_SUCCESS;
     cl_event ev = NULL;
@@ -514,6 +528,7 @@ void rt_buffer_restore_mem(cl_mem mem, cl_command_queue queue, cl_uint nwait,
 void rt_buffer_drop(rt_buffer *b)
 {
     rt_memos_invalidate();
+    rt_permute_forget(b, 1);
     rt_map_del(&dl_rt.buffers, b->mem);
     if (b->parent) {
         rt_buffer *p = rt_buffer_find(b->parent);
@@ -538,6 +553,7 @@ void rt_buffers_close_context(cl_context context)
         if (!b || b->context != context)
             continue;
         rt_reorder_forget(b);
+        rt_permute_forget(b, 0);
         rt_events done = {0};
         if (b->transformed)
             restore_one(b, b->queue, 0, NULL, &done);

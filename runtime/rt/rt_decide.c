@@ -65,7 +65,7 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
                                              const dl_calibration *calib,
                                              cl_command_queue queue)
 {
-    dl_tuner_prediction none = {0, 0, 0, 0};
+    dl_tuner_prediction none = {0};
     dl_tuner_kernel_info info[16];
     size_t n = 0;
     size_t *tiles = k->prog->tiles ? k->prog->tiles[k->annot_index] : NULL;
@@ -101,7 +101,8 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
                                            16,
                                            dl_rt.controls.tile,
                                            to.tile,
-                                           smallest_field(arg->record)};
+                                           smallest_field(arg->record),
+                                           0 /* no offset DA here yet */};
     }
     dl_tuner_prediction p =
         calib ? dl_tuner_predict_launch(calib, info, n) : none;

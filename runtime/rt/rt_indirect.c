@@ -63,10 +63,9 @@ static int window(const dl_annot_indirect_range *r, size_t threads,
     return 1;
 }
 
-/* The job of reference r at launch c, or NULL with the reason in *why. */
-static rt_job *make_job(const launch_call *c, const rt_kernel *k,
-                        const dl_annot_indirect *r, size_t p_bytes,
-                        const char **why)
+dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,
+                           const dl_annot_indirect *r,
+                           dl_annot_indirect_range *out)
 {
     dl_dims_raw_arg raw[64];
     cl_uint n = k->nargs < 64 ? k->nargs : 64;
@@ -79,10 +78,17 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
                        .global_offset = c->offset,
                        .args = raw,
                        .nargs = n};
+    return dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
+                                  k->prog ? k->prog->options : NULL, out);
+}
+
+/* The job of reference r at launch c, or NULL with the reason in *why. */
+static rt_job *make_job(const launch_call *c, const rt_kernel *k,
+                        const dl_annot_indirect *r, size_t p_bytes,
+                        size_t sample, const char **why)
+{
     dl_annot_indirect_range range;
-    if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
-                               k->prog ? k->prog->options : NULL,
-                               &range) != DL_SUCCESS) {
+    if (rt_indirect_eval(c, k, r, &range) != DL_SUCCESS) {
         *why = dl_last_error();
         return NULL;
     }
@@ -91,8 +97,12 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
         return NULL;
     }
     size_t isz = dl_int_type_size(r->via_type);
+    size_t threads = sample && sample < c->global[0] ? sample : c->global[0];
     uint64_t first, count;
-    if (!window(&range, c->global[0], p_bytes / isz, &first, &count)) {
+    if (sample && window(&range, threads, p_bytes / isz, &first, &count) &&
+        count > RT_SAMPLE_ENTRIES)
+        range.steps = 1;
+    if (!window(&range, threads, p_bytes / isz, &first, &count)) {
         *why = "the launch reads no entry of the index buffer";
         return NULL;
     }
@@ -107,8 +117,8 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
     j->ref = (dl_coalesce_ref){r->elem_size, r->field_offset, r->field_size,
                                range.offset};
     j->range =
-        (dl_coalesce_range){c->global[0], range.steps, 0,
-                            (size_t)range.t_stride, (size_t)range.j_stride};
+        (dl_coalesce_range){threads, range.steps, 0, (size_t)range.t_stride,
+                            (size_t)range.j_stride};
     j->type = r->via_type;
     j->first = (size_t)first;
     j->count = (size_t)count;
@@ -163,6 +173,29 @@ static const char *index_buffer(const rt_kernel *k, uint32_t via, cl_mem *p,
     return NULL;
 }
 
+const char *rt_indirect_read(const launch_call *c, const rt_kernel *k,
+                             const dl_annot_indirect *r, cl_event launched,
+                             size_t sample, const rt_job *proto)
+{
+    cl_mem p = NULL;
+    size_t bytes = 0;
+    const char *why = uncountable(c);
+    why = why ? why : index_buffer(k, r->via, &p, &bytes);
+    rt_job *j = why ? NULL : make_job(c, k, r, bytes, sample, &why);
+    if (j) {
+        j->into = proto->into;
+        j->geometry = proto->geometry;
+        j->counted = proto->counted;
+        j->owner = proto->owner;
+        why = enqueue_read(c, j, p, launched);
+    }
+    if (why && j) {
+        free(j->host);
+        free(j);
+    }
+    return why;
+}
+
 /* One reference at launch c: its totals, then its read. */
 static void launched_ref(const launch_call *c, const rt_kernel *k,
                          const dl_annot_indirect *r, cl_device_id dev,
@@ -175,22 +208,10 @@ static void launched_ref(const launch_call *c, const rt_kernel *k,
     rt_total *t = rt_total_of(k->annot, r, g);
     if (!t)
         return;
-    cl_mem p = NULL;
-    size_t bytes = 0;
-    const char *why = uncountable(c);
-    why = why ? why : index_buffer(k, r->via, &p, &bytes);
-    rt_job *j = why ? NULL : make_job(c, k, r, bytes, &why);
-    if (j) {
-        j->into = t;
-        why = enqueue_read(c, j, p, launched);
-    }
-    if (!why)
-        return;
-    rt_total_skip(t, why);
-    if (j) {
-        free(j->host);
-        free(j);
-    }
+    const char *why = rt_indirect_read(c, k, r, launched, 0,
+                                       &(rt_job){.into = t, .geometry = g});
+    if (why)
+        rt_total_skip(t, why);
 }
 
 void rt_indirect_launched(const launch_call *c, const rt_kernel *k,

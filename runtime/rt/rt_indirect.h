@@ -30,6 +30,12 @@ void rt_indirect_launched(const launch_call *c, const rt_kernel *k,
  * dl_annot_macro_fn of dl_annot_indirect_eval. */
 dl_status rt_indirect_macro(void *user, const char *name, int64_t *value);
 
+/* Where reference r of k reads at launch c: its index evaluated with the
+ * launch's range, k's argument values and its program's -D macros. */
+dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,
+                           const dl_annot_indirect *r,
+                           dl_annot_indirect_range *out);
+
 /* At exit: one line per reference counted (or that could not be). */
 void rt_indirect_report(FILE *out);
 

@@ -144,10 +144,9 @@ static dl_status count_job(const rt_job *j, dl_coalesce_counts *c)
         return dl_fail(DL_INVALID_ARGUMENT, "the read of the index buffer "
                                             "failed");
     const void *entries = signed_entries(j, &wide, &bytes);
-    dl_status st =
-        entries ? dl_coalesce_count(&j->into->geometry, &j->ref, &j->range,
-                                    entries, j->count, bytes, c)
-                : dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
+    dl_status st = entries ? dl_coalesce_count(&j->geometry, &j->ref, &j->range,
+                                               entries, j->count, bytes, c)
+                           : dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
     free(wide);
     return st;
 }
@@ -172,6 +171,10 @@ static void count_once(rt_job *j)
         return;
     dl_coalesce_counts c = {0};
     dl_status st = count_job(j, &c);
+    if (j->counted) {
+        j->counted(j, st, &c);
+        return;
+    }
     pthread_mutex_lock(&lock);
     add_locked(j->into, st, &c);
     pthread_mutex_unlock(&lock);
@@ -285,7 +288,7 @@ static unsigned count_completed(void)
             waiting++;
             continue;
         }
-        if (__atomic_exchange_n(&j->claimed, 1, __ATOMIC_ACQ_REL))
+        if (j->counted || __atomic_exchange_n(&j->claimed, 1, __ATOMIC_ACQ_REL))
             continue;
         j->status = status;
         dl_coalesce_counts c = {0};

@@ -16,7 +16,13 @@ typedef struct rt_total rt_total;
  * count them.  The job's read event's callback hands it to the counting
  * thread, which frees it. */
 typedef struct rt_job {
-    rt_total *into;
+    rt_total *into; /* the report's totals, unless `counted`          */
+    dl_coalesce_geometry geometry;
+    /* Else the counts go to this, on the counting thread (a read left at
+     * exit is not counted); `owner` is the caller's. */
+    void (*counted)(struct rt_job *j, dl_status st,
+                    const dl_coalesce_counts *c);
+    void *owner;
     dl_coalesce_ref ref;
     dl_coalesce_range range; /* base relative to `first` */
     dl_int_type type;
@@ -38,5 +44,16 @@ void rt_total_skip(rt_total *t, const char *why);
 /* The job's read is enqueued: its completion hands it over.  Returns 0,
  * or -1 when no callback could be set (the exit then counts it). */
 int rt_job_watch(rt_job *j);
+
+/* Unlocked, at launch c of k after its event `launched`: enqueues a
+ * non-blocking read of the entries of reference r's index buffer that
+ * the launch's first `sample` work-items read (0: all of them; a sample
+ * reads the first loop step only where all steps would read more than
+ * RT_SAMPLE_ENTRIES), as a job like `proto` (into, geometry, counted,
+ * owner).  NULL, or why not (nothing enqueued). */
+#define RT_SAMPLE_ENTRIES (1u << 18)
+const char *rt_indirect_read(const launch_call *c, const rt_kernel *k,
+                             const dl_annot_indirect *r, cl_event launched,
+                             size_t sample, const rt_job *proto);
 
 #endif

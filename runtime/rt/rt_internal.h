@@ -161,6 +161,11 @@ typedef struct rt_program {
     rt_global_end bound;
     cl_program wide;
     int wide_failed;
+    /* The activated variant with its tiled kernels in their flat ASTA
+     * form (DL_FLAT_<kernel>), for ranges the tiled launch cannot take
+     * (rt_program_xform_flat). */
+    cl_program flat;
+    int flat_failed;
 } rt_program;
 
 /* ------------------------------------------------------------- kernels */
@@ -255,6 +260,9 @@ typedef struct rt_kernel {
     /* DL_OVERLAP=auto's measurements (rt_chunks.c), shared with their
      * pending callbacks: NULL until the first. */
     struct rt_overlap_times *overlap;
+    /* The method of its indirect references (rt_jobswap.h), made at its
+     * first launch (locked). */
+    struct rt_irregular *irregular;
     cl_uint nargs;
     rt_arg *args;
     /* The same kernel of the activated variant, made at its first
@@ -263,9 +271,18 @@ typedef struct rt_kernel {
     cl_kernel xform;
     rt_global_end xform_bound; /* the range xform was built for */
     unsigned xform_gen;
+    /* The same kernel of the flat variant (rt_program.flat), made at the
+     * first launch whose range cannot be tiled; its arguments as xform's. */
+    cl_kernel xform_flat;
+    unsigned flat_gen;
+    int flat_said;     /* the info line on its first use was logged */
+    int flat_form;     /* rt_reshape_flat_form: 0 not asked yet, 1 yes, 2 no */
     unsigned warned;   /* RT_CAUSE_ bits already logged  */
     unsigned args_gen; /* counts clSetKernelArg calls    */
     rt_memo memo;
+    /* rt_permute.c: 0 until looked for, then its reference that may run
+     * on a permuted array + 1, or -1 (locked). */
+    int perm_ref;
     struct rt_kernel *next_free; /* rt_kernels.c: entries are recycled */
 } rt_kernel;
 
@@ -316,6 +333,10 @@ typedef struct rt_buffer {
      * the buffer is current while its version is. */
     uint64_t version;
     int gathered; /* read by a cached reordered copy (rt_reorder.c) */
+    /* The permutation pair (rt_permute.h) it is the array or the index
+     * buffer of, or NULL. */
+    struct rt_perm *perm;
+    int gone; /* OpenCL destroyed it; its entry is being dropped (locked) */
 } rt_buffer;
 
 /* ----------------------------------------------------------- the state */
@@ -342,6 +363,8 @@ typedef struct rt_stats {
      * of one chunk enqueued on dlayout's own queue, and launches whose
      * last chunks ran as written (partial duplication). */
     uint64_t chunked_launches, overlapped_gathers, partial_launches;
+    /* The permutation layout (rt_permute.c): pairs applied, restored. */
+    uint64_t permutations_applied, permutations_restored;
 } rt_stats;
 
 typedef struct rt_state {
@@ -414,6 +437,9 @@ cl_program rt_program_xform(rt_program *p, const char *kernel,
 /* The activated variant with no kernel bounded: xform, or a second build
  * if xform has a bounded kernel.  NULL as rt_program_xform. */
 cl_program rt_program_xform_wide(rt_program *p); /* unlocked */
+/* The activated variant with every tiled kernel in its flat form, built
+ * once on demand; NULL if that build failed (logged).  Unlocked. */
+cl_program rt_program_xform_flat(rt_program *p);
 
 /* rt_kernels.c */
 rt_kernel *rt_kernel_find(cl_kernel kernel); /* locked */
@@ -506,6 +532,12 @@ void rt_buffer_pin(rt_buffer *buf, const char *why);
 /* The program released `context`: restores its buffers and releases the
  * events and queues their entries hold. */
 void rt_buffers_close_context(cl_context context);
+/* A conversion of buf that is not a layout's (rt_permute.c): what it
+ * waits for (the wait list and the buffer's uses), and, once enqueued,
+ * its event recorded as the buffer's last conversion. */
+void rt_buffer_conversion_waits(const rt_buffer *buf, cl_uint nwait,
+                                const cl_event *wait, rt_events *all);
+void rt_buffer_converted(rt_buffer *buf, cl_command_queue queue, cl_event ev);
 /* Adds to `wait` the conversion of buf (and of its parent) that may still
  * run: a command on `queue` that touches buf must wait for it, unless
  * `queue` is the conversion's own in-order queue.  rt_buffer_restore and

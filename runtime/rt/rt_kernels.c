@@ -5,7 +5,9 @@
  * variant's kernel). */
 #include "rt_chunks.h"
 #include "rt_internal.h"
+#include "rt_jobswap.h"
 #include "rt_reorder.h"
+#include "rt_reorder_predict.h"
 #include "rt_memo.h"
 
 #include <stdlib.h>
@@ -63,6 +65,7 @@ static void free_kernel(rt_kernel *k)
     rt_memo_count(&k->memo, &dl_rt.stats);
     if (dl_rt.tuner)
         dl_tuner_forget(dl_rt.tuner, k);
+    rt_reorder_predict_forget(k);
     for (cl_uint i = 0; i < k->nargs; i++)
         free(k->args[i].heap);
     free(k->args);
@@ -70,6 +73,9 @@ static void free_kernel(rt_kernel *k)
     k->nargs = 0;
     if (k->xform)
         dl_cl.clReleaseKernel(k->xform);
+    if (k->xform_flat)
+        dl_cl.clReleaseKernel(k->xform_flat);
+    rt_irregular_forget(k);
     rt_chunks_forget(k);
     if (k->prog)
         rt_program_unref(k->prog);

@@ -21,6 +21,8 @@
 #include "rt_indirect.h"
 #include "rt_launch.h"
 #include "rt_memo.h"
+#include "rt_permute.h"
+#include "rt_jobswap.h"
 #include "rt_reorder.h"
 #include "rt_reshape.h"
 #include "tuner_timing.h"
@@ -245,20 +247,60 @@ out:
     return xform;
 }
 
-cl_int rt_launch_sync_args(rt_kernel *k)
+/* Unlocked: makes k->xform_flat, the kernel of the flat variant.  NULL:
+ * that variant did not build (logged); the range runs plain. */
+static cl_kernel flat_kernel(rt_kernel *k)
 {
-    if (k->xform_gen == k->args_gen)
+    rt_lock();
+    cl_kernel flat = k->xform_flat;
+    rt_program *p = k->prog;
+    p->refs++;
+    rt_unlock();
+    if (!flat) {
+        cl_program prog = rt_program_xform_flat(p);
+        cl_int err = CL_SUCCESS;
+        cl_kernel made =
+            prog ? dl_cl.clCreateKernel(prog, k->name, &err) : NULL;
+        if (prog && !made)
+            DL_LOG_ERROR("kernel '%s': no flat variant (OpenCL error %d)",
+                         k->name, (int)err);
+        rt_lock();
+        if (k->xform_flat && made) /* another thread was faster */
+            dl_cl.clReleaseKernel(made);
+        else if (made) {
+            k->xform_flat = made;
+            k->flat_gen = k->args_gen - 1; /* its arguments are not set */
+        }
+        flat = k->xform_flat;
+        rt_unlock();
+    }
+    rt_lock();
+    rt_program_unref(p);
+    rt_unlock();
+    return flat;
+}
+
+/* Locked.  Gives `kernel`, a variant of k, the application's argument
+ * values unless *gen says it has them. */
+static cl_int sync_args(rt_kernel *k, cl_kernel kernel, unsigned *gen)
+{
+    if (*gen == k->args_gen)
         return CL_SUCCESS;
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *a = &k->args[i];
         if (!a->size)
             continue;
-        cl_int err = dl_cl.clSetKernelArg(k->xform, i, a->size, a->value);
+        cl_int err = dl_cl.clSetKernelArg(kernel, i, a->size, a->value);
         if (err != CL_SUCCESS)
             return err;
     }
-    k->xform_gen = k->args_gen;
+    *gen = k->args_gen;
     return CL_SUCCESS;
+}
+
+cl_int rt_launch_sync_args(rt_kernel *k)
+{
+    return sync_args(k, k->xform, &k->xform_gen);
 }
 
 /* The real call.  `k`: the kernel launched transformed (NULL: plain or
@@ -356,6 +398,7 @@ typedef struct launch_args {
     want *wants;
     dl_dims_raw_arg *raw;
     dl_dims_env env;
+    int flat; /* the range cannot be tiled: the flat variant runs it */
     int on_heap;
     want wants_stack[32];
     dl_dims_raw_arg raw_stack[32];
@@ -365,6 +408,7 @@ typedef struct launch_args {
 static int args_open(launch_args *a, const launch_call *c, const rt_kernel *k)
 {
     static const size_t one[3] = {1, 1, 1};
+    a->flat = 0;
     a->on_heap = k->nargs > 32;
     a->wants = a->on_heap ? calloc(k->nargs, sizeof *a->wants) : a->wants_stack;
     a->raw = a->on_heap ? calloc(k->nargs, sizeof *a->raw) : a->raw_stack;
@@ -403,6 +447,10 @@ static void wants_plain(launch_args *a, const rt_kernel *k)
         a->wants[i].transformed = 0;
 }
 
+/* How many times a launch may drop the lock to build what it needs and
+ * plan again; beyond, it builds under the lock rather than run plain. */
+#define LAUNCH_BUILD_TRIES 3
+
 /* Locked: what the buffers hold, for a transformed launch: fills wants[]
  * and returns 0, or the cause that makes it run plain. */
 static unsigned launch_plan(rt_kernel *k, launch_args *a,
@@ -410,15 +458,36 @@ static unsigned launch_plan(rt_kernel *k, launch_args *a,
 {
     const dl_dims_env *env = &a->env;
     rt_reshaped shape; /* a kernel built for the tiled range only */
-    if (rt_reshape_launch(k, env->work_dim, env->global_offset,
-                          env->global_size, env->local_size, &shape) < 0)
+    a->flat = rt_reshape_launch(k, env->work_dim, env->global_offset,
+                                env->global_size, env->local_size, &shape) < 0;
+    if (a->flat && !rt_reshape_flat_form(k))
         return RT_CAUSE_RESHAPE;
+    if (a->flat && !k->flat_said) {
+        k->flat_said = 1;
+        DL_LOG_INFO_AT(k->prog->name, k->annot->tiled_line,
+                       "kernel '%s' runs its flat ASTA form, in the same "
+                       "layout, where the tiled launch cannot: %s",
+                       k->name, dl_last_error());
+    }
     return plan_transformed(k, env, a->wants, detail);
 }
 
-/* How many times a launch may drop the lock to build what it needs and
- * plan again; beyond, it builds under the lock rather than run plain. */
-#define LAUNCH_BUILD_TRIES 3
+/* Locked: whether the flat variant a launch needs is there; if not, it is
+ * built with the lock dropped (returns 1: plan again), or -1 when that
+ * build failed before. */
+static int build_flat(rt_kernel *k, int tries)
+{
+    if (k->xform_flat)
+        return 0;
+    if (tries >= LAUNCH_BUILD_TRIES || k->prog->flat_failed) {
+        dl_fail(DL_BUILD_ERROR, "the flat variant did not build");
+        return -1;
+    }
+    rt_unlock();
+    flat_kernel(k);
+    rt_lock();
+    return 1;
+}
 
 /* Locked, after launch_plan: whether something the launch needs is not
  * built yet (the activated variant for this range, the marshal programs
@@ -431,7 +500,10 @@ static int launch_build(const launch_call *c, rt_kernel *k,
                         const launch_args *a, const rt_global_end *end,
                         int tries)
 {
-    if (!k->xform || !bound_fits(&k->xform_bound, end)) {
+    int flat = a->flat ? build_flat(k, tries) : 0;
+    if (flat)
+        return flat;
+    if (!a->flat && (!k->xform || !bound_fits(&k->xform_bound, end))) {
         if (tries >= LAUNCH_BUILD_TRIES) {
             dl_fail(DL_BUILD_ERROR, "no activated variant fits the range");
             return -1;
@@ -474,6 +546,14 @@ static unsigned launch_convert(const launch_call *c, rt_kernel *k,
     return cause;
 }
 
+/* The kernel a launch runs: the application's, or one of the activated
+ * variant, flat where the range cannot be tiled. */
+static cl_kernel launch_kernel(const launch_call *c, const rt_kernel *k,
+                               const launch_args *a, int run_xform)
+{
+    return !run_xform ? c->kernel : a->flat ? k->xform_flat : k->xform;
+}
+
 /* Locked: the enqueue of the variant chosen, after the conversions, and
  * the record of its event on the buffers it uses.  Under the lock (it
  * does not block), so that no other thread converts these buffers
@@ -495,10 +575,12 @@ static cl_int launch_enqueue(const launch_call *c, rt_kernel *k,
     const cl_event *w = rt_events_join(&joined, nwait, wait, done, &n);
     cl_event own = NULL;
     cl_event *ev = event ? event : (first_tracked || probe ? &own : NULL);
-    cl_int err = run_xform ? rt_launch_sync_args(k) : CL_SUCCESS;
-    if (err == CL_SUCCESS)
-        err = real_launch(c, run_xform ? k : NULL,
-                          run_xform ? k->xform : c->kernel, n, w, ev);
+    cl_int err = !run_xform ? CL_SUCCESS
+                 : a->flat  ? sync_args(k, k->xform_flat, &k->flat_gen)
+                            : rt_launch_sync_args(k);
+    if (err == CL_SUCCESS) /* the flat variant runs the caller's range */
+        err = real_launch(c, run_xform && !a->flat ? k : NULL,
+                          launch_kernel(c, k, a, run_xform), n, w, ev);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS && ev ? *ev : NULL,
                             run_xform);
     if (err == CL_SUCCESS)
@@ -536,7 +618,14 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
         return real_launch(c, NULL, c->kernel, nwait, wait, event);
     }
     cl_int reordered;
-    if (k->reorder && rt_reorder_launch(c, k, nwait, wait, event, &reordered))
+    if (rt_permute_launch(c, k, nwait, wait, event, &reordered))
+        return reordered;
+    rt_irregular_launched irr =
+        rt_irregular_launch(c, k, nwait, wait, event, &reordered);
+    if (irr == RT_IRREGULAR_DONE)
+        return reordered;
+    if (k->reorder && irr != RT_IRREGULAR_PLAIN &&
+        rt_reorder_launch(c, k, nwait, wait, event, &reordered))
         return reordered;
     if (!k->transformed && !RT_LOAD(dl_rt.transformed) && !tracks_any_arg(k))
         return real_launch(c, NULL, c->kernel, nwait, wait, event);
@@ -597,7 +686,7 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
                : probe || tc.measure ? 0
                                      : (int)tc.unseen;
     rt_memo_make(k, c->queue, c->task, c->work_dim, c->offset, c->global,
-                 c->local, run_xform ? k->xform : c->kernel, hits);
+                 c->local, launch_kernel(c, k, &a, run_xform), hits);
     rt_unlock();
     rt_events_free(&done);
     args_close(&a);

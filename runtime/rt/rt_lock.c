@@ -20,6 +20,14 @@ void rt_forget_buffer(rt_buffer *b)
 static void drain_destroyed(void)
 {
     rt_destroyed *d = rt_buffers_take_destroyed();
+    /* All marked first: dropping one must not touch another that went
+     * (the other buffer of a permutation pair, rt_permute.h). */
+    for (rt_destroyed *m = d; m; m = m->next) {
+        RT_HG_ACQUIRE(m);
+        rt_buffer *b = rt_buffer_find(m->mem);
+        if (b)
+            b->gone = 1;
+    }
     while (d) {
         RT_HG_ACQUIRE(d);
         rt_destroyed *next = d->next;

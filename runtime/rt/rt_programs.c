@@ -6,6 +6,7 @@
  * demand. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
+#include "rt_permute.h"
 #include "rt_reorder.h"
 #include "hash.h"
 #include "clock.h"
@@ -148,9 +149,11 @@ static void free_build(rt_program *p)
         dl_cl.clReleaseProgram(p->xform);
     if (p->wide)
         dl_cl.clReleaseProgram(p->wide);
+    if (p->flat)
+        dl_cl.clReleaseProgram(p->flat);
     free(p->bounded_kernel);
-    p->xform = p->wide = NULL;
-    p->xform_failed = p->wide_failed = 0;
+    p->xform = p->wide = p->flat = NULL;
+    p->xform_failed = p->wide_failed = p->flat_failed = 0;
     p->bounded_kernel = NULL;
     p->bound.set = 0;
     p->tiles = NULL;
@@ -185,7 +188,8 @@ static int worth_tracking(const dl_annot_program *annot)
     for (uint32_t i = 0; i < annot->nkernels; i++) {
         const dl_annot_kernel *k = &annot->kernels[i];
         if (k->nargs || k->tiled || !k->nindirect ||
-            dl_rt.controls.coalescing || rt_reorder_wanted(k))
+            dl_rt.controls.coalescing || rt_reorder_wanted(k) ||
+            rt_permute_considered(k))
             return 1;
     }
     return 0;
@@ -443,8 +447,8 @@ static char *plan_build(rt_program *p, const char *options,
                         const dl_calibration *calib)
 {
     dl_srcmacros *src = NULL;
-    if (dl_srcmacros_scan(p->source, p->source_len, p->name, &src) !=
-        DL_SUCCESS)
+    if (dl_srcmacros_scan_opts(p->source, p->source_len, p->name, options,
+                               &src) != DL_SUCCESS)
         DL_LOG_WARN("%s: %s; the source's #defines are not read", p->name,
                     dl_last_error());
     char *opt = plan_kernels(p, options, calib, src);
@@ -722,6 +726,44 @@ cl_program rt_program_xform_wide(rt_program *p)
     }
     pthread_mutex_unlock(&p->xform_lock);
     return wide;
+}
+
+/* The build options that put every tiled kernel of the activated
+ * variant in its flat form (malloc'd), or NULL. */
+static char *flat_options(const rt_program *p)
+{
+    char *opt = NULL;
+    size_t len = 0, cap = 0;
+    if (!append(&opt, &len, &cap, ""))
+        return NULL;
+    for (uint32_t k = 0; k < p->annot->nkernels; k++) {
+        const dl_annot_kernel *ak = &p->annot->kernels[k];
+        char def[512];
+        snprintf(def, sizeof def, " -D DL_FLAT_%s=1", ak->name);
+        if (p->active[k] && ak->tiled && !append(&opt, &len, &cap, def)) {
+            free(opt);
+            return NULL;
+        }
+    }
+    return opt;
+}
+
+cl_program rt_program_xform_flat(rt_program *p)
+{
+    pthread_mutex_lock(&p->xform_lock);
+    if (!p->flat && !p->flat_failed && p->xform_options) {
+        char *extra = flat_options(p);
+        p->flat = extra ? build_variant(p, extra) : NULL;
+        if (extra && !p->flat) /* build_variant only noted it */
+            DL_LOG_WARN("%s: the flat form of the tiled kernels did not "
+                        "build; ranges that cannot be tiled run as written",
+                        p->name);
+        p->flat_failed = !p->flat;
+        free(extra);
+    }
+    cl_program flat = p->flat;
+    pthread_mutex_unlock(&p->xform_lock);
+    return flat;
 }
 
 cl_int dl_rt_clReleaseProgram(cl_program program)

@@ -15,6 +15,8 @@
 #include "rt_chunks.h"
 #include "rt_indirect.h"
 #include "rt_reorder_job.h"
+#include "rt_reorder_predict.h"
+#include "rt_reorder_tune.h"
 #include "tuner_timing.h"
 
 #include <stdio.h>
@@ -426,41 +428,30 @@ static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
     return err;
 }
 
-/* What trying the variant costs up front, for the tuner: its build
- * unless built, and the gather program's unless one ran in this process,
- * each estimated by the program's own build (the gather program's at
- * most GATHER_BUILD_MAX_NS: a small program, served from POCL's cache
- * after a machine's first run).  The gathers themselves are measured by
- * the probe as its conversions. */
-#define GATHER_BUILD_MAX_NS 50e6
+static int gathered_once; /* atomic: a gather program was built */
 
-static int gathered_once; /* atomic */
-
-static dl_tuner_prediction prediction(const rt_kernel *k)
+/* Under DL_POLICY=auto the tuner decides (rt_reorder_tune.h). */
+static int tuned(void)
 {
-    double build = k->prog ? (double)k->prog->build_ns : 0;
-    double gather = build < GATHER_BUILD_MAX_NS ? build : GATHER_BUILD_MAX_NS;
-    rt_lock();
-    int built = k->xform != NULL;
-    rt_unlock();
-    dl_tuner_prediction p = {0, 0, 0, 0};
-    p.first_ns = (built ? 0 : build) + (RT_LOAD(gathered_once) ? 0 : gather);
-    return p;
+    return dl_rt.controls.policy == DL_POLICY_AUTO && dl_rt.tuner;
 }
 
 /* The choice for this launch: always the variant under DL_POLICY=always,
- * the tuner's under auto (docs/tuning.md), keyed by the work sizes. */
-static dl_tuner_choice choose(const launch_call *c, rt_kernel *k)
+ * the tuner's under auto (docs/tuning.md), keyed by the work sizes `sig`,
+ * told what the n jobs' gathers would move. */
+static dl_tuner_choice choose(const launch_call *c, rt_kernel *k,
+                              const gather_job *jobs, uint32_t n, uint64_t sig)
 {
     dl_tuner_choice always = {1, 0, 0, 0};
-    if (dl_rt.controls.policy != DL_POLICY_AUTO || !dl_rt.tuner)
+    if (!tuned())
         return always;
-    uint64_t sig = dl_tuner_signature(0, c->task ? 0 : c->work_dim);
-    for (cl_uint d = 0; !c->task && d < c->work_dim; d++)
-        sig = dl_tuner_signature(sig, c->global[d]);
-    dl_tuner_prediction p = prediction(k);
-    dl_tuner_launch l = {k, k->name, sig, &p, 0};
-    return dl_tuner_choose(dl_rt.tuner, &l);
+    rt_reorder_sizes sizes = {0, 0, n};
+    for (uint32_t i = 0; i < n; i++) {
+        sizes.index_bytes +=
+            jobs[i].key.range.threads * jobs[i].key.index_bytes;
+        sizes.copy_bytes += jobs[i].bytes;
+    }
+    return rt_reorder_tune(c, k, sig, &sizes, RT_LOAD(gathered_once));
 }
 
 /* The gathers the launch needs (some may be cached): NULL, or why not.
@@ -493,7 +484,8 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         decline(k, why);
         return 0;
     }
-    dl_tuner_choice tc = choose(c, k);
+    uint64_t sig = rt_reorder_signature(c);
+    dl_tuner_choice tc = choose(c, k, jobs, n, sig);
     if (tc.transform && !rt_launch_xform_kernel(k, &(rt_global_end){0})) {
         rt_lock();
         k->reorder = 0; /* logged there: it runs as written from now on */
@@ -520,17 +512,25 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         dl_tuner_probe_converted(probe, gathers.n, gathers.ev);
         rt_events_free(&gathers);
     }
+    /* A plain launch under auto: the analyser's sample reads after it. */
+    int sample =
+        !why && !tc.transform && tuned() && rt_reorder_predict_wanted(k, sig);
+    cl_event sampled = NULL, *ev = event ? event : sample ? &sampled : NULL;
     if (!why) {
         rt_lock();
         if (tc.transform)
             store(c, jobs, n);
         *err = enqueue(c, k, jobs, tc.transform ? n : 0, nwait, wait, &order,
-                       &plan, probe, event);
+                       &plan, probe, ev);
         if (*err == CL_SUCCESS && tc.transform)
             rt_stats_ran_transformed(k);
         rt_unlock();
         if (*err == CL_SUCCESS)
             rt_chunks_time(c, k, &plan);
+        if (sample && *err == CL_SUCCESS)
+            rt_reorder_predict_launched(c, k, sig, *ev);
+        if (sampled)
+            dl_cl.clReleaseEvent(sampled);
     } else
         dl_tuner_probe_launched(probe, NULL, 0);
     rt_chunks_free(&plan);

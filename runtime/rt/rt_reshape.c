@@ -1,8 +1,10 @@
 /* rt_reshape.c - the tiled launch (rt_reshape.h): from the application's
  * 1-D range (G) with offset O and work-group size L to global (T, G/T),
  * offset (0, O/T), local (T, L/T). */
+#define _GNU_SOURCE /* memmem */
 #include "rt_reshape.h"
 
+#include <stdio.h>
 #include <string.h>
 
 size_t rt_reshape_tile(const rt_kernel *k)
@@ -106,4 +108,24 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
         out->local[1] = local[0] / tile;
     }
     return 1;
+}
+
+/* Whether the source conditions k's tiled branch on DL_FLAT_<kernel>. */
+static int source_has_flat(const rt_kernel *k)
+{
+    char cond[300];
+    int n = snprintf(cond, sizeof cond, "!defined(DL_FLAT_%s)", k->name);
+    if (n < 0 || (size_t)n >= sizeof cond || !k->prog->source)
+        return 0;
+    return memmem(k->prog->source, k->prog->source_len, cond, (size_t)n) !=
+           NULL;
+}
+
+int rt_reshape_flat_form(rt_kernel *k)
+{
+    if (!rt_reshape_tile(k))
+        return 0;
+    if (!k->flat_form) /* the source is read once per kernel */
+        k->flat_form = source_has_flat(k) ? 1 : 2;
+    return k->flat_form == 1;
 }

@@ -36,4 +36,12 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
                       const size_t *offset, const size_t *global,
                       const size_t *local, rt_reshaped *out);
 
+/* Whether k, which takes the tiled launch, also has its flat ASTA form,
+ * the one any range can run: its source's tiled branch is conditioned on
+ * !defined(DL_FLAT_<kernel>), as dl-annotate writes it.  A range that
+ * cannot be tiled then runs that form (rt_program_xform_flat) with the
+ * same layouts instead of plain.  A source from an older dl-annotate has
+ * no such condition: such ranges run plain. */
+int rt_reshape_flat_form(rt_kernel *k); /* locked */
+
 #endif

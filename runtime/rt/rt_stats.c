@@ -30,6 +30,8 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(chunked_launches)
     RT_GET(overlapped_gathers)
     RT_GET(partial_launches)
+    RT_GET(permutations_applied)
+    RT_GET(permutations_restored)
 #undef RT_GET
     /* The memos' launches not yet retired into the counters.  Only the
      * mutex: rt_lock() would also invalidate every memo. */
@@ -55,7 +57,8 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "declined=%llu plain_launches=%llu decided_transform=%llu "
         "decided_plain=%llu reorders=%llu reorder_hits=%llu "
         "reorder_invalidations=%llu chunked_launches=%llu "
-        "overlapped_gathers=%llu partial_launches=%llu",
+        "overlapped_gathers=%llu partial_launches=%llu "
+        "permutations_applied=%llu permutations_restored=%llu",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
@@ -69,7 +72,9 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->reorder_invalidations,
         (unsigned long long)s->chunked_launches,
         (unsigned long long)s->overlapped_gathers,
-        (unsigned long long)s->partial_launches);
+        (unsigned long long)s->partial_launches,
+        (unsigned long long)s->permutations_applied,
+        (unsigned long long)s->permutations_restored);
 }
 
 void rt_stats_ran_transformed(rt_kernel *k)

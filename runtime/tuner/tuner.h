@@ -12,7 +12,8 @@
  * entry goes
  *
  *   NEW -> PLAIN_PROBE -> TRANSFORM_PROBE -> TRANSFORM | PLAIN
- *      \-> PLAIN (the prediction is below skip_below: no probe)
+ *      \-> PLAIN (the prediction is below skip_below, or its predicted
+ *                transactions save less than min_saving: no probe)
  *   TRANSFORM -> PLAIN when the measured saving stops covering the
  *                conversions (shut-down; logged at info)
  *
@@ -44,6 +45,33 @@ typedef struct dl_tuner_prediction {
      * (building the activated variant, not yet built, and the marshal
      * programs its conversions need, not yet planned); 0: nothing. */
     double first_ns;
+    /* Memory transactions per warp-access of the references the variant
+     * reorganises, before and after, as the coalescing analyser counts
+     * them on (a sample of) the index buffers' contents; 0: not counted
+     * (yet).  Their
+     * saving, 1 - after / before, bounds the share of a plain launch the
+     * variant can save before a probe has measured it; below min_saving
+     * the pattern runs plain without a probe (tuner_predict.c). */
+    double transactions_before, transactions_after;
+    /* 1: the cost up front must pay back over as many launches as the
+     * pattern has run before this one (the past as the guess of the
+     * future, whatever the horizon), not over the horizon: where trying
+     * costs several plain launches (a gather and its builds), so that a
+     * program of three launches does not pay it (docs/tuning.md). */
+    int past_horizon;
+    /* 1: the conversions redo the reads the variant saves (a gather reads
+     * A through P as the plain kernel does): they cost at least that
+     * share of a measured plain launch (dl_tuner_saving_share), whatever
+     * conversion_ns says (a gather of 64 MiB at random took 150 ms here,
+     * where copy bandwidth says 19). */
+    int conversion_rereads;
+    /* Where set, the tuner calls it (under its own lock) for a fresh copy
+     * of the prediction after it waited for plain times before a probe:
+     * the transactions may have been counted meanwhile.  It must take no
+     * lock the tuner's callers hold and call no OpenCL. */
+    void (*refresh)(struct dl_tuner_prediction *p);
+    const void *refresh_kernel; /* for refresh: the runtime's kernel */
+    uint64_t refresh_signature; /* and the launch shape              */
 } dl_tuner_prediction;
 
 typedef uint64_t (*dl_tuner_clock_fn)(void *user); /* nanoseconds */
@@ -65,6 +93,9 @@ typedef struct dl_tuner_config {
      * streaming access of 19 floats loses), so a predicted loss only
      * delays the probe to probe_after. */
     double skip_below;
+    /* A predicted transaction saving (dl_tuner_prediction) below this
+     * share decides plain without a probe: 0.10. */
+    double min_saving;
     dl_tuner_clock_fn clock; /* NULL: CLOCK_MONOTONIC                     */
     void *clock_user;
 } dl_tuner_config;
@@ -155,6 +186,10 @@ typedef struct dl_tuner_kernel_info {
     /* Bytes of its smallest field (conversions of small fields are far
      * slower); 0: from field_sizes, or record_size / nfields. */
     uint32_t min_field_size;
+    /* The buffer's own size (clCreateBuffer's), 0 unknown (no offset DA
+     * is considered): beyond count * record_size it is slack an offset
+     * DA may use. */
+    size_t buffer_bytes;
 } dl_tuner_kernel_info;
 
 typedef struct dl_tuner_static {
@@ -165,6 +200,10 @@ typedef struct dl_tuner_static {
     int amortises;        /* saving * expected_launches > conversion     */
     int da_aliased;       /* DA's field arrays of this argument alias at
                              4 KiB: DA was judged by the aliased figure */
+    size_t da_stride;     /* they would alias, and the buffer's slack
+                             holds an offset DA with field arrays this
+                             many records apart: DA was judged as not
+                             aliased (0: none) */
 } dl_tuner_static;
 
 /* Predicts the best member of the ASTA(T) family for the argument from
@@ -197,5 +236,16 @@ dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
 unsigned dl_tuner_da_alias_group(const dl_tuner_kernel_info *info);
 /* dl_tuner_da_alias_group(info) >= DL_TUNER_ALIAS_GROUP. */
 int dl_tuner_da_aliases(const dl_tuner_kernel_info *info);
+
+/* Pad of an offset DA's field arrays on the smallest field, in bytes: the
+ * best of 64, 128 and 256 measured on POCL here (docs/layouts.md). */
+#define DL_TUNER_DA_PAD_BYTES 64u
+
+/* Where the argument's DA field arrays alias and info->buffer_bytes leaves
+ * slack for it, the field stride M' > count (records) of an offset DA
+ * whose field arrays do not alias (tuner_offset.c); else 0.  *why, if
+ * given, says in words why (valid until the thread's next call). */
+size_t dl_tuner_da_offset_stride(const dl_tuner_kernel_info *info,
+                                 const char **why);
 
 #endif

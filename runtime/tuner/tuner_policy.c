@@ -4,6 +4,7 @@
  * busy machine), then followed by a moving average while the decision
  * holds, so that a kernel whose data changes can still be shut down. */
 #include "tuner.h"
+#include "tuner_predict.h"
 #include "hash.h"
 #include "clock.h"
 
@@ -30,6 +31,7 @@ struct dl_tuner_entry {
     char name[TUNER_NAME_MAX];
     enum state state;
     uint64_t launches;
+    int deferred; /* counted as decided plain when first deferred */
     unsigned plain_asked, trans_asked; /* measured launches requested */
     unsigned plain_n, trans_n;         /* reports received            */
     double plain_ns, trans_ns;         /* min during the probe, then avg */
@@ -90,6 +92,9 @@ void dl_tuner_config_defaults(dl_tuner_config *c)
     c->keen_speedup = 1.3;
     c->monitor_every = 16;
     c->skip_below = 0; /* see tuner.h */
+    /* A tenth: a saving of fewer transactions rarely covers a gather that
+     * moves every element the kernel reads. */
+    c->min_saving = 0.10;
 }
 
 dl_tuner *dl_tuner_create(const dl_tuner_config *config)
@@ -282,38 +287,77 @@ static int shut_down(dl_tuner *t, dl_tuner_entry *e)
     return 1;
 }
 
-/* Whether a probe cannot pay even if the transformed kernel took no time
- * at all: the plain time measured, times the launches it could save on,
- * is below what the probe costs up front (the variant's build and a
- * marshal and restore).  Those launches: the horizon, or a quarter of the
- * launches the pattern has run (the past as the guess of the future, and
- * a real gain a fraction of the plain time), so that a long loop of a
- * short kernel is probed in the end.  Unknown plain times (not reported
- * yet: long or queued kernels) probe. */
-#define PAST_LAUNCHES_SHARE 4.0 /* a quarter of the launches so far */
-
+/* Whether a probe cannot pay even if the transformed kernel saved all it
+ * can (the whole plain time, or the share the analyser's transactions
+ * predict): the plain time measured, times that share, times the launches
+ * it could save on (tuner_predict.c), is below what the probe costs up
+ * front (the variant's build, the conversions or gathers and their
+ * programs).  Unknown plain times (not reported yet: long or queued
+ * kernels) probe. */
 static int probe_cannot_pay(const dl_tuner *t, const dl_tuner_entry *e,
                             const dl_tuner_prediction *p, char *why,
                             size_t size)
 {
     if (!p || e->plain_n == 0)
         return 0;
-    double upfront = p->first_ns + p->conversion_ns;
-    double launches = (double)e->launches / PAST_LAUNCHES_SHARE;
-    if (launches < t->cfg.horizon)
-        launches = t->cfg.horizon;
-    int cannot = upfront > 0 && e->plain_ns * launches < upfront;
+    double upfront = dl_tuner_upfront_ns(p, e->plain_ns);
+    double launches = dl_tuner_payback_launches(p, t->cfg.horizon, e->launches);
+    double share = dl_tuner_saving_share(p);
+    double bound = e->plain_ns * share * launches;
+    int cannot = upfront > 0 && bound < upfront;
+    char span[64], saved[96] = "";
+    if (p->past_horizon)
+        snprintf(span, sizeof span, "half the %llu launches so far take",
+                 (unsigned long long)(e->launches ? e->launches - 1 : 0));
+    else
+        snprintf(span, sizeof span, "the next %.0f launches take", launches);
+    if (share < 1)
+        snprintf(saved, sizeof saved,
+                 ", of which the predicted saving (%.1f%%) is %.3f ms",
+                 100.0 * share, bound / 1e6);
     if (cannot == (e->state != DEFERRED)) /* the caller logs `why` */
         snprintf(why, size,
-                 "%s the transformed kernel %s: the next %.0f launches take "
-                 "%.3f ms as written (%.3f ms each), %s than the %.3f ms "
-                 "trying it costs first (its build %.3f ms, the conversions "
-                 "%.3f ms)",
-                 cannot ? "not trying" : "trying", cannot ? "yet" : "now",
-                 launches, e->plain_ns * launches / 1e6, e->plain_ns / 1e6,
+                 "%s the transformed kernel %s: %s %.3f ms as written "
+                 "(%.3f ms each)%s, %s than the %.3f ms trying it costs first "
+                 "(its builds %.3f ms, the conversions %.3f ms)",
+                 cannot ? "not trying" : "trying", cannot ? "yet" : "now", span,
+                 e->plain_ns * launches / 1e6, e->plain_ns / 1e6, saved,
                  cannot ? "less" : "more", upfront / 1e6, p->first_ns / 1e6,
-                 p->conversion_ns / 1e6);
+                 (upfront - p->first_ns) / 1e6);
     return cannot;
+}
+
+/* Plain before any probe, in state `to` (DEFERRED: until a probe can
+ * pay; PLAIN: for good).  A pattern deferred before was counted as
+ * decided plain then: not again, and said again at info level only when
+ * it ends for good (a deferral that a refreshed prediction renews, after
+ * the host waited for plain times, is said at debug level). */
+static void plain_unprobed(dl_tuner *t, dl_tuner_entry *e, enum state to,
+                           const char *why)
+{
+    if (!e->deferred)
+        decide(t, e, 0, why);
+    else if (to == PLAIN)
+        DL_LOG_INFO("tuner: kernel '%s' runs plain: %s", e->name, why);
+    else
+        DL_LOG_DEBUG("tuner: kernel '%s' runs plain: %s", e->name, why);
+    e->deferred |= to == DEFERRED;
+    e->state = to;
+}
+
+/* Before any probe: a predicted transaction saving too low to try decides
+ * plain for good (paper 002's shut-down, without paying for a probe),
+ * said once at info level. */
+static int saving_too_low(dl_tuner *t, dl_tuner_entry *e,
+                          const dl_tuner_prediction *p)
+{
+    char why[TUNER_WHY_MAX];
+    if (e->state != NEW && e->state != PLAIN_PROBE && e->state != DEFERRED)
+        return 0;
+    if (!dl_tuner_saving_too_low(p, t->cfg.min_saving, why, sizeof why))
+        return 0;
+    plain_unprobed(t, e, PLAIN, why);
+    return 1;
 }
 
 static dl_tuner_entry *entry_by_ticket(dl_tuner *t, uint64_t ticket);
@@ -414,8 +458,8 @@ static dl_tuner_entry *wait_for_plain(dl_tuner *t, dl_tuner_entry *e,
  * monitor_every-th launch is measured.  Plain: nothing is watched, so
  * asking again only costs (the slow path, ~1 us, against a 1 us kernel
  * of a 100,000-launch loop): UNSEEN_PLAIN.  Deferred: up to the launch
- * from which a probe could pay at the current prediction (a quarter of
- * the launches times the plain time covers the cost up front), within
+ * from which a probe could pay at the current prediction
+ * (dl_tuner_launch_that_pays), within
  * the same bound, which also bounds how late a prediction that has
  * dropped meanwhile (programs built since) is noticed. */
 #define UNSEEN_PLAIN 4096u
@@ -431,9 +475,9 @@ static unsigned unseen_budget(const dl_tuner *t, const dl_tuner_entry *e,
     if (!p || e->plain_ns <= 0)
         return monitor;
     /* The next ask comes after `unseen` served launches and one more. */
-    double needed =
-        PAST_LAUNCHES_SHARE * (p->first_ns + p->conversion_ns) / e->plain_ns -
-        (double)e->launches - 1.0;
+    double needed = dl_tuner_launch_that_pays(
+                        p, dl_tuner_upfront_ns(p, e->plain_ns), e->plain_ns) -
+                    (double)e->launches - 1.0;
     if (needed <= (double)monitor)
         return monitor;
     return needed >= (double)UNSEEN_PLAIN ? UNSEEN_PLAIN : (unsigned)needed;
@@ -456,13 +500,14 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
     }
     dl_tuner_choice c = {0, 0, e->id, 0};
     const dl_tuner_prediction *p = l->prediction;
+    dl_tuner_prediction fresh;
     e->launches += 1 + (uint64_t)l->served;
     if (e->state == TRANSFORM) /* the served launches ran transformed */
         for (unsigned i = 0; i < l->served; i++) {
             age_conversions(e);
             e->trans_launches++;
         }
-    if (e->state == NEW) {
+    if (!saving_too_low(t, e, p) && e->state == NEW) {
         if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
             decide(t, e, 0, "the calibration predicts no gain");
         else if (k->probes >= t->cfg.max_probes && k->last >= 0)
@@ -492,10 +537,16 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
          * host builds (the judge waits for both, probe_reported). */
         if (due && p && p->first_ns > 0 &&
             !(e = wait_for_plain(t, e, p, why, sizeof why)))
-            return c; /* the kernel was released meanwhile */
+            return c;                 /* the kernel was released meanwhile */
+        if (due && p && p->refresh) { /* counted while it waited? */
+            fresh = *p;
+            p->refresh(&fresh);
+            p = &fresh;
+            if (saving_too_low(t, e, p))
+                break;
+        }
         if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
-            decide(t, e, 0, why);
-            e->state = DEFERRED;
+            plain_unprobed(t, e, DEFERRED, why);
             break;
         }
         if (due) {

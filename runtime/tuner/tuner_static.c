@@ -10,9 +10,11 @@
 #include "tuner.h"
 
 #include "error.h"
+#include "log.h"
 #include "tuner_calib.h"
 
 #include <math.h> /* INFINITY, isfinite: macros only */
+#include <string.h>
 
 /* The calibration tile nearest to `tile` among the measured ones (DA
  * stands for any tile >= count). */
@@ -85,6 +87,22 @@ static const dl_calib_access *argument_access(const dl_calibration *c,
     return dl_calib_find_access(c, words, tile);
 }
 
+/* dl_tuner_da_offset_stride, saying why at info level once for each
+ * shape in a row (the runtime predicts before every tuned launch). */
+static size_t offset_stride(const dl_tuner_kernel_info *info)
+{
+    static __thread size_t last[3];
+    const char *why = NULL;
+    size_t stride = dl_tuner_da_offset_stride(info, &why);
+    size_t shape[3] = {info->count, info->record_size, info->buffer_bytes};
+    if (memcmp(shape, last, sizeof shape) != 0) {
+        memcpy(last, shape, sizeof shape);
+        DL_LOG_INFO("tuner: %zu records of %u bytes: %s", info->count,
+                    info->record_size, why);
+    }
+    return stride;
+}
+
 dl_status dl_tuner_static_choice(const dl_calibration *calib,
                                  const dl_tuner_kernel_info *info,
                                  dl_tuner_static *out)
@@ -95,6 +113,10 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
     *out = (dl_tuner_static){.tile = 1};
     uint32_t words = (info->record_size + 3) / 4;
     int aliased = dl_tuner_da_aliases(info);
+    if (aliased && info->buffer_bytes) { /* offset DA, if the slack allows */
+        out->da_stride = offset_stride(info);
+        aliased = !out->da_stride;
+    }
     out->da_aliased = aliased;
     const dl_calib_access *aos = dl_calib_find_access(calib, words, 1);
     if (!aos)
@@ -139,7 +161,7 @@ dl_status dl_tuner_static_choice(const dl_calibration *calib,
 
 dl_tuner_prediction dl_tuner_static_prediction(const dl_tuner_static *s)
 {
-    dl_tuner_prediction p = {0, 0, 0, 0};
+    dl_tuner_prediction p = {0};
     p.speedup = s->speedup;
     p.conversion_ns = isfinite(s->conversion_ns) ? s->conversion_ns : 0;
     p.plain_ns = s->plain_ns;
@@ -150,7 +172,7 @@ dl_tuner_prediction dl_tuner_predict_launch(const dl_calibration *calib,
                                             const dl_tuner_kernel_info *args,
                                             size_t nargs)
 {
-    dl_tuner_prediction p = {0, 0, 0, 0};
+    dl_tuner_prediction p = {0};
     double plain = 0, transformed = 0, conversion = 0;
     for (size_t i = 0; calib && i < nargs; i++) {
         dl_tuner_static s = {0};

@@ -12,7 +12,8 @@ For every tests/annotate/corpus/NAME.cl:
   activation macros (DLAYOUT_ACTIVE and DL_ACTIVE_<kernel> for every
   rewritten kernel, with the hint DL_GLOBAL_END_<kernel>), and, where a kernel has a tiled variant (`launch:
   tiled`), once more with every DL_TILE_<kernel>_<arg> set to 1, which
-  compiles the flat ASTA variant instead;
+  compiles the flat ASTA variant instead, and where a kernel has the
+  job-swapped form, once with every DL_JOBSWAP_<kernel> defined;
 * checks that the output passes `dl-annotate --check` and that annotating
   it again changes nothing.
 
@@ -93,6 +94,13 @@ def check_case(a, name):
     builds = [build, build + active]
     if re.search(rb"^//DL: v1 launch: tiled", out, re.M):
         builds.append(build + active + flat)
+    # the job-swapped form, as the runtime builds it: without DL_ACTIVE_
+    swapped = []
+    for k in sorted(set(re.findall(rb"^#ifdef DL_JOBSWAP_(\w+)$", out,
+                                   re.M))):
+        swapped += ["-D", "DL_JOBSWAP_%s=1" % k.decode()]
+    if swapped:
+        builds.append(build + swapped)
     for opts in builds:
         rc, _, err = run([a.clbuild, work] + opts, a.corpus, timeout=300)
         if rc != 0:

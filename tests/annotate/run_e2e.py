@@ -11,8 +11,11 @@ dl-annotate.
 
 With --launch tiled the run under dl-run (at DL_LOG=debug) must show the
 runtime's tiled launch (global (T, G/T), rt_reshape.c) and no plain
-launch; with --launch plain, plain launches (plain_launches > 0) and no
-marshal (the runtime sees the range cannot be tiled before converting).
+launch; with --launch flat, no tiled launch, no plain launch, conversions,
+and the info line that says the kernel runs its flat ASTA form (the range
+cannot be tiled, rt_reshape_flat_form); with --launch mixed, both the
+tiled launch and that info line, no plain launch, and one conversion
+only: the tiled and the flat form share the layout.
 
 With --fallback TEXT the annotated kernel's activated build must fail (a
 layout check dl-annotate wrote does not hold for the program's build
@@ -48,6 +51,7 @@ STATS = re.compile(r"^dlayout-stats:.*\bmarshals=([0-9]+)", re.M)
 CONVERSION = re.compile(r"^//DL: v1 (aos|da|asta\(\d+\)): .*-> ", re.M)
 PLAIN = re.compile(r"^dlayout-stats:.*\bplain_launches=([0-9]+)", re.M)
 TILED = re.compile(r"kernel '\w+': tiled launch: global")
+FLAT = re.compile(r"kernel '\w+' runs its flat ASTA form")
 
 
 def clean_env():
@@ -81,7 +85,7 @@ def main():
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--transform", action="store_true")
     g.add_argument("--no-transform", action="store_true")
-    ap.add_argument("--launch", choices=["tiled", "plain"])
+    ap.add_argument("--launch", choices=["tiled", "flat", "mixed"])
     ap.add_argument("--fallback")
     ap.add_argument("--declined")
     ap.add_argument("program", nargs="+")
@@ -136,10 +140,7 @@ def main():
         return 1
     marshals = int(m.group(1))
     print("  " + m.group(0))
-    if a.launch == "plain" and marshals != 0:
-        print("FAIL: marshals=%d before plain launches:\n%s" % (marshals, err))
-        return 1
-    if a.launch != "plain" and (marshals > 0) != a.transform:
+    if (marshals > 0) != a.transform:
         print("FAIL: marshals=%d, but a transform was %sexpected:\n%s" %
               (marshals, "" if a.transform else "not ", err))
         return 1
@@ -150,9 +151,17 @@ def main():
         print("FAIL: expected tiled launches only (tiled: %s, "
               "plain_launches=%d):\n%s" % (bool(tiled), plain, err[-4000:]))
         return 1
-    if a.launch == "plain" and (tiled or plain <= 0):
-        print("FAIL: expected plain launches (tiled: %s, plain_launches=%d):"
-              "\n%s" % (bool(tiled), plain, err[-4000:]))
+    if a.launch == "flat" and (tiled or plain != 0 or not FLAT.search(err)):
+        print("FAIL: expected flat launches only (tiled: %s, "
+              "plain_launches=%d, flat info line: %s):\n%s" %
+              (bool(tiled), plain, bool(FLAT.search(err)), err[-4000:]))
+        return 1
+    if a.launch == "mixed" and (not tiled or plain != 0 or marshals != 1 or
+                                not FLAT.search(err)):
+        print("FAIL: expected tiled and flat launches on one conversion "
+              "(tiled: %s, flat info line: %s, plain_launches=%d, "
+              "marshals=%d):\n%s" % (bool(tiled), bool(FLAT.search(err)),
+                                     plain, marshals, err[-4000:]))
         return 1
     if a.launch:
         print("  launches: %s" % a.launch)

@@ -3,6 +3,8 @@
  * the only OpenCL platform is oclgrind's own simulator.
  *
  *   oclgrind-driver CASE     one of the cases below, "gather" (gather.cl),
+ *                            "permute" (permute.cl, permute_case.c),
+ *                            "offset-da" (AoS <-> offset DA, run_offsets),
  *                            or "racy": a kernel with a deliberate data
  *                            race (the wrapper's self-test).
  * Every conversion is also checked against dl_convert_host and converted
@@ -10,6 +12,7 @@
  * race-free but wrong fails too. */
 #include "internal.h" /* dl_engine: the GPU routes on this CPU-typed device */
 #include "gather.h"
+#include "permute_case.h"
 #include "../unit/gather_ref.h"
 
 #include <stdio.h>
@@ -122,24 +125,21 @@ static int fail(const char *what, cl_int err)
     return 1;
 }
 
-/* One conversion there and back, checked against the host reference. */
-static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
-                    const conv *c)
+/* a -> b and back, checked against the host reference; the plan must
+ * have a `step` step. */
+static int round_trip(cl_context ctx, cl_command_queue q, dl_engine *e,
+                      dl_layout a, dl_layout b, dl_algo algo, const char *step)
 {
-    dl_record *rec;
-    if (dl_record_create(recs[c->rec].f, recs[c->rec].n, recs[c->rec].size,
-                         &rec) != DL_SUCCESS)
-        return fail(dl_last_error(), 0);
-    size_t bytes = c->count * dl_record_size(rec);
-    unsigned char *in = malloc(bytes), *want = malloc(bytes);
-    unsigned char *got = malloc(bytes);
+    size_t bytes = dl_layout_bytes(dl_layout_span(&a) > dl_layout_span(&b)
+                                       ? &a
+                                       : &b); /* an offset DA's slack */
+    unsigned char *in = malloc(bytes + 1), *want = malloc(bytes + 1);
+    unsigned char *got = malloc(bytes + 1);
     if (!in || !want || !got)
         return fail("malloc", 0);
     for (size_t i = 0; i < bytes; i++)
         in[i] = (unsigned char)(i * 131u + 7u);
     memcpy(want, in, bytes);
-    dl_layout a = dl_layout_asta(rec, c->count, c->from);
-    dl_layout b = dl_layout_asta(rec, c->count, c->to);
     if (dl_convert_host(want, bytes, &a, &b) != DL_SUCCESS)
         return fail(dl_last_error(), 0);
 
@@ -152,17 +152,18 @@ static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
     for (int dir = 0; dir < 2 && !bad; dir++) {
         const dl_layout *from = dir ? &b : &a, *to = dir ? &a : &b;
         dl_plan *p;
-        dl_status st = dl_plan_create(e, from, to, c->algo, &p);
+        dl_status st = dl_plan_create(e, from, to, algo, &p);
         if (st != DL_SUCCESS) {
             fprintf(stderr, "dl_plan_create: %s\n", dl_last_error());
             bad = 1;
             break;
         }
         const char *desc = dl_plan_describe(p);
-        printf("  M=%zu %zu -> %zu: %s\n", c->count, dl_layout_tile(from),
-               dl_layout_tile(to), desc);
-        if (!strstr(desc, c->step)) {
-            fprintf(stderr, "plan '%s' has no %s step\n", desc, c->step);
+        printf("  M=%zu (span %zu) %zu -> %zu: %s\n", a.count,
+               dl_layout_span(from), dl_layout_tile(from), dl_layout_tile(to),
+               desc);
+        if (!strstr(desc, step)) {
+            fprintf(stderr, "plan '%s' has no %s step\n", desc, step);
             bad = 1;
         }
         st = dl_plan_enqueue(p, q, buf, 0, NULL, NULL);
@@ -175,7 +176,7 @@ static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
             clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, got, 0, NULL, NULL);
         if (!bad &&
             (err != CL_SUCCESS || memcmp(got, dir ? in : want, bytes) != 0)) {
-            fprintf(stderr, "wrong result (M=%zu, %s)\n", c->count, desc);
+            fprintf(stderr, "wrong result (M=%zu, %s)\n", a.count, desc);
             bad = 1;
         }
     }
@@ -183,7 +184,55 @@ static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
     free(in);
     free(want);
     free(got);
+    return bad;
+}
+
+static dl_record *make_record(int index)
+{
+    dl_record *rec = NULL;
+    if (dl_record_create(recs[index].f, recs[index].n, recs[index].size,
+                         &rec) != DL_SUCCESS)
+        fail(dl_last_error(), 0);
+    return rec;
+}
+
+/* One conversion there and back, checked against the host reference. */
+static int run_conv(cl_context ctx, cl_command_queue q, dl_engine *e,
+                    const conv *c)
+{
+    dl_record *rec = make_record(c->rec);
+    if (!rec)
+        return 1;
+    int bad =
+        round_trip(ctx, q, e, dl_layout_asta(rec, c->count, c->from),
+                   dl_layout_asta(rec, c->count, c->to), c->algo, c->step);
     dl_record_release(rec);
+    return bad;
+}
+
+/* Offset DA (docs/layouts.md): AoS <-> DA of `stride` records whose first
+ * `count` are the data, in a buffer with that slack; the route of AoS <->
+ * DA (bs on one tile, or through ASTA(t) by cycles) on M' records. */
+static const struct {
+    int rec;
+    size_t count, stride;
+} offsets[] = {{0, 45, 61}, {1, 64, 80}, {2, 1, 17}, {3, 3000, 3016}};
+
+static int run_offsets(cl_context ctx, cl_device_id dev, cl_command_queue q)
+{
+    int bad = 0;
+    for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++) {
+        dl_engine *e;
+        dl_record *rec = make_record(offsets[i].rec);
+        if (!rec || dl_engine_create(ctx, dev, &e) != DL_SUCCESS)
+            return fail(dl_last_error(), 0);
+        bad |= round_trip(
+            ctx, q, e, dl_layout_aos(rec, offsets[i].count),
+            dl_layout_da_offset(rec, offsets[i].count, offsets[i].stride),
+            DL_ALGO_AUTO, "");
+        dl_engine_release(e);
+        dl_record_release(rec);
+    }
     return bad;
 }
 
@@ -326,7 +375,8 @@ static int run_racy(cl_context ctx, cl_device_id dev, cl_command_queue q)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s CASE  (racy, gather", argv[0]);
+        fprintf(stderr, "usage: %s CASE  (racy, gather, permute, offset-da",
+                argv[0]);
         for (size_t i = 0; i < NCASES; i++)
             fprintf(stderr, ", %s", cases[i].name);
         fprintf(stderr, ")\n");
@@ -355,6 +405,10 @@ int main(int argc, char **argv)
         bad = run_racy(ctx, dev, q);
     if (strcmp(argv[1], "gather") == 0)
         bad = run_gathers(ctx, dev, q);
+    if (strcmp(argv[1], "permute") == 0)
+        bad = run_permutes(ctx, dev, q);
+    if (strcmp(argv[1], "offset-da") == 0)
+        bad = run_offsets(ctx, dev, q);
     for (size_t i = 0; i < NCASES; i++) {
         if (strcmp(argv[1], cases[i].name) != 0)
             continue;

@@ -107,6 +107,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.algo, DL_ALGO_AUTO);
     assert_int_equal(c.policy, DL_POLICY_AUTO);
     assert_int_equal(c.direct_dispatch, 1);
+    assert_int_equal(c.irregular, DL_IRREGULAR_AUTO);
     dl_controls_free(&c);
     dl_controls_free(NULL);
 }
@@ -127,9 +128,11 @@ static void test_table(void **state)
                                         "DL_POLICY",
                                         "DL_DIRECT_DISPATCH",
                                         "DL_CALIBRATION_NOTICE",
+                                        "DL_IRREGULAR",
                                         "DL_GATHER_BUDGET",
                                         "DL_OVERLAP",
-                                        "DL_CHUNKS"};
+                                        "DL_CHUNKS",
+                                        "DL_PERMUTE"};
     const unsigned n = sizeof names / sizeof *names;
     assert_int_equal(dl_control_count, n);
     for (unsigned i = 0; i < n; i++) {
@@ -187,6 +190,13 @@ static void test_enums(void **state)
     assert_int_equal(c.policy, DL_POLICY_ALWAYS);
     assert_int_equal(dl_controls_set(&c, "DL_POLICY", "never"), DL_SUCCESS);
     assert_int_equal(c.policy, DL_POLICY_NEVER);
+    assert_int_equal(dl_controls_set(&c, "DL_IRREGULAR", "jobswap"),
+                     DL_SUCCESS);
+    assert_int_equal(c.irregular, DL_IRREGULAR_JOBSWAP);
+    assert_int_equal(dl_controls_set(&c, "DL_IRREGULAR", "padding"),
+                     DL_SUCCESS);
+    assert_int_equal(c.irregular, DL_IRREGULAR_PADDING);
+    set_fails(&c, "DL_IRREGULAR", "remap");
     /* Unset or blank: back to the default. */
     assert_int_equal(dl_controls_set(&c, "DL_POLICY", NULL), DL_SUCCESS);
     assert_int_equal(c.policy, DL_POLICY_AUTO);

@@ -1,7 +1,8 @@
 /* test_srcmacros.c - counts that name the sizes a kernel #defines in its
  * own source (runtime/annot/srcmacros.h, dl_dims_define_src): the scan of
  * the #define lines, macros of macros, suffixes and C's operators, and
- * the definitions it declines rather than guess. */
+ * the definitions it declines rather than guess; a source wrapped whole
+ * in an include guard, and headers found through -I. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -34,8 +36,9 @@ static int64_t count_of(const char *source, const char *options,
                         const char *count, const char *part)
 {
     dl_srcmacros *src = NULL;
-    assert_int_equal(dl_srcmacros_scan(source, strlen(source), "k.cl", &src),
-                     DL_SUCCESS);
+    assert_int_equal(
+        dl_srcmacros_scan_opts(source, strlen(source), "k.cl", options, &src),
+        DL_SUCCESS);
     dl_dims_expr *e = NULL;
     assert_int_equal(dl_dims_parse(count, strlen(count), &e), DL_SUCCESS);
     assert_int_equal(dl_dims_bind(e, all_macros, NULL), DL_SUCCESS);
@@ -201,9 +204,122 @@ static void test_include_named(void **state)
     (void)state;
     const char *s = "#include \"layout_config.h\"\n#define A 1\n";
     assert_int_equal(count_of(s, "", "PADDED_X",
-                              "k.cl:1 includes \"layout_config.h\", whose "
-                              "macros dlayout does not read"),
+                              "k.cl:1 includes \"layout_config.h\", which "
+                              "dlayout does not read"),
                      -1);
+}
+
+/* Include guards: an #ifndef of a name surely undefined there is entered
+ * by the program's build, around a whole source or a header pasted in. */
+static void test_file_guard(void **state)
+{
+    (void)state;
+    const char *whole = "/* k.cl */\n"
+                        "#ifndef K_CL\n"
+                        "#define K_CL\n"
+                        "#define N 64\n"
+                        "#ifndef M\n#define M 8\n#endif\n"
+                        "__kernel void k(__global float *g) { g[0] = 1; }\n"
+                        "#endif // K_CL\n"
+                        "\n/* end */\n";
+    assert_int_equal(count_of(whole, "", "N * M", ""), 512);
+    assert_int_equal(count_of(whole, "-DM=2", "N * M", ""), 128);
+    /* the build options define the guard: the file is empty */
+    assert_int_equal(count_of(whole, "-DK_CL", "N",
+                              "'N' is defined at k.cl:4 inside the "
+                              "conditional block of line 2"),
+                     -1);
+    /* headers pasted in, each with its own guard, inside the source's */
+    const char *pasted = "#ifndef K_CL\n#define K_CL\n"
+                         "#ifndef SIZES_H\n#define SIZES_H\n"
+                         "#define NX (12)\n#endif\n"
+                         "#ifndef MORE_H\n#define MORE_H\n"
+                         "#define CELLS (NX * 3)\n#endif\n"
+                         "int x;\n#endif\nint y;\n";
+    assert_int_equal(count_of(pasted, "", "CELLS", ""), 36);
+    /* the guard's name defined before, its #else part, a header not read
+     * before it: blocks as any other */
+    const char *before = "#define G 1\n#ifndef G\n#define N 64\n#endif\n";
+    assert_int_equal(count_of(before, "", "N", "block of line 2"), -1);
+    const char *other = "#ifndef G\n#define N 64\n#else\n#define P 2\n"
+                        "#endif\n";
+    assert_int_equal(count_of(other, "", "N", ""), 64);
+    assert_int_equal(count_of(other, "", "P", "block of line 1"), -1);
+    const char *unread = "#include \"nowhere.h\"\n"
+                         "#ifndef G\n#define N 64\n#endif\n";
+    assert_int_equal(count_of(unread, "", "N", "block of line 2"), -1);
+}
+
+/* Writes `text` to dir/name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Sizes in a header found where compilers look: the build options' -I
+ * directories, and for #include "h" the including file's directory (the
+ * current directory for the source). */
+static void test_include_read(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/dl-srcmacros-XXXXXX",
+         other[] = "/tmp/dl-srcmacros-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(mkdtemp(other));
+    write_file(dir, "sizes.h",
+               "#ifndef SIZES_H\n#define SIZES_H\n"
+               "#include \"inner.h\"\n"
+               "#define NX (BASE * 4)\n#endif\n");
+    write_file(dir, "inner.h", "#pragma once\n#define BASE 5\n");
+    write_file(dir, "twice.h", "#define NY 3\n#define NY 4\n");
+    write_file(other, "sizes.h", "#define NX 7\n");
+    const char *s = "#include \"sizes.h\"\n#include <sizes.h>\n"
+                    "#define CELLS (NX + 1)\n";
+    char opts[128];
+    snprintf(opts, sizeof opts, "-DA=1 -I %s", dir);
+    assert_int_equal(count_of(s, opts, "CELLS", ""), 21);
+    snprintf(opts, sizeof opts, "-I/nonexistent -I%s", dir);
+    assert_int_equal(count_of(s, opts, "CELLS * 2", ""), 42);
+    /* found nowhere: not read */
+    assert_int_equal(count_of(s, "", "CELLS",
+                              "k.cl:1 includes \"sizes.h\", which dlayout "
+                              "does not read: it is neither in the current "
+                              "directory nor in a -I directory"),
+                     -1);
+    /* a header's messages name the header */
+    char want[128];
+    snprintf(want, sizeof want, "(%s/twice.h:1 and line 2)", dir);
+    snprintf(opts, sizeof opts, "-I %s", dir);
+    assert_int_equal(count_of("#include \"twice.h\"\n", opts, "NY", want), -1);
+    /* a header included inside a conditional block is inside it */
+    const char *cond = "#ifdef BIG\n#include \"sizes.h\"\n#endif\n";
+    assert_int_equal(count_of(cond, opts, "NX", "block of line 1"), -1);
+    /* "sizes.h" in the current directory, as POCL finds it */
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(count_of(s, "", "CELLS", ""), 21);
+    /* two different sizes.h where a compiler may look: not read */
+    snprintf(opts, sizeof opts, "-I %s", other);
+    assert_int_equal(count_of("#include \"sizes.h\"\n#define CELLS (NX + 1)\n",
+                              opts, "CELLS", "differs between them"),
+                     -1);
+    assert_int_equal(chdir(cwd), 0);
+    char path[512];
+    const char *names[] = {"sizes.h", "inner.h", "twice.h"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/sizes.h", other);
+    unlink(path);
+    rmdir(dir);
+    rmdir(other);
 }
 
 /* Garbage and cut-off sources scan safely. */
@@ -247,6 +363,8 @@ int main(void)
         cmocka_unit_test(test_conditional_declined),
         cmocka_unit_test(test_options_override),
         cmocka_unit_test(test_include_named),
+        cmocka_unit_test(test_file_guard),
+        cmocka_unit_test(test_include_read),
         cmocka_unit_test(test_scan_garbage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

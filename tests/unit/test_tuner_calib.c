@@ -216,8 +216,8 @@ static void test_path(void **state)
 /* Uniform records of S floats, COUNT records, a long loop. */
 static dl_tuner_kernel_info info(uint32_t words, double launches)
 {
-    return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT,
-                                  launches,  0,     0,    0};
+    return (dl_tuner_kernel_info){words * 4, words, NULL, COUNT, launches,
+                                  0,         0,     0,    0};
 }
 
 static void test_static_choice(void **state)
@@ -318,7 +318,7 @@ static void test_da_alias_group(void **state)
 {
     (void)state;
     /* Parboil LBM: 20 floats, 128 x 120 x 154 cells, 2,310 pages a field. */
-    dl_tuner_kernel_info k = {80, 20, NULL, 128u * 120u * 154u, 1, 0, 0, 0};
+    dl_tuner_kernel_info k = {80, 20, NULL, 128u * 120u * 154u, 1, 0, 0, 0, 0};
     assert_int_equal(dl_tuner_da_alias_group(&k), 20);
     assert_true(dl_tuner_da_aliases(&k));
     /* 7 cells fewer: fields 28 bytes apart modulo 4 KiB, 3 per line. */
@@ -330,7 +330,7 @@ static void test_da_alias_group(void **state)
     assert_int_equal(dl_tuner_da_alias_group(&k), 3);
     assert_false(dl_tuner_da_aliases(&k));
     /* 2M particles of 4 floats, 8 MiB a field. */
-    k = (dl_tuner_kernel_info){16, 4, NULL, 2u << 20, 1, 0, 0, 0};
+    k = (dl_tuner_kernel_info){16, 4, NULL, 2u << 20, 1, 0, 0, 0, 0};
     assert_int_equal(dl_tuner_da_alias_group(&k), 4);
     assert_true(dl_tuner_da_aliases(&k));
     /* Within a cache line of a multiple counts too (both sides of 0). */
@@ -343,7 +343,7 @@ static void test_da_alias_group(void **state)
     /* Mixed field sizes: offsets 0, 8, 12, 16 bytes times 512 records
      * (4 KiB, 6 KiB, 8 KiB): three at 0 modulo 4 KiB, one at 2 KiB. */
     const uint32_t sizes[] = {8, 4, 4, 4};
-    k = (dl_tuner_kernel_info){20, 4, sizes, 512, 1, 0, 0, 0};
+    k = (dl_tuner_kernel_info){20, 4, sizes, 512, 1, 0, 0, 0, 0};
     assert_int_equal(dl_tuner_da_alias_group(&k), 3);
     k.count = 1024; /* all four at 0 */
     assert_int_equal(dl_tuner_da_alias_group(&k), 4);
@@ -395,6 +395,43 @@ static void test_static_choice_aliased(void **state)
     assert_int_equal(dl_calib_best_asta_tile(&c, 19), 8);
 }
 
+/* Offset DA (tuner_offset.c): where DA's field arrays alias and the
+ * buffer has the slack, field arrays M' records apart that do not alias;
+ * none without the slack or without the alias. */
+static void test_da_offset_stride(void **state)
+{
+    (void)state;
+    const char *why = NULL;
+    /* Parboil LBM, 2,310 pages a field: aliased, no slack. */
+    size_t m = 128u * 120u * 154u;
+    dl_tuner_kernel_info k = {80, 20, NULL, m, 1, 0, 0, 0, m * 80};
+    assert_int_equal(dl_tuner_da_offset_stride(&k, &why), 0);
+    assert_non_null(strstr(why, "slack"));
+    k.buffer_bytes = m * 80 + 16 * 80 - 1; /* one byte short */
+    assert_int_equal(dl_tuner_da_offset_stride(&k, NULL), 0);
+    k.buffer_bytes = m * 80 + 16 * 80; /* 64 bytes on a 4-byte field */
+    assert_int_equal(dl_tuner_da_offset_stride(&k, &why), m + 16);
+    assert_non_null(strstr(why, "offset DA"));
+    dl_tuner_kernel_info padded = k;
+    padded.count = m + 16;
+    assert_false(dl_tuner_da_aliases(&padded));
+    /* 7 cells fewer does not alias: nothing to offset. */
+    k.count = m - 7;
+    assert_int_equal(dl_tuner_da_offset_stride(&k, &why), 0);
+    assert_non_null(strstr(why, "do not alias"));
+    /* 2M particles of 4 floats. */
+    k = (dl_tuner_kernel_info){16, 4, NULL, 2u << 20, 1, 0, 0, 0, 64u << 20};
+    assert_int_equal(dl_tuner_da_offset_stride(&k, NULL), (2u << 20) + 16);
+    /* Mixed sizes 8, 4, 4, 4 at 1,024 records: four at 0 modulo 4 KiB. */
+    const uint32_t sizes[] = {8, 4, 4, 4};
+    k = (dl_tuner_kernel_info){20, 4, sizes, 1024, 1, 0, 0, 0, 1 << 20};
+    assert_int_equal(dl_tuner_da_offset_stride(&k, NULL), 1040);
+    /* Bytes: the pad is at least 64 bytes on the smallest field. */
+    k = (dl_tuner_kernel_info){64, 64, NULL, 4096, 1, 0, 0, 0, 1 << 24};
+    assert_int_equal(dl_tuner_da_offset_stride(&k, NULL), 4096 + 64);
+    assert_int_equal(dl_tuner_da_offset_stride(NULL, &why), 0);
+}
+
 /* The log of one test, in a file of the test's directory. */
 static char log_path[400];
 
@@ -421,6 +458,37 @@ static void log_back_to_stderr(void)
 {
     dl_log_close();
     dl_log_set_level(DL_LOG_LEVEL_WARN);
+}
+
+/* The static choice takes an offset DA's unaliased figure where the slack
+ * allows one (test_static_choice_aliased has the aliased side). */
+static void test_static_choice_offset(void **state)
+{
+    (void)state;
+    dl_calibration c;
+    sample(&c);
+    dl_tuner_static s;
+    dl_tuner_kernel_info k = info(19, 100);
+    k.count = 1u << 20; /* 4 MiB a field: aliased */
+    k.buffer_bytes = k.count * 76;
+    log_to_file();
+    dl_log_set_level(DL_LOG_LEVEL_INFO);
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_true(s.da_aliased);
+    assert_int_equal(s.da_stride, 0);
+    assert_true(s.tile == 1);
+    k.buffer_bytes += 16 * 76;
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_false(s.da_aliased);
+    assert_int_equal(s.da_stride, (1u << 20) + 16);
+    assert_true(s.tile == DL_TILE_DA);
+    /* Why, at info level, once for each shape in a row. */
+    assert_int_equal(dl_tuner_static_choice(&c, &k, &s), DL_SUCCESS);
+    assert_int_equal(log_lines_with("bytes of slack, not the 1216"), 1);
+    assert_int_equal(log_lines_with("offset DA, field arrays 1048592 "
+                                    "records apart"),
+                     1);
+    log_back_to_stderr();
 }
 
 /* A run that calibrates says so in one line, unless
@@ -609,6 +677,9 @@ int main(void)
         cmocka_unit_test(test_predict_launch),
         cmocka_unit_test(test_da_alias_group),
         cmocka_unit_test(test_static_choice_aliased),
+        cmocka_unit_test(test_da_offset_stride),
+        cmocka_unit_test_setup_teardown(test_static_choice_offset, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_announce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_unwritable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_noisy, setup, teardown),

@@ -226,7 +226,7 @@ static void probe_on_queue(cl_command_queue q)
     clSetKernelArg(k, 0, sizeof buf, &buf);
     clSetKernelArg(k, 1, sizeof a, &a);
 
-    dl_tuner_prediction keen = {2.0, 0, 0, 0};
+    dl_tuner_prediction keen = {.speedup = 2.0};
     dl_tuner_launch l = {k, "step", 1, &keen, 0};
     uint64_t dt = 0, dp = 0;
     int converted = 0;

@@ -110,7 +110,8 @@ static dl_tuner *make_clocked(uint64_t *tick)
     return t;
 }
 
-static const dl_tuner_prediction keen = {2.4, 1.0 * MS, 2.4 * MS, 0};
+static const dl_tuner_prediction keen = {
+    .speedup = 2.4, .conversion_ns = 1.0 * MS, .plain_ns = 2.4 * MS};
 
 /* DA 2.4x faster, conversion cheap: transformed from the third launch
  * (two plain samples first), and the cumulative time beats plain by the
@@ -171,8 +172,9 @@ static void test_short_programs_pay_nothing(void **state)
 static void test_probe_cannot_pay(void **state)
 {
     (void)state;
-    const dl_tuner_prediction unbuilt = {0, 0.02 * MS, 0, 35.0 * MS};
-    const dl_tuner_prediction built = {0, 0.02 * MS, 0, 0};
+    const dl_tuner_prediction unbuilt = {.conversion_ns = 0.02 * MS,
+                                         .first_ns = 35.0 * MS};
+    const dl_tuner_prediction built = {.conversion_ns = 0.02 * MS};
     sim s = {make(DL_POLICY_AUTO), 20000, 10000, 20000, 0, 0, 0, 0, 0};
     for (int i = 0; i < 20; i++)
         assert_false(launch(&s, &kernel_a, 1, &unbuilt).transform);
@@ -282,7 +284,8 @@ static void test_dear_first_marshal_keeps_a_gain(void **state)
 {
     (void)state;
     sim s = {make(DL_POLICY_AUTO), 72 * MS, 23 * MS, 740 * MS, 0, 0, 0, 0, 0};
-    const dl_tuner_prediction cheap = {0.9, 40.0 * MS, 0, 0};
+    const dl_tuner_prediction cheap = {.speedup = 0.9,
+                                       .conversion_ns = 40.0 * MS};
     for (int i = 1; i <= 100; i++) {
         dl_tuner_choice c = launch(&s, &kernel_a, 1, &cheap);
         if (i == 4)
@@ -411,7 +414,8 @@ static void test_probe_budget(void **state)
 static void test_predicted_loss(void **state)
 {
     (void)state;
-    dl_tuner_prediction loss = {0.8, 1 * MS, 2 * MS, 0};
+    dl_tuner_prediction loss = {
+        .speedup = 0.8, .conversion_ns = 1 * MS, .plain_ns = 2 * MS};
     sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
     for (int i = 0; i < 2; i++)
         assert_false(launch(&s, &kernel_a, 1, &loss).transform);
@@ -536,7 +540,7 @@ static void *report_plain_later(void *arg)
 static void test_probe_start_waits_for_plain_times(void **state)
 {
     (void)state;
-    const dl_tuner_prediction unbuilt = {0, 0, 0, 35.0 * MS};
+    const dl_tuner_prediction unbuilt = {.first_ns = 35.0 * MS};
     late_times lt = {.tuner = make(DL_POLICY_AUTO), .gap_ms = 30};
     dl_tuner_launch l = {&kernel_a, "a", 5, &unbuilt, 0};
     lt.plain[0] = dl_tuner_choose(lt.tuner, &l);
@@ -566,7 +570,8 @@ static void *report_second_plain_later(void *arg)
 static void test_probe_start_waits_for_every_plain_time(void **state)
 {
     (void)state;
-    const dl_tuner_prediction unbuilt = {0, 4.0 * MS, 0, 150.0 * MS};
+    const dl_tuner_prediction unbuilt = {.conversion_ns = 4.0 * MS,
+                                         .first_ns = 150.0 * MS};
     late_times lt = {.tuner = make(DL_POLICY_AUTO), .gap_ms = 30};
     dl_tuner_launch l = {&kernel_a, "a", 5, &unbuilt, 0};
     lt.plain[0] = dl_tuner_choose(lt.tuner, &l);
@@ -596,7 +601,7 @@ static void test_policy_always_never(void **state)
     (void)state;
     dl_tuner *always = make(DL_POLICY_ALWAYS);
     dl_tuner *never = make(DL_POLICY_NEVER);
-    dl_tuner_prediction loss = {0.5, 0, 0, 0};
+    dl_tuner_prediction loss = {.speedup = 0.5};
     for (int i = 0; i < 10; i++) {
         dl_tuner_launch l = {&kernel_a, "a", (uint64_t)i, &loss, 0};
         dl_tuner_choice a = dl_tuner_choose(always, &l);

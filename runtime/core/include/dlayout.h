@@ -7,7 +7,9 @@
  *   T; inside a tile every field becomes a T-element array.  AoS is ASTA(1)
  *   and DA is ASTA(M).  When M is not a multiple of T the last, partial tile
  *   of R = M % T records is stored as ASTA(R), i.e. as a mini-DA, so every
- *   layout of the family occupies exactly M * record_size bytes.
+ *   layout of the family occupies exactly M * record_size bytes.  An
+ *   offset DA (dl_layout_da_offset) is the DA of M' > M records whose first
+ *   M are the data: M' * record_size bytes, which needs slack in the buffer.
  */
 #ifndef DLAYOUT_H
 #define DLAYOUT_H
@@ -85,12 +87,21 @@ typedef struct dl_layout {
     const dl_record *record;
     size_t count; /* M: number of records                                */
     size_t tile;  /* T: 1 = AoS, >= count (or DL_TILE_DA) = DA, 0 invalid */
+    /* DA only, 0 = count: the field stride in records (M' >= M).  Offset
+     * DA is the DA of M' records whose first M are the data: part o starts
+     * at byte o*M' instead of o*M, which keeps the field arrays of a count
+     * that is a multiple of 4 KiB apart from aliasing.  It needs
+     * M'*record_size bytes, i.e. slack in the buffer (docs/layouts.md). */
+    size_t stride;
 } dl_layout;
 
 DL_API dl_layout dl_layout_aos(const dl_record *record, size_t count);
 DL_API dl_layout dl_layout_da(const dl_record *record, size_t count);
 DL_API dl_layout dl_layout_asta(const dl_record *record, size_t count,
                                 size_t tile);
+/* Offset DA: DA whose field arrays are `stride` records apart (>= count). */
+DL_API dl_layout dl_layout_da_offset(const dl_record *record, size_t count,
+                                     size_t stride);
 /* A tall M x K row-major matrix of elem-byte scalars (e.g. an ELL matrix)
  * is an AoS of K equal fields; its tiled transpose is ASTA(T).  The record
  * is created for the caller, who releases it. */
@@ -102,6 +113,8 @@ DL_API dl_status dl_layout_check(const dl_layout *layout);
 DL_API dl_kind dl_layout_kind(const dl_layout *layout);
 /* T as the layout really uses it: min(tile, max(count, 1)). */
 DL_API size_t dl_layout_tile(const dl_layout *layout);
+/* Records the layout spans: the field stride of an offset DA, else count. */
+DL_API size_t dl_layout_span(const dl_layout *layout);
 DL_API size_t dl_layout_bytes(const dl_layout *layout);
 /* Byte offset of field `field` of record `index` (the accessor). */
 DL_API dl_status dl_layout_offset(const dl_layout *layout, size_t index,

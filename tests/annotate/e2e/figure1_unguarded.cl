@@ -1,6 +1,6 @@
 /* figure1_unguarded.cl - the `figure1` kernel without a guard: the record
  * count is the range itself, so a range that is no multiple of the tile
- * cannot be padded and the runtime runs the plain kernel instead. */
+ * cannot be padded and the runtime runs the flat ASTA form instead. */
 struct sample {
     float a, b, c, d, e, f, g, h;
 };

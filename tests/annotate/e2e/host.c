@@ -132,12 +132,15 @@ static int run_cells(cl_context ctx, cl_command_queue q, cl_device_id dev,
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1|layout|"
-                        "cells KERNEL.cl N [TILE]\n");
+        fprintf(stderr, "usage: dla-e2e-host particles|grid|figure1|"
+                        "figure1-mixed|layout|cells KERNEL.cl N [TILE]\n");
         return 2;
     }
     int particles = strcmp(argv[1], "particles") == 0;
-    int figure1 = strcmp(argv[1], "figure1") == 0;
+    /* figure1-mixed: the second of the three launches covers N - 3
+     * work-items, a range no tile of 2, 4 or 8 divides when N is 1000 */
+    int mixed = strcmp(argv[1], "figure1-mixed") == 0;
+    int figure1 = mixed || strcmp(argv[1], "figure1") == 0;
     int layout = strcmp(argv[1], "layout") == 0;
     int cells = strcmp(argv[1], "cells") == 0;
     int n = atoi(argv[3]);
@@ -146,7 +149,7 @@ int main(int argc, char **argv)
                     : figure1 || layout ? 8 * sizeof(float)
                                         : 6 * sizeof(float);
     size_t bytes = (size_t)n * record;
-    if (n <= 0 ||
+    if (n <= 0 || (mixed && n <= 3) ||
         (!particles && !figure1 && !layout && !cells &&
          strcmp(argv[1], "grid") != 0) ||
         (argc == 5 && (!figure1 || tile <= 0 || n % tile))) {
@@ -224,10 +227,12 @@ int main(int argc, char **argv)
     size_t tiled[2] = {(size_t)tile, tile ? (size_t)n / (size_t)tile : 0};
     if (figure1)
         global = (size_t)n;
-    for (int step = 0; step < 3; step++)
+    for (int step = 0; step < 3; step++) {
+        size_t g = mixed && step == 1 ? global - 3 : global;
         CHECK(clEnqueueNDRangeKernel(q, k, tile ? 2 : 1, NULL,
-                                     tile ? tiled : &global,
-                                     figure1 ? NULL : &local, 0, NULL, NULL));
+                                     tile ? tiled : &g, figure1 ? NULL : &local,
+                                     0, NULL, NULL));
+    }
     CHECK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, data, 0, NULL, NULL));
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < bytes; i++)

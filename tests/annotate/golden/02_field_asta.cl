@@ -51,7 +51,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, z) == 8u, dla_layout_p_z_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->z) == 4u, dla_layout_p_z_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct particle, mass) == 12u, dla_layout_p_mass_at_12);
 DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->mass) == 4u, dla_layout_p_mass_size_4);
-#if DL_TILE_scale_p > 1 && DL_TILE_scale_p <= 1024
+#if DL_TILE_scale_p > 1 && DL_TILE_scale_p <= 1024 && !defined(DL_FLAT_scale)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_p = (size_t)(long)(n);
 

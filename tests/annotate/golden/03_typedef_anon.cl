@@ -52,7 +52,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(option_t, K) == 4u, dla_layout_opt_K_at_4);
 DLA_LAYOUT_CHECK(sizeof(((option_t *)0)->K) == 4u, dla_layout_opt_K_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(option_t, T) == 8u, dla_layout_opt_T_at_8);
 DLA_LAYOUT_CHECK(sizeof(((option_t *)0)->T) == 4u, dla_layout_opt_T_size_4);
-#if DL_TILE_price_opt > 1 && DL_TILE_price_opt <= 1024
+#if DL_TILE_price_opt > 1 && DL_TILE_price_opt <= 1024 && !defined(DL_FLAT_price)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_opt = (size_t)(long)(n);
 

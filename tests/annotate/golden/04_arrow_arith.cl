@@ -48,7 +48,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct cell, a) == 0u, dla_layout_c_a_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct cell *)0)->a) == 4u, dla_layout_c_a_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct cell, b) == 4u, dla_layout_c_b_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct cell *)0)->b) == 4u, dla_layout_c_b_size_4);
-#if DL_TILE_arrow_c > 1 && DL_TILE_arrow_c <= 1024
+#if DL_TILE_arrow_c > 1 && DL_TILE_arrow_c <= 1024 && !defined(DL_FLAT_arrow)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_c = (size_t)(long)(n);
 

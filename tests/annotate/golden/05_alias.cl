@@ -51,7 +51,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vx) == 8u, dla_layout_b_vx_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vx) == 4u, dla_layout_b_vx_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, vy) == 12u, dla_layout_b_vy_at_12);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->vy) == 4u, dla_layout_b_vy_size_4);
-#if DL_TILE_step_b > 1 && DL_TILE_step_b <= 1024
+#if DL_TILE_step_b > 1 && DL_TILE_step_b <= 1024 && !defined(DL_FLAT_step)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_b = (size_t)(long)(n);
 

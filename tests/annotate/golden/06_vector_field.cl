@@ -49,7 +49,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(point_t, vel) == 16u, dla_layout_p_vel_at_16);
 DLA_LAYOUT_CHECK(sizeof(((point_t *)0)->vel) == 16u, dla_layout_p_vel_size_16);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(point_t, w) == 32u, dla_layout_p_w_at_32);
 DLA_LAYOUT_CHECK(sizeof(((point_t *)0)->w) == 4u, dla_layout_p_w_size_4);
-#if DL_TILE_move_p > 1 && DL_TILE_move_p <= 1024
+#if DL_TILE_move_p > 1 && DL_TILE_move_p <= 1024 && !defined(DL_FLAT_move)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_p = (size_t)(long)(n);
 

@@ -50,7 +50,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct atom, q) == 12u, dla_layout_a_q_at_12);
 DLA_LAYOUT_CHECK(sizeof(((struct atom *)0)->q) == 12u, dla_layout_a_q_size_12);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct atom, kind) == 24u, dla_layout_a_kind_at_24);
 DLA_LAYOUT_CHECK(sizeof(((struct atom *)0)->kind) == 4u, dla_layout_a_kind_size_4);
-#if DL_TILE_shift_a > 1 && DL_TILE_shift_a <= 1024
+#if DL_TILE_shift_a > 1 && DL_TILE_shift_a <= 1024 && !defined(DL_FLAT_shift)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_a = (size_t)(long)(n);
 

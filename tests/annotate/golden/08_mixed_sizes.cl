@@ -52,7 +52,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct rec, count) == 16u, dla_layout_r_count_at_1
 DLA_LAYOUT_CHECK(sizeof(((struct rec *)0)->count) == 2u, dla_layout_r_count_size_2);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct rec, id) == 20u, dla_layout_r_id_at_20);
 DLA_LAYOUT_CHECK(sizeof(((struct rec *)0)->id) == 4u, dla_layout_r_id_size_4);
-#if DL_TILE_bump_r > 1 && DL_TILE_bump_r <= 1024
+#if DL_TILE_bump_r > 1 && DL_TILE_bump_r <= 1024 && !defined(DL_FLAT_bump)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_r = (size_t)(long)(n);
 

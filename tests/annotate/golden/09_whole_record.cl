@@ -77,7 +77,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, b) == 4u, dla_layout_p_b_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->b) == 4u, dla_layout_p_b_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, c) == 8u, dla_layout_p_c_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->c) == 2u, dla_layout_p_c_size_2);
-#if DL_TILE_swap_halves_p > 1 && DL_TILE_swap_halves_p <= 1024
+#if DL_TILE_swap_halves_p > 1 && DL_TILE_swap_halves_p <= 1024 && !defined(DL_FLAT_swap_halves)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_p = (size_t)(long)(n);
 

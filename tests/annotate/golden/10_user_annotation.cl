@@ -48,7 +48,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, bar) == 0u, dla_layout_f_bar_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->bar) == 4u, dla_layout_f_bar_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct foo, baz) == 4u, dla_layout_f_baz_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct foo *)0)->baz) == 4u, dla_layout_f_baz_size_4);
-#if DL_TILE_scale_f > 1 && DL_TILE_scale_f <= 1024
+#if DL_TILE_scale_f > 1 && DL_TILE_scale_f <= 1024 && !defined(DL_FLAT_scale)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_f = (size_t)((long)get_global_size(0) * (long)get_global_size(1));
 

@@ -31,7 +31,7 @@
 __kernel void relax(__global float *grid, int n)
 {
 #ifdef DL_ACTIVE_relax
-#if DL_TILE_relax_grid > 1 && DL_TILE_relax_grid <= 1024
+#if DL_TILE_relax_grid > 1 && DL_TILE_relax_grid <= 1024 && !defined(DL_FLAT_relax)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_grid = (size_t)(long)(n);
 

@@ -34,7 +34,7 @@
 __kernel void collide(__global float *f, int m)
 {
 #ifdef DL_ACTIVE_collide
-#if DL_TILE_collide_f > 1 && DL_TILE_collide_f <= 1024
+#if DL_TILE_collide_f > 1 && DL_TILE_collide_f <= 1024 && !defined(DL_FLAT_collide)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_f = (size_t)(long)(m);
 

@@ -48,7 +48,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(particle_t, pos) == 0u, dla_layout_p_pos_at_0);
 DLA_LAYOUT_CHECK(sizeof(((particle_t *)0)->pos) == 16u, dla_layout_p_pos_size_16);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(particle_t, charge) == 16u, dla_layout_p_charge_at_16);
 DLA_LAYOUT_CHECK(sizeof(((particle_t *)0)->charge) == 4u, dla_layout_p_charge_size_4);
-#if DL_TILE_damp_p > 1 && DL_TILE_damp_p <= 1024
+#if DL_TILE_damp_p > 1 && DL_TILE_damp_p <= 1024 && !defined(DL_FLAT_damp)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_p = (size_t)(long)(n);
 

@@ -51,7 +51,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct px, g) == 4u, dla_layout_img_g_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct px *)0)->g) == 4u, dla_layout_img_g_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct px, b) == 8u, dla_layout_img_b_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct px *)0)->b) == 4u, dla_layout_img_b_size_4);
-#if DL_TILE_tone_img > 1 && DL_TILE_tone_img <= 1024
+#if DL_TILE_tone_img > 1 && DL_TILE_tone_img <= 1024 && !defined(DL_FLAT_tone)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_img = (size_t)(long)(n);
 

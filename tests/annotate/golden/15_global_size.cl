@@ -47,7 +47,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct kv, key) == 0u, dla_layout_t_key_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct kv *)0)->key) == 4u, dla_layout_t_key_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct kv, val) == 4u, dla_layout_t_val_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct kv *)0)->val) == 4u, dla_layout_t_val_size_4);
-#if DL_TILE_fill_t > 1 && DL_TILE_fill_t <= 1024
+#if DL_TILE_fill_t > 1 && DL_TILE_fill_t <= 1024 && !defined(DL_FLAT_fill)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_t = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));
 

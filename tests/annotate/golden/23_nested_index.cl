@@ -48,7 +48,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct node, next) == 0u, dla_layout_nodes_next_at
 DLA_LAYOUT_CHECK(sizeof(((struct node *)0)->next) == 4u, dla_layout_nodes_next_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct node, val) == 4u, dla_layout_nodes_val_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct node *)0)->val) == 4u, dla_layout_nodes_val_size_4);
-#if DL_TILE_hop_nodes > 1 && DL_TILE_hop_nodes <= 1024
+#if DL_TILE_hop_nodes > 1 && DL_TILE_hop_nodes <= 1024 && !defined(DL_FLAT_hop)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_nodes = (size_t)(long)(n);
 

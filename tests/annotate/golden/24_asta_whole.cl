@@ -89,7 +89,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, b) == 4u, dla_layout_dst_b_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->b) == 4u, dla_layout_dst_b_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pair, c) == 8u, dla_layout_dst_c_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct pair *)0)->c) == 2u, dla_layout_dst_c_size_2);
-#if DL_TILE_copy_src > 1 && DL_TILE_copy_src <= 1024 && DL_TILE_copy_dst == DL_TILE_copy_src
+#if DL_TILE_copy_src > 1 && DL_TILE_copy_src <= 1024 && DL_TILE_copy_dst == DL_TILE_copy_src && !defined(DL_FLAT_copy)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_src = (size_t)(long)(n);
 const size_t dla_M_dst = (size_t)(long)(n);

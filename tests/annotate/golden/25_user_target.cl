@@ -30,7 +30,7 @@
 __kernel void add(__global float *v, int n)
 {
 #ifdef DL_ACTIVE_add
-#if DL_TILE_add_v > 1 && DL_TILE_add_v <= 1024
+#if DL_TILE_add_v > 1 && DL_TILE_add_v <= 1024 && !defined(DL_FLAT_add)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_v = (size_t)(long)(n);
 

@@ -52,7 +52,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, z) == 8u, dla_layout_b_z_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->z) == 4u, dla_layout_b_z_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, m) == 12u, dla_layout_b_m_at_12);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->m) == 4u, dla_layout_b_m_size_4);
-#if DL_TILE_drift_b > 1 && DL_TILE_drift_b <= 1024
+#if DL_TILE_drift_b > 1 && DL_TILE_drift_b <= 1024 && !defined(DL_FLAT_drift)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_b = (size_t)(long)(n);
 

@@ -48,7 +48,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct cell, v) == 0u, dla_layout_c_v_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct cell *)0)->v) == 4u, dla_layout_c_v_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct cell, w) == 4u, dla_layout_c_w_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct cell *)0)->w) == 4u, dla_layout_c_w_size_4);
-#if DL_TILE_ramp_c > 1 && DL_TILE_ramp_c <= 1024
+#if DL_TILE_ramp_c > 1 && DL_TILE_ramp_c <= 1024 && !defined(DL_FLAT_ramp)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_c = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));
 

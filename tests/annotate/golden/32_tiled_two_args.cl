@@ -60,7 +60,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pt, x) == 0u, dla_layout_b_x_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct pt *)0)->x) == 4u, dla_layout_b_x_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct pt, y) == 4u, dla_layout_b_y_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct pt *)0)->y) == 4u, dla_layout_b_y_size_4);
-#if DL_TILE_blend_a > 1 && DL_TILE_blend_a <= 1024 && DL_TILE_blend_b == DL_TILE_blend_a
+#if DL_TILE_blend_a > 1 && DL_TILE_blend_a <= 1024 && DL_TILE_blend_b == DL_TILE_blend_a && !defined(DL_FLAT_blend)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_a = (size_t)(long)(n);
 const size_t dla_M_b = (size_t)(long)(n);

@@ -56,7 +56,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct v2, x) == 0u, dla_layout_b_x_at_0);
 DLA_LAYOUT_CHECK(sizeof(((struct v2 *)0)->x) == 4u, dla_layout_b_x_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct v2, y) == 4u, dla_layout_b_y_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct v2 *)0)->y) == 4u, dla_layout_b_y_size_4);
-#if DL_TILE_mix_a > 1 && DL_TILE_mix_a <= 1024
+#if DL_TILE_mix_a > 1 && DL_TILE_mix_a <= 1024 && !defined(DL_FLAT_mix)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_a = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));
 const size_t dla_M_b = (size_t)(((long)get_global_offset(1) * (long)(get_global_size(0))) + ((long)get_global_size(0) * (long)get_global_size(1)));

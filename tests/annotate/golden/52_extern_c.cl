@@ -57,7 +57,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(box4, z) == 8u, dla_layout_b_z_at_8);
 DLA_LAYOUT_CHECK(sizeof(((box4 *)0)->z) == 4u, dla_layout_b_z_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(box4, v) == 12u, dla_layout_b_v_at_12);
 DLA_LAYOUT_CHECK(sizeof(((box4 *)0)->v) == 4u, dla_layout_b_v_size_4);
-#if DL_TILE_shift_b > 1 && DL_TILE_shift_b <= 1024
+#if DL_TILE_shift_b > 1 && DL_TILE_shift_b <= 1024 && !defined(DL_FLAT_shift)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_b = (size_t)(long)(n);
 

@@ -61,7 +61,7 @@ DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, v) == 4u, dla_layout_b_v_at_4);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->v) == 4u, dla_layout_b_v_size_4);
 DLA_LAYOUT_CHECK(DLA_OFFSETOF(struct body, flags) == 8u, dla_layout_b_flags_at_8);
 DLA_LAYOUT_CHECK(sizeof(((struct body *)0)->flags) == 4u, dla_layout_b_flags_size_4);
-#if DL_TILE_weigh_w > 1 && DL_TILE_weigh_w <= 1024 && DL_TILE_weigh_b == DL_TILE_weigh_w
+#if DL_TILE_weigh_w > 1 && DL_TILE_weigh_w <= 1024 && DL_TILE_weigh_b == DL_TILE_weigh_w && !defined(DL_FLAT_weigh)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_w = (size_t)(long)(n);
 const size_t dla_M_b = (size_t)(long)(n);

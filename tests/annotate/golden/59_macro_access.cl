@@ -46,7 +46,7 @@ typedef enum { RHO = 0, MX, MY, WALL, N_SLOTS } slot;
 __kernel void push(__global const float *src, __global float *dst, int n)
 {
 #ifdef DL_ACTIVE_push
-#if DL_TILE_push_src > 1 && DL_TILE_push_src <= 1024 && DL_TILE_push_dst == DL_TILE_push_src
+#if DL_TILE_push_src > 1 && DL_TILE_push_src <= 1024 && DL_TILE_push_dst == DL_TILE_push_src && !defined(DL_FLAT_push)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_src = (size_t)((long)(n) + 1L);
 const size_t dla_M_dst = (size_t)((long)(n) + 1L);

@@ -88,7 +88,7 @@ __kernel void lj_force(__global FORCEVECTYPE *force,
 #ifdef DL_ACTIVE_lj_force
 DLA_LAYOUT_CHECK(sizeof(*force) == 16u, dla_layout_force_size_16);
 DLA_LAYOUT_CHECK(sizeof(*position) == 16u, dla_layout_position_size_16);
-#if DL_TILE_lj_force_force > 1 && DL_TILE_lj_force_force <= 1024 && DL_TILE_lj_force_position == DL_TILE_lj_force_force
+#if DL_TILE_lj_force_force > 1 && DL_TILE_lj_force_force <= 1024 && DL_TILE_lj_force_position == DL_TILE_lj_force_force && !defined(DL_FLAT_lj_force)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_force = (size_t)(long)(inum);
 const size_t dla_M_position = (size_t)(long)(inum);

@@ -51,7 +51,7 @@
 __kernel void relax(__global float *f, __global float *g, __global float *h)
 {
 #ifdef DL_ACTIVE_relax
-#if DL_TILE_relax_f > 1 && DL_TILE_relax_f <= 1024 && DL_TILE_relax_g == DL_TILE_relax_f && DL_TILE_relax_h == DL_TILE_relax_f
+#if DL_TILE_relax_f > 1 && DL_TILE_relax_f <= 1024 && DL_TILE_relax_g == DL_TILE_relax_f && DL_TILE_relax_h == DL_TILE_relax_f && !defined(DL_FLAT_relax)
 /* dl-annotate: the tiled range, global (T, G/T): record i = get_global_id(1)*T + get_global_id(0) */
 const size_t dla_M_f = (size_t)(long)(CELLS);
 const size_t dla_M_g = (size_t)((long)(NE) * 16L);

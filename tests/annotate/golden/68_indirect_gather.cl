@@ -13,6 +13,10 @@ struct atom { float x, y, z, w; };
 //DL: v1 indirect: read a[perm[gid]] record(size=16; 4:4)
 //DL: v1 indirect: read a[col[2 * gid + 1]] record(size=16; 12:4)
 //DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_gather
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void gather(__global const float *x, __global const float *w,
                      __global const int *col, __global const uint *perm,
                      __global const struct atom *a, __global float *out,
@@ -25,6 +29,9 @@ __kernel void gather(__global const float *x, __global const float *w,
 , __global const float *dl_gather_x_col_3
 , __global const struct atom *dl_gather_a_perm
 , __global const struct atom *dl_gather_a_col
+#endif
+#ifdef DL_JOBSWAP_gather
+, __global const uint *dl_job
 #endif
 )
 {
@@ -46,3 +53,6 @@ __kernel void gather(__global const float *x, __global const float *w,
 
 #endif
 }
+#ifdef DL_JOBSWAP_gather
+#undef get_global_id
+#endif

@@ -7,10 +7,17 @@
 
 //DL: v1 indirect: read x[col[j * N + gid]] for(j < K)
 //DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_ell_cm
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void ell_cm(__global const float *val, __global const int *col,
                      __global const float *x, __global float *y, int N
 #ifdef DL_ACTIVE_ell_cm
 , __global const float *dl_gather_x_col
+#endif
+#ifdef DL_JOBSWAP_ell_cm
+, __global const uint *dl_job
 #endif
 )
 {
@@ -36,13 +43,23 @@ __kernel void ell_cm(__global const float *val, __global const int *col,
 
 #endif
 }
+#ifdef DL_JOBSWAP_ell_cm
+#undef get_global_id
+#endif
 
 //DL: v1 indirect: read x[col[gid * 3 + j]] for(j < 3)
 //DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_ell_rm
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void ell_rm(__global const float *val, __global const long *col,
                      __global const float *x, __global float *y, int rows
 #ifdef DL_ACTIVE_ell_rm
 , __global const float *dl_gather_x_col
+#endif
+#ifdef DL_JOBSWAP_ell_rm
+, __global const uint *dl_job
 #endif
 )
 {
@@ -64,3 +81,6 @@ __kernel void ell_rm(__global const float *val, __global const long *col,
 
 #endif
 }
+#ifdef DL_JOBSWAP_ell_rm
+#undef get_global_id
+#endif

@@ -7,10 +7,17 @@ float twice(float v) { return 2.0f * v; }
 
 //DL: v1 indirect: read x[p[gid]]
 //DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_plain
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void plain(__global const float *x, __global const int *p,
                     __global float *y
 #ifdef DL_ACTIVE_plain
 , __global const float *dl_gather_x_p
+#endif
+#ifdef DL_JOBSWAP_plain
+, __global const uint *dl_job
 #endif
 )
 {
@@ -26,12 +33,22 @@ __kernel void plain(__global const float *x, __global const int *p,
 
 #endif
 }
+#ifdef DL_JOBSWAP_plain
+#undef get_global_id
+#endif
 
 //DL: v1 indirect: read x[p[gid]]
+#ifdef DL_JOBSWAP_strided
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void strided(__global const float *x, __global const int *p,
                       __global float *y
 #ifdef DL_ACTIVE_strided
 , __global const float *dl_gather_x_p
+#endif
+#ifdef DL_JOBSWAP_strided
+, __global const uint *dl_job
 #endif
 )
 {
@@ -47,6 +64,9 @@ __kernel void strided(__global const float *x, __global const int *p,
 
 #endif
 }
+#ifdef DL_JOBSWAP_strided
+#undef get_global_id
+#endif
 
 //DL: v1 indirect: read x[p[gid]]
 __kernel void grouped(__global const float *x, __global const int *p,

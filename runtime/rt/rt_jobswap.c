@@ -1,0 +1,398 @@
+/* rt_jobswap.c - the launches of a kernel with indirect references
+ * (rt_jobswap.h): the first one reads P after itself, without blocking,
+ * for the planning (rt_jobswap_plan.c); the job-swapped variant runs once
+ * the planning chose it and R is on the device.  The variant gets the
+ * program's arguments and R after them: dl-annotate appends dl_job after
+ * the kernel's own parameters, and the DL_ACTIVE_ ones are not compiled
+ * in this build. */
+#define _GNU_SOURCE /* strdup */
+#include "rt_jobswap_plan.h"
+#include "gather.h"
+#include "rt_indirect.h"
+#include "rt_reorder.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- facts */
+
+/* Whether dl-annotate wrote the job-swapped form (its dl_job parameter). */
+static int jobswap_form(const dl_annot_kernel *ak)
+{
+    for (uint32_t i = 0; i < ak->nparams; i++)
+        if (!strcmp(ak->params[i].name, "dl_job"))
+            return 1;
+    return 0;
+}
+
+/* Whether a __global pointer other than the indirect references' arrays
+ * and index buffers is read or written: by the work-item id, as far as
+ * dlayout knows, so moving work-items would disturb it. */
+static int others_indexed(const dl_annot_kernel *ak)
+{
+    for (uint32_t i = 0; i < ak->nparams; i++) {
+        const dl_kernel_param *p = &ak->params[i];
+        if (!p->pointer || p->space != DL_SPACE_GLOBAL ||
+            !strncmp(p->name, "dl_", 3))
+            continue;
+        int used = 0;
+        for (uint32_t r = 0; r < ak->nindirect && !used; r++)
+            used = ak->indirect[r].array == i || ak->indirect[r].via == i;
+        if (!used)
+            return 1;
+    }
+    return 0;
+}
+
+static int a_written(const dl_annot_kernel *ak, const dl_annot_indirect *r)
+{
+    const dl_kernel_param *a = &ak->params[r->array];
+    return r->write || !(a->pointee_const || a->space == DL_SPACE_CONSTANT);
+}
+
+/* ------------------------------------------------------------ state */
+
+/* Locked: k's state, made at its first launch; NULL when out of memory. */
+static rt_irregular *state_of(rt_kernel *k)
+{
+    if (!k->irregular && (k->irregular = calloc(1, sizeof *k->irregular)))
+        k->irregular->refs = 1;
+    return k->irregular;
+}
+
+void rt_irregular_forget(rt_kernel *k)
+{
+    if (!k->irregular)
+        return;
+    k->irregular->gone = 1;
+    rt_irregular_unref(k->irregular);
+    k->irregular = NULL;
+}
+
+/* Logs `why` once per kernel and makes the path final. */
+static rt_irregular_launched settle(rt_kernel *k, rt_irregular_path path,
+                                    const char *why)
+{
+    rt_lock();
+    rt_irregular *st = k->irregular;
+    int first = st && !st->decided;
+    if (first) {
+        st->decided = 1;
+        st->path = path;
+    }
+    rt_unlock();
+    if (first)
+        DL_LOG_INFO_AT(
+            k->prog ? k->prog->name : "<source>", k->annot ? k->annot->line : 0,
+            "irregular: kernel '%s' %s: %s", k->name,
+            path == RT_PATH_PLAIN ? "runs as written" : "keeps its path", why);
+    return path == RT_PATH_PLAIN ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;
+}
+
+/* ----------------------------------------------------------- enqueue */
+
+/* Locked: `kernel` (the program's, or the variant with R after the
+ * program's arguments) after the caller's list and the ordering events;
+ * its event a use of every tracked argument.  NULL, or why not (an
+ * argument in a converted layout: the caller's path restores it). */
+static const char *enqueue(const launch_call *c, rt_kernel *k, cl_kernel kernel,
+                           cl_mem job, cl_uint nwait, const cl_event *wait,
+                           cl_event *ev, cl_int *err)
+{
+    rt_events order = {0};
+    for (cl_uint i = 0; i < k->nargs; i++) {
+        cl_mem m = rt_launch_arg_mem(k, i);
+        rt_buffer *b = m ? rt_buffer_find(m) : NULL;
+        if (b && b->transformed) {
+            rt_events_free(&order);
+            return "an argument is in a converted layout";
+        }
+        if (b)
+            rt_buffer_order(b, c->queue, &order);
+    }
+    *err = CL_SUCCESS;
+    for (cl_uint i = 0; job && i < k->nargs && *err == CL_SUCCESS; i++)
+        if (k->args[i].size)
+            *err = dl_cl.clSetKernelArg(kernel, i, k->args[i].size,
+                                        k->args[i].value);
+    if (job && *err == CL_SUCCESS)
+        *err = dl_cl.clSetKernelArg(kernel, k->nargs, sizeof job, &job);
+    rt_events joined = {0};
+    cl_uint nw = 0;
+    const cl_event *w = rt_events_join(&joined, nwait, wait, &order, &nw);
+    if (*err == CL_SUCCESS)
+        *err = dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, 1, c->offset,
+                                            c->global, c->local, nw, w, ev);
+    if (*err == CL_SUCCESS && *ev) {
+        for (cl_uint i = 0; i < k->nargs; i++) {
+            cl_mem m = rt_launch_arg_mem(k, i);
+            rt_buffer *b = m ? rt_buffer_find(m) : NULL;
+            if (b)
+                rt_buffer_used(b, c->queue, *ev);
+        }
+        rt_reorder_kernel_wrote(k);
+    }
+    rt_events_free(&joined);
+    rt_events_free(&order);
+    return NULL;
+}
+
+/* The job-swapped variant, or the program's kernel; DONE, or ASIS when
+ * an argument's layout says the caller's path must run it. */
+static rt_irregular_launched run(const launch_call *c, rt_kernel *k,
+                                 cl_kernel kernel, cl_mem job, cl_uint nwait,
+                                 const cl_event *wait, cl_event *event,
+                                 cl_int *err)
+{
+    cl_event own = NULL;
+    rt_lock();
+    const char *why =
+        enqueue(c, k, kernel, job, nwait, wait, event ? event : &own, err);
+    rt_unlock();
+    if (own)
+        dl_cl.clReleaseEvent(own);
+    return why ? RT_IRREGULAR_ASIS : RT_IRREGULAR_DONE;
+}
+
+/* ---------------------------------------------------------- planning */
+
+/* Why launch c cannot be planned from, or NULL. */
+static const char *unplannable(const launch_call *c)
+{
+    if (c->task || c->work_dim != 1)
+        return "job swapping and the selector take 1-D ranges only";
+    if (c->offset && c->offset[0])
+        return "the range has a global offset";
+    if (c->global[0] > UINT32_MAX)
+        return "the range exceeds the job map's 32-bit entries";
+    return NULL;
+}
+
+/* The range of reference r at launch c (work-item t reads entry base +
+ * t * t_stride + j * j_stride at step j), growing with t and j.  NULL, or
+ * why not. */
+static const char *plan_range(const launch_call *c, const rt_kernel *k,
+                              const dl_annot_indirect *r,
+                              dl_annot_indirect_range *range)
+{
+    dl_dims_raw_arg raw[64];
+    cl_uint n = k->nargs < 64 ? k->nargs : 64;
+    for (cl_uint i = 0; i < n; i++)
+        raw[i] = (dl_dims_raw_arg){k->args[i].size ? k->args[i].value : NULL,
+                                   k->args[i].size};
+    dl_dims_env env = {.work_dim = 1,
+                       .global_size = c->global,
+                       .local_size = c->local,
+                       .global_offset = c->offset,
+                       .args = raw,
+                       .nargs = n};
+    if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
+                               k->prog->options, range) != DL_SUCCESS)
+        return "its first reference cannot be evaluated at this launch";
+    if (range->t_stride < 0 || range->j_stride < 0 || range->base < 0 ||
+        !range->steps)
+        return "its first reference's index decreases or starts before the "
+               "index buffer";
+    return NULL;
+}
+
+/* The planning of reference r at launch c, without P's entries yet.
+ * NULL, or *why. */
+static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
+                                 const dl_annot_indirect *r,
+                                 const dl_annot_indirect_range *range,
+                                 const char **why)
+{
+    rt_jobswap_plan *p = calloc(1, sizeof *p);
+    cl_mem pm = rt_launch_arg_mem(k, r->via);
+    size_t isz = dl_int_type_size(r->via_type), bytes = 0;
+    if (!p || !pm || !isz ||
+        dl_cl.clGetMemObjectInfo(pm, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) !=
+            CL_SUCCESS ||
+        (uint64_t)range->base >= bytes / isz) {
+        free(p);
+        *why = p ? "the index buffer holds no entry the launch reads"
+                 : "out of host memory";
+        return NULL;
+    }
+    /* The entries the launch reads, up to P's end (its last work-item's
+     * last step, unless that overflows). */
+    uint64_t left = bytes / isz - (uint64_t)range->base, last, step;
+    if (__builtin_mul_overflow((uint64_t)(c->global[0] - 1),
+                               (uint64_t)range->t_stride, &last) ||
+        __builtin_mul_overflow(range->steps - 1, (uint64_t)range->j_stride,
+                               &step) ||
+        __builtin_add_overflow(last, step, &last) || last >= left)
+        last = left - 1;
+    p->entries = (size_t)last + 1;
+    p->global = c->global[0];
+    p->t_stride = (uint64_t)range->t_stride;
+    p->j_stride = (uint64_t)range->j_stride;
+    p->steps = range->steps;
+    p->type = r->via_type;
+    p->ref = (dl_coalesce_ref){r->elem_size, r->field_offset, r->field_size,
+                               range->offset};
+    p->mode = dl_rt.controls.irregular;
+    snprintf(p->label, sizeof p->label, "kernel '%s' arg %s via %s", k->name,
+             r->array_name, r->via_name);
+    rt_select_facts_init(&p->facts);
+    p->facts.gather_form = k->reorder;
+    p->facts.jobswap_form = jobswap_form(k->annot);
+    p->facts.a_written = a_written(k->annot, r);
+    p->facts.others_disturbed = others_indexed(k->annot);
+    p->facts.bytes_duplication = bytes / isz * r->elem_size;
+    p->facts.bytes_job_swap = c->global[0] * sizeof(uint32_t);
+    dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof p->device,
+                                &p->device, NULL);
+    dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT, sizeof p->context,
+                                &p->context, NULL);
+    p->facts.budget =
+        p->device
+            ? dl_gather_budget_bytes(p->device, dl_rt.controls.gather_budget)
+            : 0;
+    p->host = malloc(p->entries * isz);
+    p->kernel = strdup(k->name);
+    p->options = strdup(k->prog->options ? k->prog->options : "");
+    p->source = malloc(k->prog->source_len + 1);
+    if (!p->context || !p->host || !p->kernel || !p->options || !p->source ||
+        dl_cl.clRetainContext(p->context) != CL_SUCCESS) {
+        p->context = NULL;
+        rt_jobswap_plan_free(p);
+        *why = "out of host memory";
+        return NULL;
+    }
+    memcpy(p->source, k->prog->source, k->prog->source_len);
+    p->source[k->prog->source_len] = 0;
+    p->source_len = k->prog->source_len;
+    return p;
+}
+
+/* The read of P's entries after `launched`, handed to the planning.
+ * NULL, or why not (p is then freed). */
+static const char *read_index(const launch_call *c, rt_kernel *k,
+                              rt_jobswap_plan *p, const dl_annot_indirect *r,
+                              size_t base, cl_event launched)
+{
+    size_t isz = dl_int_type_size(p->type);
+    rt_lock();
+    rt_buffer *b = rt_buffer_find(rt_launch_arg_mem(k, r->via));
+    int moved = b && b->transformed;
+    if (!moved) {
+        p->st = k->irregular;
+        p->st->refs++;
+        p->st->reading = 1;
+    }
+    rt_unlock();
+    if (moved) {
+        rt_jobswap_plan_free(p);
+        return "the index buffer is in a converted layout";
+    }
+    if (dl_cl.clEnqueueReadBuffer(
+            c->queue, rt_launch_arg_mem(k, r->via), CL_FALSE, base * isz,
+            p->entries * isz, p->host, 1, &launched, &p->read) != CL_SUCCESS) {
+        rt_jobswap_plan_free(p);
+        return "the index buffer cannot be read";
+    }
+    dl_cl.clFlush(c->queue); /* the read runs even if nothing waits */
+    if (rt_jobswap_plan_start(p)) {
+        /* The read goes on into p->host, and nothing may wait for it:
+         * p stays allocated (a rare failure of clSetEventCallback). */
+        rt_lock();
+        p->st->reading = 0;
+        rt_unlock();
+        return "no completion callback on the index buffer's read";
+    }
+    return NULL;
+}
+
+/* The first launch: as it would run, then P's read after it. */
+static rt_irregular_launched first_launch(const launch_call *c, rt_kernel *k,
+                                          cl_uint nwait, const cl_event *wait,
+                                          cl_event *event, cl_int *err)
+{
+    const dl_annot_indirect *r = &k->annot->indirect[0];
+    dl_annot_indirect_range range;
+    const char *why = unplannable(c);
+    why = why ? why : plan_range(c, k, r, &range);
+    rt_jobswap_plan *p = why ? NULL : new_plan(c, k, r, &range, &why);
+    if (!p)
+        return settle(k, RT_PATH_ASIS, why);
+    cl_event own = NULL, *ev = event ? event : &own;
+    rt_irregular_launched done = RT_IRREGULAR_DONE;
+    if (!(dl_rt.controls.irregular == DL_IRREGULAR_AUTO && k->reorder &&
+          rt_reorder_launch(c, k, nwait, wait, ev, err)))
+        done = run(c, k, c->kernel, NULL, nwait, wait, ev, err);
+    if (done == RT_IRREGULAR_DONE && *err == CL_SUCCESS && *ev)
+        why = read_index(c, k, p, r, (size_t)range.base, *ev);
+    else
+        rt_jobswap_plan_free(p);
+    if (own)
+        dl_cl.clReleaseEvent(own);
+    if (why)
+        settle(k, RT_PATH_ASIS, why);
+    return done;
+}
+
+/* ------------------------------------------------------------ launch */
+
+rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
+                                          cl_uint nwait, const cl_event *wait,
+                                          cl_event *event, cl_int *err)
+{
+    dl_irregular_mode mode = dl_rt.controls.irregular;
+    /* A kernel converting its arguments' layouts keeps the layout path. */
+    if (!k->annot || !k->annot->nindirect || !k->prog || !k->prog->source ||
+        k->transformed || dl_rt.controls.policy == DL_POLICY_NEVER)
+        return RT_IRREGULAR_ASIS;
+    rt_lock();
+    rt_irregular *st = state_of(k);
+    int decided = st && st->decided, reading = st && st->reading;
+    rt_irregular_path path = st ? st->path : RT_PATH_ASIS;
+    cl_kernel variant = st ? st->variant : NULL;
+    cl_mem job = st ? st->job : NULL;
+    int fits = st && c->work_dim == 1 && !c->task && c->global &&
+               c->global[0] == st->global && !(c->offset && c->offset[0]);
+    int announce = 0;
+    if (variant) { /* held across the unlocked enqueue */
+        dl_cl.clRetainKernel(variant);
+        dl_cl.clRetainMemObject(job);
+        announce = fits && !st->announced;
+        st->announced |= fits;
+    }
+    rt_unlock();
+    if (announce)
+        DL_LOG_INFO("irregular: kernel '%s' runs job-swapped from this launch "
+                    "on (a job map of %zu work-items)",
+                    k->name, c->global[0]);
+    rt_irregular_launched done = RT_IRREGULAR_ASIS;
+    if (!st)
+        done = RT_IRREGULAR_ASIS;
+    else if (decided && path == RT_PATH_JOB_SWAP && variant && fits)
+        done = run(c, k, variant, job, nwait, wait, event, err);
+    else if (decided)
+        done = path == RT_PATH_PLAIN ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;
+    else if (reading) /* forced job swap waits as written, no memo */
+        done = mode == DL_IRREGULAR_JOBSWAP
+                   ? run(c, k, c->kernel, NULL, nwait, wait, event, err)
+                   : RT_IRREGULAR_ASIS;
+    else if (mode != DL_IRREGULAR_AUTO && mode != DL_IRREGULAR_JOBSWAP) {
+        dl_selection sel;
+        rt_select_facts f;
+        rt_select_facts_init(&f);
+        f.gather_form = k->reorder;
+        rt_irregular_path forced = rt_select_path(mode, &f, &sel);
+        done = settle(k, forced, sel.reason);
+    } else if (mode == DL_IRREGULAR_JOBSWAP && !jobswap_form(k->annot)) {
+        dl_selection sel;
+        rt_select_facts f;
+        rt_select_facts_init(&f);
+        done = settle(k, rt_select_path(mode, &f, &sel), sel.reason);
+    } else
+        done = first_launch(c, k, nwait, wait, event, err);
+    if (variant) {
+        dl_cl.clReleaseKernel(variant);
+        dl_cl.clReleaseMemObject(job);
+    }
+    return done;
+}

@@ -1,0 +1,355 @@
+/* rt_jobswap_plan.c - the planning of one kernel's method, on a thread of
+ * its own once P's read completed (rt_jobswap.h): the transactions as
+ * written, duplicated and job-swapped (the analyser), the choice (the
+ * selector, or DL_IRREGULAR) logged once at info level, and for job swap
+ * R uploaded and the job-swapped form built.  Never under dlayout's lock
+ * but for the final store; the exit waits for the planning threads
+ * running, which use OpenCL, before the process goes on to tear it down. */
+#define _GNU_SOURCE /* asprintf */
+#include "rt_jobswap_plan.h"
+#include "job_swap.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------- in flight */
+
+static pthread_mutex_t flight_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t flight_done = PTHREAD_COND_INITIALIZER;
+static unsigned in_flight; /* planning threads running */
+static int exiting;        /* no planning starts from now on */
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/* At exit: the plannings running finish first (at most 30 s); a read
+ * that completes later starts none (its planning is dropped). */
+static void wait_in_flight(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 30;
+    pthread_mutex_lock(&flight_lock);
+    exiting = 1;
+    while (in_flight &&
+           pthread_cond_timedwait(&flight_done, &flight_lock, &until) == 0)
+        ;
+    pthread_mutex_unlock(&flight_lock);
+}
+
+static void register_exit(void)
+{
+    atexit(wait_in_flight);
+}
+
+/* A planning thread is to start (+1: 0 when the process is exiting) or
+ * has ended (-1). */
+static int flight(int delta)
+{
+    pthread_mutex_lock(&flight_lock);
+    int ok = delta < 0 || !exiting;
+    if (ok)
+        in_flight += (unsigned)delta;
+    if (!in_flight)
+        pthread_cond_broadcast(&flight_done);
+    pthread_mutex_unlock(&flight_lock);
+    return ok;
+}
+
+/* ------------------------------------------------------------ state */
+
+void rt_irregular_unref(rt_irregular *st)
+{
+    if (--st->refs)
+        return;
+    if (st->variant)
+        dl_cl.clReleaseKernel(st->variant);
+    if (st->job)
+        dl_cl.clReleaseMemObject(st->job);
+    free(st);
+}
+
+void rt_jobswap_plan_free(rt_jobswap_plan *p)
+{
+    if (!p)
+        return;
+    if (p->read)
+        dl_cl.clReleaseEvent(p->read);
+    if (p->context)
+        dl_cl.clReleaseContext(p->context);
+    if (p->st) {
+        rt_lock();
+        p->st->reading = 0;
+        rt_irregular_unref(p->st);
+        rt_unlock();
+    }
+    free(p->host);
+    free(p->kernel);
+    free(p->source);
+    free(p->options);
+    free(p);
+}
+
+/* ---------------------------------------------------------- counting */
+
+static int64_t entry(const void *host, dl_int_type type, size_t i)
+{
+    switch (type) {
+    case DL_INT_I8:
+        return ((const int8_t *)host)[i];
+    case DL_INT_U8:
+        return ((const uint8_t *)host)[i];
+    case DL_INT_I16:
+        return ((const int16_t *)host)[i];
+    case DL_INT_U16:
+        return ((const uint16_t *)host)[i];
+    case DL_INT_I32:
+        return ((const int32_t *)host)[i];
+    case DL_INT_U32:
+        return ((const uint32_t *)host)[i];
+    case DL_INT_U64:
+        return (int64_t)((const uint64_t *)host)[i];
+    default:
+        return ((const int64_t *)host)[i];
+    }
+}
+
+/* Transactions of the reference over idx[0..n) read as `range`; the
+ * duplication layout's into *after. */
+static uint64_t transactions(const dl_coalesce_geometry *g,
+                             const dl_coalesce_ref *ref,
+                             const dl_coalesce_range *range, const int64_t *idx,
+                             size_t n, uint64_t *after)
+{
+    dl_coalesce_counts c = {0, 0, 0};
+    if (!n || dl_coalesce_count(g, ref, range, idx, n, 8, &c) != DL_SUCCESS)
+        return 0;
+    if (after)
+        *after = c.after;
+    return c.before;
+}
+
+/* The work-items whose every step reads an entry that was read: the
+ * first ones (the entries grow with t); the rest keep their jobs. */
+size_t rt_jobswap_active(const rt_jobswap_plan *p)
+{
+    uint64_t last_step = (p->steps - 1) * p->j_stride;
+    if (last_step >= p->entries)
+        return 0;
+    if (!p->t_stride)
+        return p->global;
+    uint64_t n = (p->entries - 1 - last_step) / p->t_stride + 1;
+    return n < p->global ? (size_t)n : p->global;
+}
+
+/* P's entries as 64-bit numbers, and work-item t's at step j in
+ * per_item[t * steps + j], t < active, in job order `job` (NULL: t). */
+static void entries_by_item(const rt_jobswap_plan *p, const int64_t *all,
+                            size_t active, const size_t *job, int64_t *out)
+{
+    for (size_t t = 0; t < active; t++)
+        for (uint64_t j = 0; j < p->steps; j++)
+            out[t * p->steps + j] =
+                all[(job ? job[t] : t) * p->t_stride + j * p->j_stride];
+}
+
+/* R by segment for the first `active` work-items into job[] (a job's
+ * segment: the one it reads at its first step), and the three counts
+ * into the facts.  0, or -1 when out of memory. */
+static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
+{
+    dl_coalesce_geometry g;
+    if (!p->device || dl_coalesce_geometry_for_device(
+                          p->device, p->ref.field_bytes, &g) != DL_SUCCESS)
+        g = dl_coalesce_geometry_gpu();
+    size_t items = active * p->steps;
+    int64_t *all = malloc((p->entries ? p->entries : 1) * sizeof *all);
+    int64_t *elem = malloc((active ? active : 1) * sizeof *elem);
+    int64_t *swapped = malloc((items ? items : 1) * sizeof *swapped);
+    int ok = all && elem && swapped;
+    for (size_t i = 0; ok && i < p->entries; i++)
+        all[i] = entry(p->host, p->type, i);
+    for (size_t t = 0; ok && t < active; t++)
+        elem[t] = all[t * p->t_stride] + p->ref.offset;
+    unsigned per_segment = g.segment_bytes / p->ref.elem_bytes;
+    ok = ok && (!active || dl_job_swap_by_segment(elem, active, g.simd_width,
+                                                  per_segment ? per_segment : 1,
+                                                  job) == DL_SUCCESS);
+    if (ok) {
+        dl_coalesce_range as_read = {p->global, p->steps, 0, p->t_stride,
+                                     p->j_stride};
+        dl_coalesce_range by_item = {active, p->steps, 0, p->steps, 1};
+        p->facts.tx_none = transactions(&g, &p->ref, &as_read, all, p->entries,
+                                        &p->facts.tx_duplication);
+        entries_by_item(p, all, active, job, swapped);
+        p->facts.tx_job_swap =
+            transactions(&g, &p->ref, &by_item, swapped, items, NULL);
+    }
+    free(all);
+    free(elem);
+    free(swapped);
+    return ok ? 0 : -1;
+}
+
+/* ---------------------------------------------------------- building */
+
+/* R over the whole range: the planned jobs, then the work-items past P
+ * in their own order; uploaded.  NULL, or *why. */
+static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
+                     const char **why)
+{
+    uint32_t *r = malloc(p->global * sizeof *r);
+    if (!r) {
+        *why = "out of host memory";
+        return NULL;
+    }
+    for (size_t t = 0; t < p->global; t++)
+        r[t] = (uint32_t)(t < active ? job[t] : t);
+    cl_int err = CL_SUCCESS;
+    cl_mem m = dl_cl.clCreateBuffer(p->context,
+                                    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                    p->global * sizeof *r, r, &err);
+    free(r);
+    if (!m)
+        *why = "the job map cannot be allocated on the device";
+    return m;
+}
+
+/* The kernel of the job-swapped form: the program's source built with
+ * its options and DL_JOBSWAP_<kernel>.  NULL, or *why. */
+static cl_kernel build(rt_jobswap_plan *p, const char **why)
+{
+    char *options = NULL;
+    if (asprintf(&options, "%s -D DL_JOBSWAP_%s=1", p->options, p->kernel) <
+        0) {
+        *why = "out of host memory";
+        return NULL;
+    }
+    const char *text = p->source;
+    cl_int err = CL_SUCCESS;
+    cl_program prog = dl_cl.clCreateProgramWithSource(p->context, 1, &text,
+                                                      &p->source_len, &err);
+    if (prog)
+        err = dl_cl.clBuildProgram(prog, 1, &p->device, options, NULL, NULL);
+    cl_kernel k = prog && err == CL_SUCCESS
+                      ? dl_cl.clCreateKernel(prog, p->kernel, &err)
+                      : NULL;
+    if (prog)
+        dl_cl.clReleaseProgram(prog); /* the kernel keeps it */
+    free(options);
+    if (!k)
+        *why = "the job-swapped form does not build";
+    return k;
+}
+
+/* ------------------------------------------------------------ thread */
+
+static const char *path_words(rt_irregular_path path)
+{
+    return path == RT_PATH_JOB_SWAP ? "runs job-swapped"
+           : path == RT_PATH_PLAIN  ? "runs as written"
+                                    : "keeps its path";
+}
+
+/* Locked: the decision, with the variant and R for job swap. */
+static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
+                  cl_mem job)
+{
+    rt_lock();
+    rt_irregular *st = p->st;
+    if (!st->gone && !st->decided) {
+        st->path = path;
+        st->variant = variant;
+        st->job = job;
+        st->global = p->global;
+        st->decided = 1;
+        variant = NULL;
+        job = NULL;
+    }
+    rt_unlock();
+    if (variant)
+        dl_cl.clReleaseKernel(variant);
+    if (job)
+        dl_cl.clReleaseMemObject(job);
+}
+
+static void plan(rt_jobswap_plan *p)
+{
+    size_t active = rt_jobswap_active(p);
+    size_t *job = malloc((active ? active : 1) * sizeof *job);
+    if (!job || plan_jobs(p, active, job)) {
+        DL_LOG_INFO("irregular: %s keeps its path: out of host memory",
+                    p->label);
+        free(job);
+        store(p, RT_PATH_ASIS, NULL, NULL);
+        return;
+    }
+    dl_selection sel;
+    rt_irregular_path path = rt_select_path(p->mode, &p->facts, &sel);
+    DL_LOG_INFO("irregular: %s: %s, %s: %s (transactions per launch: "
+                "%llu as written, %llu duplicated, %llu job-swapped)",
+                p->label, dl_irregular_method_name(sel.method),
+                path_words(path), sel.reason,
+                (unsigned long long)p->facts.tx_none,
+                (unsigned long long)p->facts.tx_duplication,
+                (unsigned long long)p->facts.tx_job_swap);
+    cl_mem r = NULL;
+    cl_kernel variant = NULL;
+    const char *why = NULL;
+    if (path == RT_PATH_JOB_SWAP) {
+        r = upload(p, job, active, &why);
+        variant = r ? build(p, &why) : NULL;
+    }
+    free(job);
+    if (path == RT_PATH_JOB_SWAP && !variant) {
+        DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
+        if (r)
+            dl_cl.clReleaseMemObject(r);
+        r = NULL;
+        path = RT_PATH_PLAIN;
+    }
+    store(p, path, variant, r);
+}
+
+static void *plan_thread(void *arg)
+{
+    rt_jobswap_plan *p = arg;
+    plan(p);
+    rt_jobswap_plan_free(p);
+    flight(-1);
+    return NULL;
+}
+
+static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
+{
+    (void)ev;
+    rt_jobswap_plan *p = user;
+    if (!flight(1))
+        return; /* exiting: dropped, with what it holds */
+    pthread_t thread;
+    pthread_attr_t attr;
+    int started = status == CL_COMPLETE && !pthread_attr_init(&attr);
+    if (started) {
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        started = !pthread_create(&thread, &attr, plan_thread, p);
+        pthread_attr_destroy(&attr);
+    }
+    if (started)
+        return;
+    DL_LOG_INFO("irregular: %s keeps its path: %s", p->label,
+                status == CL_COMPLETE ? "no planning thread"
+                                      : "the index buffer's read failed");
+    store(p, RT_PATH_ASIS, NULL, NULL);
+    rt_jobswap_plan_free(p);
+    flight(-1);
+}
+
+int rt_jobswap_plan_start(rt_jobswap_plan *p)
+{
+    pthread_once(&exit_once, register_exit);
+    return dl_cl.clSetEventCallback(p->read, CL_COMPLETE, on_read, p) ==
+                   CL_SUCCESS
+               ? 0
+               : -1;
+}

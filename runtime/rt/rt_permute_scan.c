@@ -1,0 +1,124 @@
+/* rt_permute_scan.c - which kernels may run unchanged on a permuted array:
+ * the annotations say where a kernel reads A through P, not that it never
+ * names A or P otherwise, so the kernel's body is read too (with the
+ * annotation scanner's lexer, runtime/annot/clsource.h).  Conservative:
+ * A may appear only as A[P[...]], P only inside that, and neither in a
+ * preprocessor line (a macro could hide another use). */
+#include "clsource.h"
+#include "rt_permute.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether `word` stands as a whole identifier in [s, s + len). */
+static int names_word(const char *s, size_t len, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= len; i++) {
+        if (memcmp(s + i, word, w) != 0)
+            continue;
+        int before =
+            i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
+        int after = i + w < len &&
+                    (isalnum((unsigned char)s[i + w]) || s[i + w] == '_');
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a preprocessor line (first non-blank '#', with its splices)
+ * names a or p. */
+static int directive_names(const char *src, size_t len, const char *a,
+                           const char *p)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t start = i, end = i;
+        while (end < len && src[end] != '\n')
+            end++;
+        while (end < len && end > start && src[end - 1] == '\\') {
+            end++; /* a spliced line goes on */
+            while (end < len && src[end] != '\n')
+                end++;
+        }
+        size_t j = start;
+        while (j < end && (src[j] == ' ' || src[j] == '\t'))
+            j++;
+        if (j < end && src[j] == '#' &&
+            (names_word(src + j, end - j, a) ||
+             names_word(src + j, end - j, p)))
+            return 1;
+        i = end + 1;
+    }
+    return 0;
+}
+
+static int next(dl_clsrc_lexer *lx, dl_clsrc_token *t)
+{
+    return dl_clsrc_next(lx, t) == DL_SUCCESS && t->kind != DL_CLSRC_EOF;
+}
+
+/* After `a`: "[" p "[" ... "]" "]", with neither name inside. */
+static int through_p(dl_clsrc_lexer *lx, const char *a, const char *p)
+{
+    dl_clsrc_token t;
+    if (!next(lx, &t) || !dl_clsrc_is_punct(t, '[') || !next(lx, &t) ||
+        !dl_clsrc_is_ident(t, p) || !next(lx, &t) || !dl_clsrc_is_punct(t, '['))
+        return 0;
+    for (int depth = 1; depth > 0;) {
+        if (!next(lx, &t) || dl_clsrc_is_ident(t, a) || dl_clsrc_is_ident(t, p))
+            return 0;
+        depth += dl_clsrc_is_punct(t, '[') - dl_clsrc_is_punct(t, ']');
+    }
+    return next(lx, &t) && dl_clsrc_is_punct(t, ']');
+}
+
+/* The body after its "{": 1 if every use is A[P[...]]. */
+static int body_ok(dl_clsrc_lexer *lx, const char *a, const char *p)
+{
+    dl_clsrc_token t;
+    for (int depth = 1; depth > 0;) {
+        if (!next(lx, &t))
+            return 0;
+        if (dl_clsrc_is_ident(t, p))
+            return 0;
+        if (dl_clsrc_is_ident(t, a) && !through_p(lx, a, p))
+            return 0;
+        depth += dl_clsrc_is_punct(t, '{') - dl_clsrc_is_punct(t, '}');
+    }
+    return 1;
+}
+
+int rt_permute_scan(const char *src, size_t len, const char *kernel,
+                    const char *a, const char *p)
+{
+    if (!src || directive_names(src, len, a, p))
+        return 0;
+    dl_clsrc_lexer lx;
+    dl_clsrc_init(&lx, src, len, NULL, NULL);
+    dl_clsrc_token t;
+    int found_ok = 0, bodies = 0;
+    while (next(&lx, &t)) {
+        if (!dl_clsrc_is_ident(t, "kernel") &&
+            !dl_clsrc_is_ident(t, "__kernel"))
+            continue;
+        dl_clsrc_signature sig;
+        int found = 0;
+        if (dl_clsrc_read_kernel(&lx, &sig, &found) != DL_SUCCESS)
+            return 0;
+        int mine = found && sig.defined && strcmp(sig.name, kernel) == 0;
+        free(sig.name);
+        dl_clsrc_free_params(sig.params, sig.nparams);
+        if (!mine)
+            continue;
+        if (!next(&lx, &t) || !dl_clsrc_is_punct(t, '{'))
+            return 0;
+        bodies++;
+        found_ok = body_ok(&lx, a, p);
+        if (!found_ok)
+            return 0;
+    }
+    return bodies == 1 && found_ok; /* two bodies (#if branches): unsure */
+}

@@ -1,0 +1,51 @@
+/* rt_select.h - which method serves an annotated kernel's indirect
+ * references at its launches (issue 20, docs/irregular.md "In the
+ * runtime: the selector").  DL_IRREGULAR forces one; auto asks the
+ * selector (runtime/irregular/selector.h) with what the runtime knows of
+ * the reference it plans from.  Pure: the tests inject the facts. */
+#ifndef DL_RT_SELECT_H
+#define DL_RT_SELECT_H
+
+#include "controls.h"
+#include "selector.h"
+
+/* What the runtime knows of one reference when its index buffer's
+ * contents arrive.  Times are seconds; negative: not measured. */
+typedef struct rt_select_facts {
+    uint64_t tx_none, tx_duplication, tx_job_swap; /* the analyser's */
+    size_t bytes_duplication; /* the reordered copy (all of P)       */
+    size_t bytes_job_swap;    /* the job map: 4 bytes a work-item    */
+    size_t budget;            /* DL_GATHER_BUDGET in bytes           */
+    int gather_form;          /* the redirected form is planned      */
+    int jobswap_form;         /* dl-annotate wrote the job-swapped one */
+    int a_written;            /* the kernel may write A              */
+    int others_disturbed;     /* other arrays are indexed by the id  */
+    /* The remapping layout's predicate (its runtime side is another
+     * part's: rt_permute_wanted()); 0 until it exists. */
+    int remap_wanted;
+    uint64_t tx_remap; /* its predicted transactions */
+    double kernel_s[DL_METHOD_COUNT], reorg_s[DL_METHOD_COUNT];
+    unsigned reuse;
+} rt_select_facts;
+
+/* Facts with nothing measured. */
+void rt_select_facts_init(rt_select_facts *f);
+
+/* The selector's input from the facts. */
+void rt_select_input(const rt_select_facts *f, dl_selector_input *in);
+
+/* How the kernel's launches run. */
+typedef enum rt_irregular_path {
+    RT_PATH_ASIS = 0, /* as without this choice: the reordering path
+                         (rt_reorder.c, its tuner under DL_POLICY=auto)
+                         where planned, else as written */
+    RT_PATH_PLAIN,    /* as written */
+    RT_PATH_JOB_SWAP  /* the job-swapped variant (rt_jobswap.c) */
+} rt_irregular_path;
+
+/* The path for `mode` and the facts; *sel gets the method and the
+ * reason, in plain words, for the log. */
+rt_irregular_path rt_select_path(dl_irregular_mode mode,
+                                 const rt_select_facts *f, dl_selection *sel);
+
+#endif

@@ -1,0 +1,37 @@
+// dla-args: --layout da -I include
+// dla-build: -I include
+// the count names a size defined in a header the program's build finds
+// through -I: the runtime reads the header from the same -I directory
+#include "sweep_sizes.h"
+
+
+#ifndef DLA_ASSUME_GLOBAL_END
+/* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
+ * builds the variant for launches whose global range ends at or before e in
+ * every dimension: the compiler may then drop the kernel's bounds guards. */
+#ifdef __clang__
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#else
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
+#endif
+#define DLA_ASSUME_GLOBAL_END(e) DLA_ASSUME_GLOBAL_END_(e)
+#endif
+//DL: v1 aos: v[ROWS][4] -> da
+__kernel void scale(__global float *v, float f)
+{
+#ifdef DL_ACTIVE_scale
+#ifdef DL_GLOBAL_END_scale
+DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_scale);
+#endif
+const size_t dla_M_v = (size_t)(long)(ROWS);
+
+    int r = get_global_id(0);
+    (v)[1u * dla_M_v + (size_t)(r)] = (v)[0u * dla_M_v + (size_t)(r)] * f;
+
+#else
+
+    int r = get_global_id(0);
+    v[4 * r + 1] = v[4 * r] * f;
+
+#endif
+}

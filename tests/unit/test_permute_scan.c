@@ -1,0 +1,76 @@
+/* test_permute_scan.c - which kernels may run unchanged on a permuted
+ * array (runtime/rt/rt_permute_scan.c): A only as A[P[...]], P only
+ * there, neither in a preprocessor line, one body of the kernel. */
+#include "rt_permute.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+static int scan(const char *src)
+{
+    return rt_permute_scan(src, strlen(src), "k", "x", "col");
+}
+
+static void test_qualifies(void **state)
+{
+    (void)state;
+    assert_true(scan("__kernel void k(__global float *x, __global int *col,"
+                     " __global float *y) {\n"
+                     "  int i = get_global_id(0);\n"
+                     "  for (int j = 0; j < 4; j++)\n"
+                     "    y[i] += x[col[j * 8 + i]];  /* x[i] in a comment */\n"
+                     "  x[col[i]] = y[i] * 2.0f; /* a write through col */\n"
+                     "}\n"));
+    /* Another kernel of the source may use them as it likes. */
+    assert_true(scan("kernel void other(global float *x, global int *col)"
+                     " { x[0] = col[0]; }\n"
+                     "kernel void k(global float *x, global int *col)"
+                     " { x[col[get_global_id(0)]] += 1.0f; }\n"));
+}
+
+static void test_rejects(void **state)
+{
+    (void)state;
+    /* x used directly. */
+    assert_false(scan("kernel void k(global float *x, global int *col)"
+                      " { x[get_global_id(0)] = x[col[0]]; }\n"));
+    /* col's value used otherwise. */
+    assert_false(scan("kernel void k(global float *x, global int *col,"
+                      " global float *y) { int c = col[0]; y[0] = x[c]; }\n"));
+    /* An offset after col[...]. */
+    assert_false(scan("kernel void k(global float *x, global int *col)"
+                      " { x[col[0] + 1] = 0.0f; }\n"));
+    /* Nested: x's index names x. */
+    assert_false(scan("kernel void k(global float *x, global int *col)"
+                      " { x[col[(int)x[col[0]]]] = 0.0f; }\n"));
+    /* x passed on, or aliased. */
+    assert_false(scan("kernel void k(global float *x, global int *col)"
+                      " { global float *q = x; q[col[0]] = 0.0f; }\n"));
+    /* A macro names x. */
+    assert_false(scan("#define AT(i) x[i]\n"
+                      "kernel void k(global float *x, global int *col)"
+                      " { x[col[0]] = AT(1); }\n"));
+    /* Two bodies (#if branches): unsure. */
+    assert_false(scan("#if A\nkernel void k(global float *x, global int *col)"
+                      " { x[col[0]] = 0.0f; }\n#else\n"
+                      "kernel void k(global float *x, global int *col)"
+                      " { x[col[0]] = 1.0f; }\n#endif\n"));
+    /* No such kernel, or no source. */
+    assert_false(scan("kernel void other(global float *x, global int *col)"
+                      " { x[col[0]] = 0.0f; }\n"));
+    assert_false(rt_permute_scan(NULL, 0, "k", "x", "col"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_qualifies),
+        cmocka_unit_test(test_rejects),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
