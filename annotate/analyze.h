@@ -82,6 +82,9 @@ int dla_tiled(ctx *c);
  * the annotated ones (or why not).  0, or -1 when out of memory. */
 int dla_find_indirect(ctx *c, CXCursor fn);
 
+/* chunks.c: decides c->k->chunks for a kernel with the redirected form
+ * (or why not).  0, or -1 when out of memory. */
+int dla_chunks(ctx *c);
 /* tiled.c: whether a function of this name ties a work-item to its
  * work-group or to the shape of the range. */
 int dla_group_bound(const char *name);

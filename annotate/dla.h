@@ -230,6 +230,10 @@ typedef struct dla_kernel {
     dla_gather *gathers;
     unsigned params_end;
     char *redirect_reason;
+    /* The chunks flag (docs/annotations.md, "launch: chunks"): the
+     * redirected form depends on no launch shape (chunks.c). */
+    int chunks;
+    char *chunks_reason; /* why not, for --explain */
     /* The job-swapped form (docs/annotations.md, "Job swapping"): under
      * DL_JOBSWAP_<k>, get_global_id(0) reads dl_job[get_global_id(0)].
      * Written when jobswap; else jobswap_reason says why (for a kernel

@@ -152,6 +152,8 @@ static char *indirect_lines(const dla_kernel *k, int *failed)
     for (unsigned i = 0; i < k->nindirect; i++)
         if (k->indirect[i].annotation && !k->indirect[i].present)
             putf(&b, "%s\n", k->indirect[i].annotation);
+    if (redirected(k) && k->chunks && !(k->annot && k->annot->chunks))
+        puts_(&b, "//DL: v1 launch: chunks\n");
     *failed |= b.failed;
     return b.text;
 }
@@ -161,7 +163,7 @@ char *dla_emit(const dla_program *prog, size_t *len)
     size_t cap = 1, n = 0;
     int failed = 0;
     for (unsigned i = 0; i < prog->nkernels; i++)
-        cap += 9 + 2 * prog->kernels[i].nargs;
+        cap += 10 + 2 * prog->kernels[i].nargs;
     change *ch = calloc(cap, sizeof *ch);
     char **lines = calloc(5 * prog->nkernels + 1, sizeof *lines);
     if (!ch || !lines) {
@@ -194,6 +196,13 @@ char *dla_emit(const dla_program *prog, size_t *len)
                 annotation_span(&prog->src, k->args[j].user->line, &r))
                 ch[n++] = (change){r, k, 3, k->args[j].neutral};
         }
+        /* the chunks flag too: one the analysis does not prove goes (a
+         * rewritten kernel keeps the one written with its form) */
+        dla_range cr;
+        if (!k->already && k->annot && k->annot->chunks &&
+            !(redirected(k) && k->chunks) &&
+            annotation_span(&prog->src, k->annot->chunks_line, &cr))
+            ch[n++] = (change){cr, k, 0, NULL};
         if (!transformed_args(k))
             continue;
         ch[n++] = (change){{k->line_start, k->line_start}, k, 1, NULL};

@@ -181,6 +181,12 @@ static void explain(const dla_program *p)
                 fprintf(stderr, "%s %s", j ? "," : "", k->gathers[j].name);
             fputc('\n', stderr);
         }
+        if (k->nredirects && !k->redirect_reason)
+            fprintf(stderr, "%s:%u: kernel '%s': %s%s\n", p->src.name, k->line,
+                    k->name,
+                    k->chunks ? "may run in chunks (launch: chunks)"
+                              : "runs whole, not in chunks: ",
+                    k->chunks ? "" : k->chunks_reason);
         if (k->jobswap)
             fprintf(stderr,
                     "%s:%u: kernel '%s': job-swapped form under "

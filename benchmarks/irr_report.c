@@ -19,7 +19,19 @@ void irr_report_header(void)
     puts("workload,reference,method,class,W,S,accesses,tx,tx_none,fewer_pct,"
          "elem_bytes,a_bytes,extra_bytes,index_bytes,extra_frac,plain_ms,"
          "plan_ms,reorg_ms,kernel_ms,iterations,plain_n_ms,net_1_ms,"
-         "net_n_ms,speedup_1,speedup_n,verified,selected");
+         "net_n_ms,speedup_1,speedup_n,verified,selected,whole_ms,"
+         "overlap_net_ms,reorg_hidden_ms");
+}
+
+/* The overlap columns, empty where the row has none: the reorganisation
+ * hidden is the whole time less the overlapped one. */
+static void print_overlap(const irr_mrow *m)
+{
+    if (m->whole > 0 && m->overlapped > 0)
+        printf(",%.4f,%.4f,%.4f\n", 1e3 * m->whole, 1e3 * m->overlapped,
+               1e3 * (m->whole - m->overlapped));
+    else
+        puts(",,,");
 }
 
 static void print_row(const irr_refrows *x, const irr_mrow *m, int k)
@@ -28,7 +40,7 @@ static void print_row(const irr_refrows *x, const irr_mrow *m, int k)
     double none = (double)x->row[0].c[k].before, tx = (double)m->c[k].before;
     double net1 = m->reorg + m->kernel, netn = m->reorg + n * m->kernel;
     printf("%s,%s,%s,%s,%u,%u,%llu,%.0f,%.0f,%.1f,%zu,%.0f,%zu,%zu,%.3f,"
-           "%.4f,%.4f,%.4f,%.4f,%zu,%.4f,%.4f,%.4f,%.3f,%.3f,%d,%d\n",
+           "%.4f,%.4f,%.4f,%.4f,%zu,%.4f,%.4f,%.4f,%.3f,%.3f,%d,%d",
            x->w->name, x->r->label, dl_irregular_method_name(m->m),
            k ? "device" : "gpu", m->g[k].simd_width, m->g[k].segment_bytes,
            (unsigned long long)m->c[k].accesses, tx, none,
@@ -37,6 +49,7 @@ static void print_row(const irr_refrows *x, const irr_mrow *m, int k)
            1e3 * m->plan, 1e3 * m->reorg, 1e3 * m->kernel, x->iterations,
            1e3 * n * x->plain, 1e3 * net1, 1e3 * netn, x->plain / net1,
            n * x->plain / netn, m->verified, m->m == x->selected);
+    print_overlap(m);
 }
 
 int irr_report_geometries(irr_device *d, const irr_ref *r, irr_mrow *m)
@@ -55,6 +68,8 @@ static int base_rows(irr_device *d, irr_refrows *x, const irr_times *t)
                       .reorg = t->reorg,
                       .kernel = t->redirect,
                       .verified = t->verified,
+                      .whole = t->whole,
+                      .overlapped = t->overlapped,
                       .data = x->w->bufs[x->r->a_prime].bytes};
     x->n = 2;
     if (!irr_report_geometries(d, x->r, none))

@@ -15,6 +15,7 @@ typedef struct irr_mrow {
     dl_coalesce_geometry g[2];
     size_t data, index;
     double plan, reorg, kernel; /* seconds */
+    double whole, overlapped;   /* duplication's (irr_times); 0: none */
     int verified;
 } irr_mrow;
 

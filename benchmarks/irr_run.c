@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "gather.h"
+#include "irr_overlap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,9 @@ int irr_device_open(irr_device *d, bench_cl *cl, size_t reps)
                 (int)err, log);
         return 0;
     }
+    d->side = clCreateCommandQueue(cl->context, cl->device, 0, &err);
+    if (!bench_cl_ok(err, "clCreateCommandQueue"))
+        return 0;
     if (dl_engine_create(cl->context, cl->device, &d->engine) != DL_SUCCESS) {
         fprintf(stderr, "dl-bench irregular: %s\n", dl_last_error());
         return 0;
@@ -54,6 +58,9 @@ void irr_device_close(irr_device *d)
         dl_engine_release(d->engine);
     if (d->program)
         clReleaseProgram(d->program);
+    if (d->side)
+        clReleaseCommandQueue(d->side);
+    d->side = NULL;
     d->engine = NULL;
     d->program = NULL;
 }
@@ -228,6 +235,12 @@ static int measure(irr_state *s, unsigned char *want, unsigned char *got,
     ok = ok && poison_output(s) && run_once(s, got) &&
          time_median(s, enqueue_kernel, &out->redirect);
     out->verified = ok && memcmp(want, got, s->w->bufs[s->w->out].bytes) == 0;
+    int same = 1;
+    if (ok && irr_overlap_applies(s->w))
+        ok = irr_overlap_time(s->dev, s->w, s->mem, s->redirect, s->global,
+                              s->local, want, &out->whole, &out->overlapped,
+                              &same);
+    out->verified = out->verified && same;
     return ok;
 }
 
@@ -239,7 +252,7 @@ int irr_run(irr_device *d, const irr_workload *w, irr_times *out)
     unsigned char *got = malloc(bytes ? bytes : 1);
     s.local = d->group;
     s.global = (w->threads + s.local - 1) / s.local * s.local;
-    *out = (irr_times){0, 0, 0, 0};
+    *out = (irr_times){0, 0, 0, 0, 0, 0};
     int ok = want && got && create_buffers(&s) &&
              (s.plain = make_kernel(&s, w->plain, w->plain_args, w->nplain)) &&
              (s.redirect = make_kernel(&s, w->redirect, w->redirect_args,

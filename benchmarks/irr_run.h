@@ -10,16 +10,20 @@
 typedef struct irr_device {
     bench_cl *cl;
     size_t reps;
-    cl_program program; /* irregular.cl */
-    dl_engine *engine;  /* builds and caches the gather kernels */
-    size_t group;       /* work-items per group of every launch */
-    size_t local_bytes; /* CL_DEVICE_LOCAL_MEM_SIZE */
+    cl_program program;    /* irregular.cl */
+    dl_engine *engine;     /* builds and caches the gather kernels */
+    cl_command_queue side; /* the overlapped gathers' queue (irr_overlap.h) */
+    size_t group;          /* work-items per group of every launch */
+    size_t local_bytes;    /* CL_DEVICE_LOCAL_MEM_SIZE */
 } irr_device;
 
 /* Medians over the repetitions, in seconds (event profiling). */
 typedef struct irr_times {
     double plain, reorg, redirect;
     int verified; /* the redirected output is byte-identical */
+    /* Gathers and kernel on the host clock, whole and in overlapped
+     * chunks (irr_overlap.h); 0 where it does not apply. */
+    double whole, overlapped;
 } irr_times;
 
 /* Builds irregular.cl and the engine; 0 (and a message) on failure. */

@@ -23,7 +23,8 @@ COLUMNS = ['workload', 'reference', 'method', 'class', 'W', 'S',
            'accesses', 'tx', 'tx_none', 'fewer_pct', 'elem_bytes', 'a_bytes',
            'extra_bytes', 'index_bytes', 'extra_frac', 'plain_ms', 'plan_ms',
            'reorg_ms', 'kernel_ms', 'iterations', 'plain_n_ms', 'net_1_ms',
-           'net_n_ms', 'speedup_1', 'speedup_n', 'verified', 'selected']
+           'net_n_ms', 'speedup_1', 'speedup_n', 'verified', 'selected',
+           'whole_ms', 'overlap_net_ms', 'reorg_hidden_ms']
 # The methods each workload's first reference must have (remap too when
 # dl-bench was built with METIS: then every SpMV and the records have it).
 ALWAYS = ['none', 'duplication', 'job swap']

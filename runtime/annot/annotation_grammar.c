@@ -277,16 +277,22 @@ static dl_status check_record(dl_annot_pending *p)
     return status;
 }
 
-/* "launch" ":" "tiled" [ "(" expr ")" ]; the word "launch" is read.  The
- * bound runs to the ')' that closes its '(' (it may hold parentheses). */
+/* "launch" ":" ( "tiled" [ "(" expr ")" ] | "chunks" ); the word
+ * "launch" is read.  The bound runs to the ')' that closes its '(' (it
+ * may hold parentheses). */
 static dl_status parse_launch(cursor *c, dl_annot_pending *p)
 {
     size_t n;
     DL_RETURN_IF_FAIL(expect(c, ":", "':' after launch"));
     const char *w = ident(c, &n);
+    if (is_word(w, n, "chunks")) {
+        p->chunks_launch = 1;
+        blanks(c);
+        return c->pos < c->len ? expected(c, "the end") : DL_SUCCESS;
+    }
     if (!is_word(w, n, "tiled")) {
         c->pos -= n;
-        return expected(c, "tiled (the only launch flag so far)");
+        return expected(c, "tiled or chunks");
     }
     p->tiled_launch = 1;
     if (accept(c, "(")) {
@@ -531,6 +537,12 @@ int dl_annot_layout_format(dl_annot_layout layout, char *buf, size_t size)
     if (layout.tile == 0)
         return snprintf(buf, size, "asta(auto)");
     return snprintf(buf, size, "asta(%zu)", layout.tile);
+}
+
+int dl_annot_format_chunks(const dl_annot_kernel *k, char *buf, size_t size)
+{
+    return k && k->chunks ? snprintf(buf, size, "//DL: v1 launch: chunks")
+                          : snprintf(buf, size, "%s", "");
 }
 
 int dl_annot_format_launch(const dl_annot_kernel *k, char *buf, size_t size)

@@ -22,6 +22,8 @@ typedef struct dl_annot_pending {
     /* A kernel flag rather than an argument: "launch: tiled", with its
      * guard bound (if any) in dims[0] and no name. */
     int tiled_launch;
+    /* The other kernel flag, "launch: chunks" (no name, no dims). */
+    int chunks_launch;
     /* An indirect reference rather than an argument's layout:
      * "indirect: read A[P[index] + offset] record(...) for(j < trips)".
      * name is A; the record, if any, is in fields/record_size. */

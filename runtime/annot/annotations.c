@@ -312,6 +312,19 @@ static dl_status resolve_launch(const dl_annot_pending *p, dl_annot_kernel *k)
     return DL_SUCCESS;
 }
 
+/* A "launch: chunks" flag: once per kernel, beside a tiled flag or not. */
+static dl_status resolve_chunks(const dl_annot_pending *p, dl_annot_kernel *k)
+{
+    DL_RETURN_ERROR_ON(p->error, DL_INVALID_ARGUMENT, "%s", p->error);
+    DL_RETURN_ERROR_ON(k->chunks, DL_INVALID_ARGUMENT,
+                       "kernel '%s' has a second chunks flag (first on line "
+                       "%u)",
+                       k->name, k->chunks_line);
+    k->chunks = 1;
+    k->chunks_line = p->line;
+    return DL_SUCCESS;
+}
+
 static void kernel_free(dl_annot_kernel *k)
 {
     dl_dims_free(k->tiled_bound);
@@ -344,6 +357,8 @@ static dl_status bind_one(const dl_annot_pending *p, dl_annot_kernel *k)
 {
     if (p->tiled_launch)
         return resolve_launch(p, k);
+    if (p->chunks_launch)
+        return resolve_chunks(p, k);
     if (p->indirect)
         return bind_indirect(p, k);
     dl_annot_arg *arg = &k->args[k->nargs];
@@ -552,9 +567,9 @@ static dl_status scan_source(scan *sc, const char *src, size_t len)
             diag(sc, p->line,
                  "annotation of '%s' is not followed by a "
                  "kernel function; ignored",
-                 p->tiled_launch ? "launch"
-                 : p->name       ? p->name
-                                 : "?");
+                 p->tiled_launch || p->chunks_launch ? "launch"
+                 : p->name                           ? p->name
+                                                     : "?");
     }
     return DL_SUCCESS;
 }

@@ -105,6 +105,13 @@ typedef struct dl_annot_kernel {
     int tiled;
     unsigned tiled_line;
     dl_dims_expr *tiled_bound;
+    /* "//DL: launch: chunks": no work-item of the kernel depends on the
+     * shape of the launch (it calls no get_global_size, get_global_offset,
+     * group, local or barrier function), so the runtime may run its
+     * range as several launches of whole work-groups (docs/irregular.md,
+     * "Chunked launches"). */
+    int chunks;
+    unsigned chunks_line;
     /* Indirect references, in annotation order.  They ask for no
      * conversion: a kernel with only these runs as written. */
     uint32_t nindirect;
@@ -166,6 +173,10 @@ int dl_annot_format(const dl_annot_arg *arg, char *buf, size_t size);
 /* The kernel's launch flag, "//DL: v1 launch: tiled" or
  * "//DL: v1 launch: tiled(n)", or "" when it has none. */
 int dl_annot_format_launch(const dl_annot_kernel *kernel, char *buf,
+                           size_t size);
+
+/* The kernel's chunks flag, "//DL: v1 launch: chunks", or "". */
+int dl_annot_format_chunks(const dl_annot_kernel *kernel, char *buf,
                            size_t size);
 
 /* The canonical form of an indirect reference:

@@ -19,6 +19,12 @@ typedef enum dl_policy {
     DL_POLICY_NEVER
 } dl_policy;
 
+/* DL_OVERLAP: whether a gathering launch runs in overlapped chunks. */
+typedef enum dl_overlap {
+    DL_OVERLAP_AUTO = 0, /* when it measured faster */
+    DL_OVERLAP_ON,
+    DL_OVERLAP_OFF
+} dl_overlap;
 /* DL_PERMUTE: the permutation layout of indirectly used arrays. */
 typedef enum dl_permute {
     DL_PERMUTE_OFF = 0,

@@ -30,6 +30,7 @@
 typedef struct rt_engine {
     cl_device_id device;
     dl_engine *engine;
+    cl_command_queue side; /* dlayout's own queue, or NULL */
     struct rt_engine *next;
 } rt_engine;
 
@@ -67,7 +68,9 @@ static rt_context *context_add(cl_context context, int counted)
     return c;
 }
 
-dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
+/* The entry for the queue's context and device, its engine made on first
+ * use. */
+static dl_status engine_make(cl_command_queue queue, rt_engine **out)
 {
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
@@ -86,7 +89,7 @@ dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
         return dl_fail(DL_OUT_OF_MEMORY, "out of memory");
     for (rt_engine *e = c->engines; e; e = e->next)
         if (e->device == dev) {
-            *out = e->engine;
+            *out = e;
             return DL_SUCCESS;
         }
     rt_engine *e = calloc(1, sizeof *e);
@@ -99,7 +102,30 @@ dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
     e->device = dev;
     e->next = c->engines;
     c->engines = e;
+    *out = e;
+    return DL_SUCCESS;
+}
+
+dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
+{
+    rt_engine *e = NULL;
+    DL_RETURN_IF_FAIL(engine_make(queue, &e));
     *out = e->engine;
+    return DL_SUCCESS;
+}
+
+dl_status rt_context_side_queue(cl_command_queue queue, cl_command_queue *out)
+{
+    rt_engine *e = NULL;
+    DL_RETURN_IF_FAIL(engine_make(queue, &e));
+    if (!e->side) {
+        cl_int err = CL_SUCCESS;
+        e->side =
+            dl_cl.clCreateCommandQueue(e->engine->context, e->device, 0, &err);
+        DL_RETURN_ON_CL(e->side ? err : CL_INVALID_COMMAND_QUEUE,
+                        "clCreateCommandQueue");
+    }
+    *out = e->side;
     return DL_SUCCESS;
 }
 
@@ -113,6 +139,8 @@ static void context_close(rt_context *c)
     *context_slot(c->context) = c->next;
     for (rt_engine *e = c->engines, *next; e; e = next) {
         next = e->next;
+        if (e->side)
+            dl_cl.clReleaseCommandQueue(e->side);
         dl_engine_release(e->engine);
         free(e);
     }

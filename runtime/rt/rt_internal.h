@@ -259,6 +259,10 @@ typedef struct rt_kernel {
      * launches run through rt_reorder.c, not the layout path. */
     int reorder;
     int reorder_warned; /* a decline of rt_reorder.c was logged (locked) */
+    int chunks_warned;  /* why it runs whole was logged (locked)         */
+    /* DL_OVERLAP=auto's measurements (rt_chunks.c), shared with their
+     * pending callbacks: NULL until the first. */
+    struct rt_overlap_times *overlap;
     /* The method of its indirect references (rt_jobswap.h), made at its
      * first launch (locked). */
     struct rt_irregular *irregular;
@@ -358,6 +362,10 @@ typedef struct rt_stats {
      * enqueued, launches served by a cached copy, cached copies found
      * stale (A or P written since). */
     uint64_t reorders, reorder_hits, reorder_invalidations;
+    /* Chunked launches (rt_chunks.c): launches run as several, gathers
+     * of one chunk enqueued on dlayout's own queue, and launches whose
+     * last chunks ran as written (partial duplication). */
+    uint64_t chunked_launches, overlapped_gathers, partial_launches;
     /* The permutation layout (rt_permute.c): pairs applied, restored. */
     uint64_t permutations_applied, permutations_restored;
 } rt_stats;
@@ -482,6 +490,10 @@ void rt_kernels_forget_buffer(cl_mem mem); /* locked */
 /* rt_contexts.c (locked): the engine for the queue's context and device,
  * made on first use; fails for a context the program has released. */
 dl_status rt_context_engine(cl_command_queue queue, dl_engine **out);
+/* rt_contexts.c (locked): dlayout's own in-order queue on the queue's
+ * context and device (the overlapped gathers of rt_chunks.c), made on
+ * first use and released with the context's engines. */
+dl_status rt_context_side_queue(cl_command_queue queue, cl_command_queue *out);
 
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);

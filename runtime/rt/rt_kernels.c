@@ -3,6 +3,7 @@
  * plans to transform them, and every clSetKernelArg value (for dimension
  * expressions, buffer arguments and the replay into the activated
  * variant's kernel). */
+#include "rt_chunks.h"
 #include "rt_internal.h"
 #include "rt_jobswap.h"
 #include "rt_reorder.h"
@@ -75,6 +76,7 @@ static void free_kernel(rt_kernel *k)
     if (k->xform_flat)
         dl_cl.clReleaseKernel(k->xform_flat);
     rt_irregular_forget(k);
+    rt_chunks_forget(k);
     if (k->prog)
         rt_program_unref(k->prog);
     free(k->name);

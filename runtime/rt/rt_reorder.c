@@ -3,14 +3,18 @@
  * (A, P, offset) over all of P, from the cache when A and P kept their
  * versions, else gathered on the launch's queue after what the launch
  * waits for; then the activated variant with the copies as its extra
- * arguments.  Lookups, stores, argument setting and the enqueue are
- * under the lock; the variant's build and the gathers (whose program
- * build may block) are not. */
+ * arguments.  A kernel marked `launch: chunks` may run in chunks instead
+ * (rt_chunks.c): its gathers per chunk on dlayout's own queue, or over
+ * DL_GATHER_BUDGET only the chunks whose prefix of A' fits.  Lookups, stores,
+ * argument setting and the enqueue are under the lock; the variant's build and
+ * the gathers (whose program build may block) are not. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_reorder.h"
 #include "gather.h"
 #include "reorder_cache.h"
+#include "rt_chunks.h"
 #include "rt_indirect.h"
+#include "rt_reorder_job.h"
 #include "rt_reorder_predict.h"
 #include "rt_reorder_tune.h"
 #include "tuner_timing.h"
@@ -18,21 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Gather parameters per kernel, at most. */
-#define RT_GATHERS 16
-
-/* One gather parameter at one launch. */
-typedef struct gather_job {
-    const dl_annot_indirect *ref; /* its first reference                */
-    uint32_t param;               /* its index in the activated variant */
-    dl_reorder_key key;
-    uint64_t version_a, version_p;
-    cl_mem a_prime; /* retained: the copy the variant reads             */
-    cl_event ready; /* retained: completes when a_prime is written      */
-    int gather;     /* not cached: gathered at this launch              */
-    size_t bytes;   /* of a_prime                                        */
-} gather_job;
 
 /* ------------------------------------------------------------- planning */
 
@@ -165,6 +154,7 @@ static const char *job_key(const launch_call *c, const rt_kernel *k,
     size_t p_bytes = mem_size(p);
     if (!a || !p || !isz || p_bytes < isz)
         return "an array or index buffer argument is not a buffer";
+    j->at = range;
     j->key =
         (dl_reorder_key){.a = a,
                          .p = p,
@@ -273,7 +263,7 @@ static const char *order_args(const launch_call *c, const rt_kernel *k,
 /* Locked: looks each job up; A and P, tracked from now on, add their
  * ordering events to *order.  NULL, or why the launch declines. */
 static const char *lookup(const launch_call *c, gather_job *jobs, uint32_t n,
-                          rt_events *order)
+                          rt_events *order, rt_chunk_plan *plan)
 {
     dl_reorder_cache *cache = cache_for(c->queue);
     if (!cache)
@@ -281,9 +271,10 @@ static const char *lookup(const launch_call *c, gather_job *jobs, uint32_t n,
     size_t need = 0;
     for (uint32_t i = 0; i < n; i++)
         need += jobs[i].bytes;
-    if (need > cache_budget)
-        return "its reordered copies exceed DL_GATHER_BUDGET (partial "
-               "duplication is not done yet)";
+    if (need > cache_budget && !rt_chunks_fit(plan, jobs, n, cache_budget))
+        return "its reordered copies exceed DL_GATHER_BUDGET, and no chunk "
+               "of its range fits (partial duplication needs a chunked "
+               "launch)";
     const char *why = NULL;
     for (uint32_t i = 0; i < n; i++) {
         gather_job *j = &jobs[i];
@@ -321,7 +312,7 @@ static const char *lookup(const launch_call *c, gather_job *jobs, uint32_t n,
  * and the ordering events.  NULL, or why not. */
 static const char *gather(const launch_call *c, gather_job *jobs, uint32_t n,
                           cl_uint nwait, const cl_event *wait,
-                          const rt_events *order)
+                          const rt_events *order, rt_chunk_plan *plan)
 {
     dl_engine *engine = NULL;
     cl_context ctx = NULL;
@@ -346,12 +337,16 @@ static const char *gather(const launch_call *c, gather_job *jobs, uint32_t n,
         rt_events joined = {0};
         cl_uint nw = 0;
         const cl_event *w = rt_events_join(&joined, nwait, wait, order, &nw);
-        dl_status st = dl_enqueue_gather(
-            engine, c->queue, j->key.a, j->key.p, &j->key.ref, &j->key.range,
-            j->key.index_bytes, j->a_prime, nw, w, &j->ready);
+        const char *why =
+            plan->overlap ? rt_chunks_gather(c, plan, engine, i, j, nw, w)
+            : dl_enqueue_gather(engine, c->queue, j->key.a, j->key.p,
+                                &j->key.ref, &j->key.range, j->key.index_bytes,
+                                j->a_prime, nw, w, &j->ready) != DL_SUCCESS
+                ? dl_last_error()
+                : NULL;
         rt_events_free(&joined);
-        if (st != DL_SUCCESS)
-            return dl_last_error();
+        if (why)
+            return why;
         RT_ADD(dl_rt.stats.reorders, 1);
     }
     return NULL;
@@ -391,14 +386,15 @@ static void jobs_free(gather_job *jobs, uint32_t n)
  * its event is a use of every tracked argument, and goes to the probe. */
 static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
                       uint32_t n, cl_uint nwait, const cl_event *wait,
-                      rt_events *order, dl_tuner_probe *probe, cl_event *event)
+                      rt_events *order, rt_chunk_plan *plan,
+                      dl_tuner_probe *probe, cl_event *event)
 {
     cl_kernel kernel = n ? k->xform : c->kernel;
     cl_int err = n ? rt_launch_sync_args(k) : CL_SUCCESS;
     for (uint32_t i = 0; i < n && err == CL_SUCCESS; i++) {
         err = dl_cl.clSetKernelArg(k->xform, jobs[i].param, sizeof(cl_mem),
                                    &jobs[i].a_prime);
-        if (jobs[i].ready)
+        if (jobs[i].ready && !rt_chunks_per_chunk(plan, i))
             rt_events_push_once(order, jobs[i].ready);
     }
     if (err != CL_SUCCESS) {
@@ -410,10 +406,13 @@ static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
     const cl_event *w = rt_events_join(&joined, nwait, wait, order, &nw);
     cl_event own = NULL;
     cl_event *ev = event ? event : &own;
-    err = c->task ? dl_cl.clEnqueueTask(c->queue, kernel, nw, w, ev)
-                  : dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
-                                                 c->offset, c->global, c->local,
-                                                 nw, w, ev);
+    int chunked = n && (plan->overlap || plan->gathered < plan->count);
+    err = chunked ? rt_chunks_enqueue(c, kernel, plan, n, nw, w, ev)
+          : c->task
+              ? dl_cl.clEnqueueTask(c->queue, kernel, nw, w, ev)
+              : dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
+                                             c->offset, c->global, c->local, nw,
+                                             w, ev);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS ? *ev : NULL, n > 0);
     if (err == CL_SUCCESS && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {
@@ -458,14 +457,19 @@ static dl_tuner_choice choose(const launch_call *c, rt_kernel *k,
 
 /* The gathers the launch needs (some may be cached): NULL, or why not.
  * On success the jobs hold the copies and *order their ordering events. */
-static const char *prepare(const launch_call *c, gather_job *jobs, uint32_t n,
-                           cl_uint nwait, const cl_event *wait,
-                           rt_events *order)
+static const char *prepare(const launch_call *c, rt_kernel *k, gather_job *jobs,
+                           uint32_t n, cl_uint nwait, const cl_event *wait,
+                           rt_events *order, rt_chunk_plan *plan)
 {
     rt_lock();
-    const char *why = lookup(c, jobs, n, order);
+    const char *why = lookup(c, jobs, n, order, plan);
     rt_unlock();
-    why = why ? why : gather(c, jobs, n, nwait, wait, order);
+    int gathers = 0;
+    for (uint32_t i = 0; !why && i < n; i++)
+        gathers |= jobs[i].gather;
+    if (gathers)
+        rt_chunks_choose_overlap(k, plan);
+    why = why ? why : gather(c, jobs, n, nwait, wait, order, plan);
     if (!why)
         __atomic_store_n(&gathered_once, 1, __ATOMIC_RELAXED);
     return why;
@@ -494,13 +498,16 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
                                                        c->queue, nwait, wait)
                                 : NULL;
     rt_events order = {0};
+    rt_chunk_plan plan;
+    rt_chunks_plan(c, k, jobs, tc.transform ? n : 0, &plan);
+    plan.probed = probe != NULL;
     rt_lock();
     why = order_args(c, k, &order);
     rt_unlock();
     if (!why && tc.transform) {
-        why = prepare(c, jobs, n, nwait, wait, &order);
-        rt_events gathers = {0};
-        for (uint32_t i = 0; !why && i < n; i++)
+        why = prepare(c, k, jobs, n, nwait, wait, &order, &plan);
+        rt_events gathers = {0}; /* overlapped: none (never probed) */
+        for (uint32_t i = 0; !why && !plan.overlap && i < n; i++)
             if (jobs[i].gather)
                 rt_events_push(&gathers, jobs[i].ready);
         dl_tuner_probe_converted(probe, gathers.n, gathers.ev);
@@ -515,16 +522,19 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         if (tc.transform)
             store(c, jobs, n);
         *err = enqueue(c, k, jobs, tc.transform ? n : 0, nwait, wait, &order,
-                       probe, ev);
+                       &plan, probe, ev);
         if (*err == CL_SUCCESS && tc.transform)
             rt_stats_ran_transformed(k);
         rt_unlock();
+        if (*err == CL_SUCCESS)
+            rt_chunks_time(c, k, &plan);
         if (sample && *err == CL_SUCCESS)
             rt_reorder_predict_launched(c, k, sig, *ev);
         if (sampled)
             dl_cl.clReleaseEvent(sampled);
     } else
         dl_tuner_probe_launched(probe, NULL, 0);
+    rt_chunks_free(&plan);
     jobs_free(jobs, n);
     rt_events_free(&order);
     if (why)

@@ -27,6 +27,9 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(reorders)
     RT_GET(reorder_hits)
     RT_GET(reorder_invalidations)
+    RT_GET(chunked_launches)
+    RT_GET(overlapped_gathers)
+    RT_GET(partial_launches)
     RT_GET(permutations_applied)
     RT_GET(permutations_restored)
 #undef RT_GET
@@ -53,8 +56,9 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "unmarshals=%llu bytes_marshaled=%llu marshal_enqueue_ms=%.3f "
         "declined=%llu plain_launches=%llu decided_transform=%llu "
         "decided_plain=%llu reorders=%llu reorder_hits=%llu "
-        "reorder_invalidations=%llu permutations_applied=%llu "
-        "permutations_restored=%llu",
+        "reorder_invalidations=%llu chunked_launches=%llu "
+        "overlapped_gathers=%llu partial_launches=%llu "
+        "permutations_applied=%llu permutations_restored=%llu",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
@@ -66,6 +70,9 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->decided_plain, (unsigned long long)s->reorders,
         (unsigned long long)s->reorder_hits,
         (unsigned long long)s->reorder_invalidations,
+        (unsigned long long)s->chunked_launches,
+        (unsigned long long)s->overlapped_gathers,
+        (unsigned long long)s->partial_launches,
         (unsigned long long)s->permutations_applied,
         (unsigned long long)s->permutations_restored);
 }

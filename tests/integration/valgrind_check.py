@@ -3,7 +3,7 @@
 and fails on any problem that involves dlayout's own code.
 
 usage: valgrind_check.py --dl-run PATH [--layer] --tool memcheck|helgrind|drd
-           --suppressions FILE [--timeout S] -- PROGRAM [ARGS...]
+           --suppressions FILE [--timeout S] [--env K=V]... -- PROGRAM [ARGS...]
        valgrind_check.py --self-test
 
 The program runs first under `dl-run -- valgrind --tool=none`, so that
@@ -246,11 +246,14 @@ def main():
                         choices=["memcheck", "helgrind", "drd"])
     parser.add_argument("--suppressions", required=True)
     parser.add_argument("--timeout", type=int, default=1500)
+    parser.add_argument("--env", action="append", default=[],
+                        help="K=V for the dlayout runs (after DL_POLICY)")
     parser.add_argument("program", nargs="+")
     args = parser.parse_args()
 
     env = dict(os.environ)
     env["DL_POLICY"] = "always"
+    env.update(kv.split("=", 1) for kv in args.env)
     launcher = [args.dl_run, "--stats"] + (["--layer"] if args.layer else [])
     launcher += ["--"]
     warm_up = ["valgrind", "--tool=none", "--log-file=/dev/null"]

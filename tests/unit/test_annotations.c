@@ -508,12 +508,45 @@ static void test_launch_flag(void **state)
     }
 }
 
+/* "launch: chunks" marks the kernel too, beside a tiled flag or not;
+ * twice is an error. */
+static void test_chunks_flag(void **state)
+{
+    (void)state;
+    dl_annot_program *prog =
+        one("//DL: launch: chunks\n//DL: V1 Launch : tiled");
+    const dl_annot_kernel *k = kernel(prog, "k");
+    expect_no_diags(prog);
+    assert_true(k->ok && k->chunks && k->tiled);
+    assert_int_equal(k->chunks_line, 2);
+    assert_int_equal(k->nargs, 0);
+    char buf[64];
+    assert_int_equal(dl_annot_format_chunks(k, buf, sizeof buf),
+                     (int)strlen("//DL: v1 launch: chunks"));
+    assert_string_equal(buf, "//DL: v1 launch: chunks");
+    dl_annot_free(prog);
+
+    prog = one("//DL: aos: f[n][2]");
+    k = kernel(prog, "k");
+    assert_false(k->chunks);
+    assert_int_equal(dl_annot_format_chunks(k, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    dl_annot_free(prog);
+
+    prog = one("//DL: launch: chunks\n//DL: launch: chunks");
+    k = kernel(prog, "k");
+    assert_false(k->ok);
+    expect_diag(prog, 3, "second chunks flag (first on line 2)");
+    dl_annot_free(prog);
+}
+
 static void test_launch_flag_errors(void **state)
 {
     (void)state;
     rejected("//DL: launch tiled", "expected ':' after launch");
     rejected("//DL: launch:", "expected tiled");
-    rejected("//DL: launch: flat", "expected tiled (the only launch flag");
+    rejected("//DL: launch: flat", "expected tiled or chunks");
+    rejected("//DL: launch: chunks(2)", "expected the end, found '(2)'");
     rejected("//DL: launch: tiled(n", "without a matching ')'");
     rejected("//DL: launch: tiled()", "the bound of tiled(...)");
     rejected("//DL: launch: tiled(n +)", "the bound of tiled(...)");
@@ -558,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_annotation_in_parameter_list),
         cmocka_unit_test(test_format_round_trip),
         cmocka_unit_test(test_launch_flag),
+        cmocka_unit_test(test_chunks_flag),
         cmocka_unit_test(test_launch_flag_errors),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -130,6 +130,8 @@ static void test_table(void **state)
                                         "DL_CALIBRATION_NOTICE",
                                         "DL_IRREGULAR",
                                         "DL_GATHER_BUDGET",
+                                        "DL_OVERLAP",
+                                        "DL_CHUNKS",
                                         "DL_PERMUTE"};
     const unsigned n = sizeof names / sizeof *names;
     assert_int_equal(dl_control_count, n);
@@ -146,6 +148,15 @@ static void test_table(void **state)
     assert_int_equal(dl_control_find("DL_STATS")->kind, DL_CONTROL_BOOL);
     assert_int_equal(dl_control_find("DL_GATHER_BUDGET")->kind,
                      DL_CONTROL_FRACTION);
+    dl_controls c;
+    dl_controls_defaults(&c);
+    assert_int_equal(c.overlap, DL_OVERLAP_AUTO);
+    assert_int_equal(c.chunks, 0);
+    assert_int_equal(dl_controls_set(&c, "DL_OVERLAP", "off"), DL_SUCCESS);
+    assert_int_equal(c.overlap, DL_OVERLAP_OFF);
+    assert_int_equal(dl_controls_set(&c, "DL_CHUNKS", "8"), DL_SUCCESS);
+    assert_int_equal(c.chunks, 8);
+    dl_controls_free(&c);
 }
 
 static void test_enums(void **state)

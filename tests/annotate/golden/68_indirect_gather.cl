@@ -12,6 +12,7 @@ struct atom { float x, y, z, w; };
 //DL: v1 indirect: read x[col[gid] - n]
 //DL: v1 indirect: read a[perm[gid]] record(size=16; 4:4)
 //DL: v1 indirect: read a[col[2 * gid + 1]] record(size=16; 12:4)
+//DL: v1 launch: chunks
 #ifdef DL_JOBSWAP_gather
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))

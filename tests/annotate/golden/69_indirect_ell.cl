@@ -6,6 +6,7 @@
 #define W 3
 
 //DL: v1 indirect: read x[col[j * N + gid]] for(j < K)
+//DL: v1 launch: chunks
 #ifdef DL_JOBSWAP_ell_cm
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
@@ -47,6 +48,7 @@ __kernel void ell_cm(__global const float *val, __global const int *col,
 #endif
 
 //DL: v1 indirect: read x[col[gid * 3 + j]] for(j < 3)
+//DL: v1 launch: chunks
 #ifdef DL_JOBSWAP_ell_rm
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))

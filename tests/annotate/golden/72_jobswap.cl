@@ -10,6 +10,7 @@
 float twice(float v) { return 2.0f * v; }
 
 //DL: v1 indirect: read x[col[gid]]
+//DL: v1 launch: chunks
 #ifdef DL_JOBSWAP_swap
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
@@ -183,6 +184,7 @@ __kernel void fenced(__global const float *x, __global const int *col,
 }
 
 //DL: v1 indirect: read x[col[gid]]
+//DL: v1 launch: chunks
 __kernel void said(__global const float *x, __global const int *col,
                    __global float *y
 #ifdef DL_ACTIVE_said
