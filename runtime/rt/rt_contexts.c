@@ -30,6 +30,9 @@
 typedef struct rt_engine {
     cl_device_id device;
     dl_engine *engine;
+    unsigned holds; /* planning threads using it without the lock */
+    int orphan;     /* its context closed while held: the last unhold
+                       releases it */
     struct rt_engine *next;
 } rt_engine;
 
@@ -67,7 +70,40 @@ static rt_context *context_add(cl_context context, int counted)
     return c;
 }
 
+static dl_status engine_entry(cl_command_queue queue, rt_engine **out);
+
 dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
+{
+    rt_engine *e = NULL;
+    dl_status st = engine_entry(queue, &e);
+    if (st == DL_SUCCESS)
+        *out = e->engine;
+    return st;
+}
+
+dl_status rt_context_engine_hold(cl_command_queue queue, dl_engine **out,
+                                 void **hold)
+{
+    rt_engine *e = NULL;
+    dl_status st = engine_entry(queue, &e);
+    if (st == DL_SUCCESS) {
+        e->holds++;
+        *out = e->engine;
+        *hold = e;
+    }
+    return st;
+}
+
+void rt_context_engine_unhold(void *hold)
+{
+    rt_engine *e = hold;
+    if (--e->holds == 0 && e->orphan) {
+        dl_engine_release(e->engine);
+        free(e);
+    }
+}
+
+static dl_status engine_entry(cl_command_queue queue, rt_engine **out)
 {
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
@@ -86,7 +122,7 @@ dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
         return dl_fail(DL_OUT_OF_MEMORY, "out of memory");
     for (rt_engine *e = c->engines; e; e = e->next)
         if (e->device == dev) {
-            *out = e->engine;
+            *out = e;
             return DL_SUCCESS;
         }
     rt_engine *e = calloc(1, sizeof *e);
@@ -99,7 +135,7 @@ dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
     e->device = dev;
     e->next = c->engines;
     c->engines = e;
-    *out = e->engine;
+    *out = e;
     return DL_SUCCESS;
 }
 
@@ -113,8 +149,11 @@ static void context_close(rt_context *c)
     *context_slot(c->context) = c->next;
     for (rt_engine *e = c->engines, *next; e; e = next) {
         next = e->next;
-        dl_engine_release(e->engine);
-        free(e);
+        e->orphan = e->holds > 0;
+        if (!e->orphan) {
+            dl_engine_release(e->engine);
+            free(e);
+        }
     }
     DL_LOG_DEBUG("context %p released by the program: dlayout let go of it",
                  (void *)c->context);

@@ -479,6 +479,12 @@ void rt_kernels_forget_buffer(cl_mem mem); /* locked */
 /* rt_contexts.c (locked): the engine for the queue's context and device,
  * made on first use; fails for a context the program has released. */
 dl_status rt_context_engine(cl_command_queue queue, dl_engine **out);
+/* Locked: the same, held for use without the lock (a planning thread
+ * building kernels): the program releasing the context meanwhile leaves
+ * it to the unhold, locked, to release. */
+dl_status rt_context_engine_hold(cl_command_queue queue, dl_engine **out,
+                                 void **hold);
+void rt_context_engine_unhold(void *hold);
 
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);
