@@ -474,8 +474,9 @@ int rt_permute_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         rt_unlock();
         if (!pm)
             return 0;
-        if (planned)
-            tc = tune(c, k, &costs);
+        /* Not planned yet: as written, even if it is planned by the time
+         * the lock is taken again (the tuner was not asked). */
+        tc = planned ? tune(c, k, &costs) : (dl_tuner_choice){0, 0, 0, 0};
     }
     dl_tuner_probe *probe = tc.measure
                                 ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket,

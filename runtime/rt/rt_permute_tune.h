@@ -14,8 +14,8 @@
 
 /* What one pair's permutation costs and saves. */
 typedef struct rt_remap_costs {
-    size_t n, elem;       /* A: n elements of elem bytes              */
-    size_t count;         /* P: entries of index_bytes                */
+    size_t n, elem; /* A: n elements of elem bytes              */
+    size_t count;   /* P: entries of index_bytes                */
     unsigned index_bytes;
     size_t moved;         /* elements its plan moves (0: unknown, n)  */
     double build_ns;      /* building its kernels (0: built already)  */
