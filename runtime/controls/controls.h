@@ -25,19 +25,14 @@ typedef enum dl_overlap {
     DL_OVERLAP_ON,
     DL_OVERLAP_OFF
 } dl_overlap;
-/* DL_PERMUTE: the permutation layout of indirectly used arrays. */
-typedef enum dl_permute {
-    DL_PERMUTE_OFF = 0,
-    DL_PERMUTE_ON,
-    DL_PERMUTE_AUTO
-} dl_permute;
 /* DL_IRREGULAR: the method for annotated indirect references. */
 typedef enum dl_irregular_mode {
     DL_IRREGULAR_AUTO = 0, /* the selector's choice (docs/irregular.md) */
     DL_IRREGULAR_NONE,     /* the kernel as written */
     DL_IRREGULAR_GATHER,   /* reordering with index redirection */
     DL_IRREGULAR_JOBSWAP,  /* the job-swapped form */
-    DL_IRREGULAR_PADDING   /* not built on the device: as written */
+    DL_IRREGULAR_PADDING,  /* not built on the device: as written */
+    DL_IRREGULAR_REMAP     /* the permutation layout (rt_permute.h) */
 } dl_irregular_mode;
 
 /* DL_TILE=auto is stored as this. */

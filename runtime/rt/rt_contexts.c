@@ -31,6 +31,9 @@ typedef struct rt_engine {
     cl_device_id device;
     dl_engine *engine;
     cl_command_queue side; /* dlayout's own queue, or NULL */
+    unsigned holds;        /* planning threads using it without the lock */
+    int orphan;            /* its context closed while held: the last unhold
+                              releases it */
     struct rt_engine *next;
 } rt_engine;
 
@@ -68,9 +71,57 @@ static rt_context *context_add(cl_context context, int counted)
     return c;
 }
 
+static dl_status engine_entry(cl_command_queue queue, rt_engine **out);
+
+dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
+{
+    rt_engine *e = NULL;
+    dl_status st = engine_entry(queue, &e);
+    if (st == DL_SUCCESS)
+        *out = e->engine;
+    return st;
+}
+
+dl_status rt_context_engine_hold(cl_command_queue queue, dl_engine **out,
+                                 void **hold)
+{
+    rt_engine *e = NULL;
+    dl_status st = engine_entry(queue, &e);
+    if (st == DL_SUCCESS) {
+        e->holds++;
+        *out = e->engine;
+        *hold = e;
+    }
+    return st;
+}
+
+void rt_context_engine_unhold(void *hold)
+{
+    rt_engine *e = hold;
+    if (--e->holds == 0 && e->orphan) {
+        dl_engine_release(e->engine);
+        free(e);
+    }
+}
+
+dl_status rt_context_side_queue(cl_command_queue queue, cl_command_queue *out)
+{
+    rt_engine *e = NULL;
+    DL_RETURN_IF_FAIL(engine_entry(queue, &e));
+    if (!e->side) {
+        cl_int err = CL_SUCCESS;
+        e->side =
+            dl_cl.clCreateCommandQueue(e->engine->context, e->device, 0, &err);
+        DL_RETURN_ON_CL(e->side ? err : CL_INVALID_COMMAND_QUEUE,
+                        "clCreateCommandQueue");
+    }
+    *out = e->side;
+    return DL_SUCCESS;
+}
+
 /* The entry for the queue's context and device, its engine made on first
  * use. */
-static dl_status engine_make(cl_command_queue queue, rt_engine **out)
+static dl_status engine_entry(cl_command_queue queue, rt_engine **out)
 {
     cl_context ctx = NULL;
     cl_device_id dev = NULL;
@@ -106,29 +157,6 @@ static dl_status engine_make(cl_command_queue queue, rt_engine **out)
     return DL_SUCCESS;
 }
 
-dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
-{
-    rt_engine *e = NULL;
-    DL_RETURN_IF_FAIL(engine_make(queue, &e));
-    *out = e->engine;
-    return DL_SUCCESS;
-}
-
-dl_status rt_context_side_queue(cl_command_queue queue, cl_command_queue *out)
-{
-    rt_engine *e = NULL;
-    DL_RETURN_IF_FAIL(engine_make(queue, &e));
-    if (!e->side) {
-        cl_int err = CL_SUCCESS;
-        e->side =
-            dl_cl.clCreateCommandQueue(e->engine->context, e->device, 0, &err);
-        DL_RETURN_ON_CL(e->side ? err : CL_INVALID_COMMAND_QUEUE,
-                        "clCreateCommandQueue");
-    }
-    *out = e->side;
-    return DL_SUCCESS;
-}
-
 /* The program's last reference went: let go of everything of the
  * context.  The buffers' restores use its engines, so the entry is
  * unlinked only after them, and the engines go last. */
@@ -139,10 +167,14 @@ static void context_close(rt_context *c)
     *context_slot(c->context) = c->next;
     for (rt_engine *e = c->engines, *next; e; e = next) {
         next = e->next;
-        if (e->side)
+        if (e->side) /* used by launches only, never by a planning thread */
             dl_cl.clReleaseCommandQueue(e->side);
-        dl_engine_release(e->engine);
-        free(e);
+        e->side = NULL;
+        e->orphan = e->holds > 0;
+        if (!e->orphan) {
+            dl_engine_release(e->engine);
+            free(e);
+        }
     }
     DL_LOG_DEBUG("context %p released by the program: dlayout let go of it",
                  (void *)c->context);

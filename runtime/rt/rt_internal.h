@@ -494,6 +494,12 @@ dl_status rt_context_engine(cl_command_queue queue, dl_engine **out);
  * context and device (the overlapped gathers of rt_chunks.c), made on
  * first use and released with the context's engines. */
 dl_status rt_context_side_queue(cl_command_queue queue, cl_command_queue *out);
+/* Locked: the same, held for use without the lock (a planning thread
+ * building kernels): the program releasing the context meanwhile leaves
+ * it to the unhold, locked, to release. */
+dl_status rt_context_engine_hold(cl_command_queue queue, dl_engine **out,
+                                 void **hold);
+void rt_context_engine_unhold(void *hold);
 
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);

@@ -9,6 +9,7 @@
 #include "rt_jobswap_plan.h"
 #include "gather.h"
 #include "rt_indirect.h"
+#include "rt_permute.h"
 #include "rt_reorder.h"
 
 #include <stdio.h>
@@ -83,11 +84,33 @@ static rt_irregular_launched settle(rt_kernel *k, rt_irregular_path path,
     }
     rt_unlock();
     if (first)
-        DL_LOG_INFO_AT(
-            k->prog ? k->prog->name : "<source>", k->annot ? k->annot->line : 0,
-            "irregular: kernel '%s' %s: %s", k->name,
-            path == RT_PATH_PLAIN ? "runs as written" : "keeps its path", why);
-    return path == RT_PATH_PLAIN ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;
+        DL_LOG_INFO_AT(k->prog ? k->prog->name : "<source>",
+                       k->annot ? k->annot->line : 0,
+                       "irregular: kernel '%s' %s: %s", k->name,
+                       rt_select_path_words(path), why);
+    return path == RT_PATH_PLAIN || path == RT_PATH_REMAP ? RT_IRREGULAR_PLAIN
+                                                          : RT_IRREGULAR_ASIS;
+}
+
+int rt_irregular_remapped(const rt_kernel *k)
+{
+    return k->irregular && k->irregular->decided &&
+           k->irregular->path == RT_PATH_REMAP;
+}
+
+void rt_irregular_remap_forced(rt_kernel *k)
+{
+    rt_lock();
+    rt_irregular *st = state_of(k);
+    int first = st && !st->decided;
+    rt_unlock();
+    if (!first)
+        return;
+    dl_selection sel;
+    rt_select_facts f;
+    rt_select_facts_init(&f);
+    f.remap_form = 1;
+    settle(k, rt_select_path(DL_IRREGULAR_REMAP, &f, &sel), sel.reason);
 }
 
 /* ----------------------------------------------------------- enqueue */
@@ -197,6 +220,27 @@ static const char *plan_range(const launch_call *c, const rt_kernel *k,
     return NULL;
 }
 
+/* The permutation's row: whether r is the reference it may take, and A's
+ * elements (the planning counts pi's transactions from P's entries).  The
+ * memory is pi, pi^-1 and both plans' order tables, 16 bytes an element
+ * at most (rt_permute_plan.c checks the exact figure). */
+static void remap_facts(rt_kernel *k, const dl_annot_indirect *r,
+                        rt_jobswap_plan *p)
+{
+    cl_mem a = rt_launch_arg_mem(k, r->array);
+    size_t bytes = 0;
+    rt_lock();
+    int ref = rt_permute_ref(k);
+    rt_unlock();
+    if (ref < 0 || &k->annot->indirect[ref] != r || !a || !r->elem_size ||
+        dl_cl.clGetMemObjectInfo(a, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) !=
+            CL_SUCCESS)
+        return;
+    p->elements = bytes / r->elem_size;
+    p->facts.remap_form = p->elements >= 2 && p->elements <= INT32_MAX;
+    p->facts.bytes_remap = p->elements * 4 * sizeof(uint32_t);
+}
+
 /* The planning of reference r at launch c, without P's entries yet.
  * NULL, or *why. */
 static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
@@ -243,6 +287,7 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
     p->facts.others_disturbed = others_indexed(k->annot);
     p->facts.bytes_duplication = bytes / isz * r->elem_size;
     p->facts.bytes_job_swap = c->global[0] * sizeof(uint32_t);
+    remap_facts(k, r, p);
     dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof p->device,
                                 &p->device, NULL);
     dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT, sizeof p->context,
@@ -306,12 +351,22 @@ static const char *read_index(const launch_call *c, rt_kernel *k,
     return NULL;
 }
 
+/* The reference the planning counts: the one the permutation may take,
+ * else the first. */
+static const dl_annot_indirect *planned_ref(rt_kernel *k)
+{
+    rt_lock();
+    int ref = rt_permute_ref(k);
+    rt_unlock();
+    return &k->annot->indirect[ref < 0 ? 0 : ref];
+}
+
 /* The first launch: as it would run, then P's read after it. */
 static rt_irregular_launched first_launch(const launch_call *c, rt_kernel *k,
                                           cl_uint nwait, const cl_event *wait,
                                           cl_event *event, cl_int *err)
 {
-    const dl_annot_indirect *r = &k->annot->indirect[0];
+    const dl_annot_indirect *r = planned_ref(k);
     dl_annot_indirect_range range;
     const char *why = unplannable(c);
     why = why ? why : plan_range(c, k, r, &range);
@@ -370,8 +425,10 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
         done = RT_IRREGULAR_ASIS;
     else if (decided && path == RT_PATH_JOB_SWAP && variant && fits)
         done = run(c, k, variant, job, nwait, wait, event, err);
-    else if (decided)
-        done = path == RT_PATH_PLAIN ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;
+    else if (decided) /* remap: its pair could not be used at this launch */
+        done = path == RT_PATH_PLAIN || path == RT_PATH_REMAP
+                   ? RT_IRREGULAR_PLAIN
+                   : RT_IRREGULAR_ASIS;
     else if (reading) /* forced job swap waits as written, no memo */
         done = mode == DL_IRREGULAR_JOBSWAP
                    ? run(c, k, c->kernel, NULL, nwait, wait, event, err)

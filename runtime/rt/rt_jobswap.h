@@ -30,6 +30,14 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
                                           cl_uint nwait, const cl_event *wait,
                                           cl_event *event, cl_int *err);
 
+/* Locked: whether the method chosen for k is remap (rt_permute.h runs
+ * its launches). */
+int rt_irregular_remapped(const rt_kernel *k);
+
+/* Unlocked: under DL_IRREGULAR=remap, k's launch ran on its permutation
+ * pair: the choice, logged once. */
+void rt_irregular_remap_forced(rt_kernel *k);
+
 /* Locked: k goes; its state goes with it once no planning holds it. */
 void rt_irregular_forget(rt_kernel *k);
 

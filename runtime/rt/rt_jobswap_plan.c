@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* asprintf */
 #include "rt_jobswap_plan.h"
 #include "job_swap.h"
+#include "permute.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -43,10 +44,9 @@ static void register_exit(void)
     atexit(wait_in_flight);
 }
 
-/* A planning thread is to start (+1: 0 when the process is exiting) or
- * has ended (-1). */
-static int flight(int delta)
+int rt_irregular_flight(int delta)
 {
+    pthread_once(&exit_once, register_exit);
     pthread_mutex_lock(&flight_lock);
     int ok = delta < 0 || !exiting;
     if (ok)
@@ -154,6 +154,30 @@ static void entries_by_item(const rt_jobswap_plan *p, const int64_t *all,
                 all[(job ? job[t] : t) * p->t_stride + j * p->j_stride];
 }
 
+/* The transactions of P's entries `all` as read, with A permuted in their
+ * first-touch order (the permutation layout's pi, rt_permute_plan.c):
+ * P' = pi o P.  0 when out of memory. */
+static uint64_t remapped(const rt_jobswap_plan *p,
+                         const dl_coalesce_geometry *g,
+                         const dl_coalesce_range *as_read, const int64_t *all)
+{
+    uint32_t *pi = malloc(p->elements * sizeof *pi);
+    int64_t *moved = malloc((p->entries ? p->entries : 1) * sizeof *moved);
+    uint64_t tx = 0;
+    if (pi && moved &&
+        dl_perm_first_touch(all, p->entries, 8, p->elements, pi) ==
+            DL_SUCCESS) {
+        for (size_t i = 0; i < p->entries; i++)
+            moved[i] = all[i] >= 0 && (uint64_t)all[i] < p->elements
+                           ? (int64_t)pi[all[i]]
+                           : all[i];
+        tx = transactions(g, &p->ref, as_read, moved, p->entries, NULL);
+    }
+    free(pi);
+    free(moved);
+    return tx;
+}
+
 /* R by segment for the first `active` work-items into job[] (a job's
  * segment: the one it reads at its first step), and the three counts
  * into the facts.  0, or -1 when out of memory. */
@@ -185,6 +209,8 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
         entries_by_item(p, all, active, job, swapped);
         p->facts.tx_job_swap =
             transactions(&g, &p->ref, &by_item, swapped, items, NULL);
+        if (p->facts.remap_form)
+            p->facts.tx_remap = remapped(p, &g, &as_read, all);
     }
     free(all);
     free(elem);
@@ -245,13 +271,6 @@ static cl_kernel build(rt_jobswap_plan *p, const char **why)
 
 /* ------------------------------------------------------------ thread */
 
-static const char *path_words(rt_irregular_path path)
-{
-    return path == RT_PATH_JOB_SWAP ? "runs job-swapped"
-           : path == RT_PATH_PLAIN  ? "runs as written"
-                                    : "keeps its path";
-}
-
 /* Locked: the decision, with the variant and R for job swap. */
 static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
                   cl_mem job)
@@ -288,12 +307,14 @@ static void plan(rt_jobswap_plan *p)
     dl_selection sel;
     rt_irregular_path path = rt_select_path(p->mode, &p->facts, &sel);
     DL_LOG_INFO("irregular: %s: %s, %s: %s (transactions per launch: "
-                "%llu as written, %llu duplicated, %llu job-swapped)",
+                "%llu as written, %llu duplicated, %llu job-swapped, %llu "
+                "permuted)",
                 p->label, dl_irregular_method_name(sel.method),
-                path_words(path), sel.reason,
+                rt_select_path_words(path), sel.reason,
                 (unsigned long long)p->facts.tx_none,
                 (unsigned long long)p->facts.tx_duplication,
-                (unsigned long long)p->facts.tx_job_swap);
+                (unsigned long long)p->facts.tx_job_swap,
+                (unsigned long long)p->facts.tx_remap);
     cl_mem r = NULL;
     cl_kernel variant = NULL;
     const char *why = NULL;
@@ -317,7 +338,7 @@ static void *plan_thread(void *arg)
     rt_jobswap_plan *p = arg;
     plan(p);
     rt_jobswap_plan_free(p);
-    flight(-1);
+    rt_irregular_flight(-1);
     return NULL;
 }
 
@@ -325,7 +346,7 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
 {
     (void)ev;
     rt_jobswap_plan *p = user;
-    if (!flight(1))
+    if (!rt_irregular_flight(1))
         return; /* exiting: dropped, with what it holds */
     pthread_t thread;
     pthread_attr_t attr;
@@ -342,12 +363,11 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
                                       : "the index buffer's read failed");
     store(p, RT_PATH_ASIS, NULL, NULL);
     rt_jobswap_plan_free(p);
-    flight(-1);
+    rt_irregular_flight(-1);
 }
 
 int rt_jobswap_plan_start(rt_jobswap_plan *p)
 {
-    pthread_once(&exit_once, register_exit);
     return dl_cl.clSetEventCallback(p->read, CL_COMPLETE, on_read, p) ==
                    CL_SUCCESS
                ? 0

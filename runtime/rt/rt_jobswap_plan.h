@@ -38,7 +38,8 @@ typedef struct rt_jobswap_plan {
     /* Work-item t reads entry t * t_stride + j * j_stride of host at
      * step j < steps (the reference's range, from its base). */
     uint64_t t_stride, j_stride, steps;
-    cl_event read; /* retained until its callback */
+    size_t elements; /* A's, where the permutation may take it */
+    cl_event read;   /* retained until its callback */
 } rt_jobswap_plan;
 
 /* Hands a planning whose read is enqueued to its callback, which starts
@@ -52,6 +53,12 @@ size_t rt_jobswap_active(const rt_jobswap_plan *p);
 
 /* Frees a planning (and drops its hold on the state, locked). */
 void rt_jobswap_plan_free(rt_jobswap_plan *p);
+
+/* A planning thread (the selector's, or the permutation's:
+ * rt_permute_plan.c) is to start (+1: 0 when the process is exiting: it
+ * must not start) or has ended (-1).  The exit waits for those running,
+ * which use OpenCL, before the process tears it down (30 s at most). */
+int rt_irregular_flight(int delta);
 
 /* Locked: drops one hold on st; the last frees it. */
 void rt_irregular_unref(rt_irregular *st);

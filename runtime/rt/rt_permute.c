@@ -5,7 +5,11 @@
 #include "rt_permute.h"
 #include "clock.h"
 #include "rt_indirect.h"
+#include "rt_jobswap.h"
+#include "rt_permute_tune.h"
 #include "rt_reorder.h"
+#include "rt_reorder_tune.h"
+#include "tuner_timing.h"
 
 #include <stdlib.h>
 
@@ -36,9 +40,8 @@ static int qualifying_ref(const rt_kernel *k)
     return -1;
 }
 
-/* Locked: the kernel's qualifying reference, found once (perm_ref is
- * 0 until then, else the reference + 1, or -1). */
-static int kernel_ref(rt_kernel *k)
+/* perm_ref is 0 until found, else the reference + 1, or -1. */
+int rt_permute_ref(rt_kernel *k)
 {
     if (!k->perm_ref) {
         int r = qualifying_ref(k);
@@ -381,7 +384,7 @@ static dl_coalesce_range read_range(const launch_call *c, const rt_kernel *k,
 /* Locked: the pair of this launch, or NULL after logging why not. */
 static rt_perm *launch_pair(const launch_call *c, rt_kernel *k)
 {
-    int r = kernel_ref(k);
+    int r = rt_permute_ref(k);
     if (r < 0)
         return NULL;
     const dl_annot_indirect *x = &k->annot->indirect[r];
@@ -400,28 +403,107 @@ static rt_perm *launch_pair(const launch_call *c, rt_kernel *k)
     return pm;
 }
 
+/* Locked: a permuted pair back to the program's order before a launch
+ * the tuner runs as written. */
+static void unapply(rt_perm *pm, cl_command_queue queue, cl_uint nwait,
+                    const cl_event *wait, rt_events *done)
+{
+    if (move_pair(pm, 0, queue, nwait, wait, NULL, done) == DL_SUCCESS)
+        set_applied(pm, 0, NULL);
+    else
+        DL_LOG_ERROR("restoring a permuted array failed: %s", dl_last_error());
+}
+
+/* Whether the tuner decides the pair's launches: DL_POLICY=auto with the
+ * selector's choice (forced, DL_IRREGULAR=remap, permutes wherever it
+ * applies). */
+static int tuned(void)
+{
+    return dl_rt.controls.policy == DL_POLICY_AUTO &&
+           dl_rt.controls.irregular == DL_IRREGULAR_AUTO && dl_rt.tuner;
+}
+
+/* Locked: what the pair costs, once planned (else *planned is 0: the
+ * launch runs as written without asking). */
+static rt_remap_costs costs_of(const rt_perm *pm, int *planned)
+{
+    *planned = pm->state == RT_PERM_READY || pm->state == RT_PERM_APPLIED;
+    return (rt_remap_costs){pm->n,     pm->elem,
+                            pm->count, pm->index_bytes,
+                            pm->moved, (double)pm->build_ns,
+                            0,         pm->before,
+                            pm->after};
+}
+
+/* Unlocked: the tuner's choice for this launch of the pair, keyed apart
+ * from the reordering path's patterns of the same kernel. */
+static dl_tuner_choice tune(const launch_call *c, rt_kernel *k,
+                            const rt_remap_costs *costs)
+{
+    dl_tuner_prediction p = rt_remap_prediction(costs);
+    uint64_t sig = dl_tuner_signature(rt_reorder_signature(c), 0x7065726d);
+    dl_tuner_launch l = {k, k->name, sig, &p, 0};
+    return dl_tuner_choose(dl_rt.tuner, &l);
+}
+
+/* Locked: the pair of this launch where the permutation applies to k:
+ * forced, or chosen for it by the selector. */
+static rt_perm *chosen_pair(const launch_call *c, rt_kernel *k)
+{
+    if (dl_rt.controls.irregular == DL_IRREGULAR_AUTO &&
+        !rt_irregular_remapped(k))
+        return NULL;
+    return launch_pair(c, k);
+}
+
 int rt_permute_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
                       const cl_event *wait, cl_event *event, cl_int *err)
 {
-    if (dl_rt.controls.permute == DL_PERMUTE_OFF || c->task || !k->annot ||
+    dl_irregular_mode mode = dl_rt.controls.irregular;
+    if ((mode != DL_IRREGULAR_REMAP && mode != DL_IRREGULAR_AUTO) ||
+        dl_rt.controls.policy == DL_POLICY_NEVER || c->task || !k->annot ||
         !k->annot->nindirect)
         return 0;
+    dl_tuner_choice tc = {1, 0, 0, 0};
+    int planned = 0;
+    if (tuned()) {
+        rt_lock();
+        rt_perm *pm = chosen_pair(c, k);
+        rt_remap_costs costs =
+            pm ? costs_of(pm, &planned) : (rt_remap_costs){0};
+        rt_unlock();
+        if (!pm)
+            return 0;
+        /* Not planned yet: as written, even if it is planned by the time
+         * the lock is taken again (the tuner was not asked). */
+        tc = planned ? tune(c, k, &costs) : (dl_tuner_choice){0, 0, 0, 0};
+    }
+    dl_tuner_probe *probe = tc.measure
+                                ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket,
+                                                       c->queue, nwait, wait)
+                                : NULL;
     rt_lock();
-    rt_perm *pm = launch_pair(c, k);
+    rt_perm *pm = chosen_pair(c, k);
     if (!pm) {
         rt_unlock();
+        dl_tuner_probe_launched(probe, NULL, 0);
         return 0;
     }
     rt_events done = {0}, joined = {0};
-    if (pm->state == RT_PERM_READY)
+    if (pm->state == RT_PERM_READY && tc.transform)
         apply(pm, c->queue, nwait, wait, &done);
+    else if (pm->state == RT_PERM_APPLIED && !tc.transform)
+        unapply(pm, c->queue, nwait, wait, &done);
     int start = pm->state == RT_PERM_READING && !pm->queue;
+    int permuted = pm->state == RT_PERM_APPLIED;
+    dl_tuner_probe_converted(probe, done.n, done.ev);
     order_args(k, pm, c->queue, nwait, wait, &done);
     cl_uint n = 0;
     const cl_event *w = rt_events_join(&joined, nwait, wait, &done, &n);
     cl_event own = NULL;
     cl_event *ev = event ? event : &own;
     *err = enqueue(c, n, w, ev);
+    dl_tuner_probe_launched(probe, *err == CL_SUCCESS ? *ev : NULL, permuted);
     if (*err == CL_SUCCESS && *ev) {
         used_args(k, c->queue, *ev);
         rt_reorder_kernel_wrote(k);
@@ -429,6 +511,8 @@ int rt_permute_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
             rt_permute_start_plan(pm, c->queue, *ev);
     }
     rt_unlock();
+    if (mode == DL_IRREGULAR_REMAP)
+        rt_irregular_remap_forced(k);
     if (own)
         dl_cl.clReleaseEvent(own);
     rt_events_free(&joined);

@@ -28,23 +28,28 @@ typedef enum rt_perm_state {
 typedef struct rt_perm rt_perm;
 
 /* Whether the runtime considers the permutation for ak's indirect
- * references (DL_PERMUTE not off): its program is then tracked. */
+ * references (DL_IRREGULAR=remap, or auto: the selector weighs it, so
+ * their program is tracked). */
 static inline int rt_permute_considered(const dl_annot_kernel *ak)
 {
-    return dl_rt.controls.permute != DL_PERMUTE_OFF && ak->ok && ak->nindirect;
+    dl_irregular_mode mode = dl_rt.controls.irregular;
+    return (mode == DL_IRREGULAR_AUTO || mode == DL_IRREGULAR_REMAP) &&
+           dl_rt.controls.policy != DL_POLICY_NEVER && ak->ok && ak->nindirect;
 }
 
-/* The decision under DL_PERMUTE=auto, the hook the selector may take
- * over: whether permuting pays, from the transactions the analyser
- * predicts per warp-access before and after, and the device memory it
- * takes (pi, pi^-1 and the plans' tables) against the budget. */
-int rt_permute_wanted(double before, double after, size_t extra_bytes,
-                      size_t budget_bytes);
+/* Locked: the reference of k that may run on a permuted array (A[P[E]],
+ * no offset, the only array read through P and P the only index buffer
+ * of A, the body naming them only so: rt_permute_scan), found once; -1
+ * if none. */
+int rt_permute_ref(rt_kernel *k);
 
 /* A launch of k, unlocked: with its pair applied if pi is ready, else as
- * written (starting the planning at the first one).  Returns 1 with the
- * real call's status in *err, or 0 where the permutation does not apply
- * (DL_PERMUTE=off, no reference that only goes through its index
+ * written (starting the planning at the first one).  It applies under
+ * DL_IRREGULAR=remap, and under auto where the selector chose remap for
+ * k (rt_select.h); under DL_POLICY=auto the tuner then decides, launch by
+ * launch, whether the pair is permuted (rt_permute_tune.h).  Returns 1
+ * with the real call's status in *err, or 0 where the permutation does
+ * not apply (not chosen, no reference that only goes through its index
  * buffer, buffers in another layout or shared): the caller then launches
  * as usual, which restores what needs restoring. */
 int rt_permute_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
@@ -83,6 +88,12 @@ struct rt_perm {
     uint32_t *pi, *inv;
     dl_perm_plan forward, back;
     uint64_t plan_ns;
+    /* For the tuner: the analyser's transactions per warp-access as
+     * written and permuted, the elements the plan moves, and the time its
+     * kernels took to build (on the planning thread). */
+    double before, after;
+    size_t moved;
+    uint64_t build_ns;
     /* On the device, made at the first application. */
     dl_perm_device dev_forward, dev_back;
     cl_mem map, unmap; /* pi and pi^-1 */

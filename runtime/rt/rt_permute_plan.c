@@ -3,28 +3,21 @@
  * and after its event, without any wait; its completion callback (which
  * never takes the runtime's lock) starts a thread that plans pi in the
  * first-touch order of P (runtime/irregular/permute_order.c), its cycles
- * in segments both ways, decides under DL_PERMUTE=auto, and builds the
- * kernels, all without the lock; the pair is then READY for the next
+ * in segments both ways, checks under DL_IRREGULAR=auto that it still
+ * pays for its memory (the selector chose it on a sample of P), and
+ * builds the kernels, all without the lock; the pair is then READY for the next
  * launch.  METIS's partitioned order (remap.h) is not used here: it lives
  * in the dl_remap library, which links the shared libmetis that the
  * statically linked dl-run cannot (runtime/irregular/meson.build). */
 #include "clock.h"
 #include "coalesce.h"
 #include "gather.h"
+#include "rt_jobswap_plan.h"
 #include "rt_permute.h"
+#include "rt_select.h"
 
 #include <pthread.h>
 #include <stdlib.h>
-
-/* Auto: the transactions must drop by this share at least. */
-#define RT_PERMUTE_MIN_GAIN 0.2
-
-int rt_permute_wanted(double before, double after, size_t extra_bytes,
-                      size_t budget_bytes)
-{
-    return extra_bytes <= budget_bytes && before > 0 &&
-           after <= before * (1.0 - RT_PERMUTE_MIN_GAIN);
-}
 
 static void free_pair(rt_perm *pm)
 {
@@ -108,8 +101,9 @@ static size_t extra_bytes(const rt_perm *pm)
     return bytes;
 }
 
-/* Under auto, whether it pays (logged at info level either way). */
-static int decide(const rt_perm *pm)
+/* Under auto, whether it pays for its memory (logged at info level
+ * either way); the transactions kept for the tuner. */
+static int decide(rt_perm *pm)
 {
     dl_coalesce_geometry g;
     if (dl_coalesce_geometry_for_device(pm->device, pm->elem, &g) != DL_SUCCESS)
@@ -123,8 +117,11 @@ static int decide(const rt_perm *pm)
     size_t extra = extra_bytes(pm);
     size_t budget =
         dl_gather_budget_bytes(pm->device, dl_rt.controls.gather_budget);
-    int yes = dl_rt.controls.permute == DL_PERMUTE_ON ||
-              rt_permute_wanted(before, after, extra, budget);
+    int yes = dl_rt.controls.irregular == DL_IRREGULAR_REMAP ||
+              rt_select_remap_wanted(before, after, extra, budget);
+    pm->before = before;
+    pm->after = after;
+    pm->moved = pm->forward.moved;
     DL_LOG_INFO("permutation of %zu elements: %.1f -> %.1f transactions per "
                 "warp-access, %zu bytes more, planned in %.1f ms: %s",
                 pm->n, before, after, extra, (double)pm->plan_ns / 1e6,
@@ -147,20 +144,27 @@ static void *plan_thread(void *arg)
     free(pm->host); /* P's copy: planned */
     pm->host = NULL;
     dl_engine *engine = NULL;
+    void *hold = NULL;
     rt_lock();
-    if (ok && rt_context_engine(pm->queue, &engine) != DL_SUCCESS)
+    if (ok && rt_context_engine_hold(pm->queue, &engine, &hold) != DL_SUCCESS)
         engine = NULL;
     rt_unlock();
-    /* The kernels built here, not at the launch under the lock. */
+    /* The kernels built here, not at the launch under the lock; timed,
+     * for the tuner's up-front cost. */
+    uint64_t b0 = dl_now_ns();
     ok = ok && engine &&
          dl_perm_warm(engine, pm->elem, pm->index_bytes) == DL_SUCCESS;
+    pm->build_ns = dl_now_ns() - b0;
     rt_lock();
+    if (hold)
+        rt_context_engine_unhold(hold);
     if (pm->state == RT_PERM_READING)
         pm->state = ok ? RT_PERM_READY : RT_PERM_DECLINED;
     dl_cl.clReleaseCommandQueue(pm->queue);
     pm->queue = NULL;
     rt_permute_unref(pm);
     rt_unlock();
+    rt_irregular_flight(-1);
     return NULL;
 }
 
@@ -170,12 +174,16 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
     (void)ev;
     rt_perm *pm = user;
     pm->read_status = status;
+    if (!rt_irregular_flight(1))
+        return; /* exiting: the pair stays as it is, unplanned */
     pthread_attr_t attr;
     pthread_t thread;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&thread, &attr, plan_thread, pm) != 0)
+    if (pthread_create(&thread, &attr, plan_thread, pm) != 0) {
         DL_LOG_ERROR("no thread to plan a permutation: it stays unplanned");
+        rt_irregular_flight(-1);
+    }
     pthread_attr_destroy(&attr);
 }
 
@@ -183,6 +191,7 @@ void rt_permute_start_plan(rt_perm *pm, cl_command_queue queue, cl_event after)
 {
     if (pm->state != RT_PERM_READING || pm->queue)
         return;
+    rt_irregular_flight(0); /* the exit's wait registered by the program */
     size_t bytes = pm->count * pm->index_bytes;
     pm->host = malloc(bytes ? bytes : 1);
     if (!pm->host) {

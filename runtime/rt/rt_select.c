@@ -12,6 +12,30 @@ void rt_select_facts_init(rt_select_facts *f)
         f->kernel_s[m] = f->reorg_s[m] = -1;
 }
 
+/* Remapping: the transactions must drop by this share at least. */
+#define RT_REMAP_MIN_GAIN 0.2
+
+int rt_select_remap_wanted(double before, double after, size_t extra_bytes,
+                           size_t budget_bytes)
+{
+    return extra_bytes <= budget_bytes && before > 0 &&
+           after <= before * (1.0 - RT_REMAP_MIN_GAIN);
+}
+
+const char *rt_select_path_words(rt_irregular_path path)
+{
+    switch (path) {
+    case RT_PATH_JOB_SWAP:
+        return "runs job-swapped";
+    case RT_PATH_PLAIN:
+        return "runs as written";
+    case RT_PATH_REMAP:
+        return "runs permuted";
+    default:
+        return "keeps its path";
+    }
+}
+
 void rt_select_input(const rt_select_facts *f, dl_selector_input *in)
 {
     memset(in, 0, sizeof *in);
@@ -28,9 +52,14 @@ void rt_select_input(const rt_select_facts *f, dl_selector_input *in)
     in->method[DL_METHOD_JOB_SWAP].bytes = f->bytes_job_swap;
     /* Padding and sharing are planned on the host only (padding.h,
      * sharing.h): no device form yet.  Remapping is the permutation
-     * layout's, which says itself whether it wants the buffer. */
-    in->method[DL_METHOD_REMAP].available = f->remap_wanted;
+     * layout's (rt_permute.h): where the reference allows it and it drops
+     * the transactions enough to be worth its memory. */
+    in->method[DL_METHOD_REMAP].available =
+        f->remap_form &&
+        rt_select_remap_wanted((double)f->tx_none, (double)f->tx_remap,
+                               f->bytes_remap, f->budget);
     in->method[DL_METHOD_REMAP].transactions = f->tx_remap;
+    in->method[DL_METHOD_REMAP].bytes = f->bytes_remap;
     in->budget_bytes = f->budget;
     in->a_written = f->a_written;
     in->others_disturbed = f->others_disturbed;
@@ -57,6 +86,14 @@ static rt_irregular_path forced(dl_irregular_mode mode,
         why = "DL_IRREGULAR=jobswap, but the source has no job-swapped form "
               "(dl-annotate writes it only where jobs are independent; "
               "--explain says why not)";
+    else if (mode == DL_IRREGULAR_REMAP && f->remap_form) {
+        sel->method = DL_METHOD_REMAP;
+        path = RT_PATH_REMAP;
+        why = "DL_IRREGULAR=remap";
+    } else if (mode == DL_IRREGULAR_REMAP)
+        why = "DL_IRREGULAR=remap, but the permutation does not apply (no "
+              "reference that only goes through its index buffer, or buffers "
+              "that cannot be permuted together: DL_LOG=debug says which)";
     else
         why = "DL_IRREGULAR=padding, but padding is not built on the device "
               "yet";
@@ -81,7 +118,9 @@ rt_irregular_path rt_select_path(dl_irregular_mode mode,
         /* The reordering path's tuner measures what this predicts (and
          * DL_POLICY=always asks for it): left to it. */
         return RT_PATH_ASIS;
-    default: /* remap: the permutation layout applies itself */
+    case DL_METHOD_REMAP:
+        return RT_PATH_REMAP;
+    default: /* padding, sharing: never available (above) */
         return RT_PATH_ASIS;
     }
 }

@@ -15,21 +15,28 @@ typedef struct rt_select_facts {
     uint64_t tx_none, tx_duplication, tx_job_swap; /* the analyser's */
     size_t bytes_duplication; /* the reordered copy (all of P)       */
     size_t bytes_job_swap;    /* the job map: 4 bytes a work-item    */
+    size_t bytes_remap;       /* pi, pi^-1 and the plans' tables     */
     size_t budget;            /* DL_GATHER_BUDGET in bytes           */
     int gather_form;          /* the redirected form is planned      */
     int jobswap_form;         /* dl-annotate wrote the job-swapped one */
     int a_written;            /* the kernel may write A              */
     int others_disturbed;     /* other arrays are indexed by the id  */
-    /* The remapping layout's predicate (its runtime side is another
-     * part's: rt_permute_wanted()); 0 until it exists. */
-    int remap_wanted;
-    uint64_t tx_remap; /* its predicted transactions */
+    /* The reference only goes through its index buffer (A[P[...]] and
+     * nothing else: rt_permute_ref), so A may be kept permuted. */
+    int remap_form;
+    uint64_t tx_remap; /* with A permuted in P's first-touch order */
     double kernel_s[DL_METHOD_COUNT], reorg_s[DL_METHOD_COUNT];
     unsigned reuse;
 } rt_select_facts;
 
 /* Facts with nothing measured. */
 void rt_select_facts_init(rt_select_facts *f);
+
+/* Whether permuting pays on the predicted transactions (before, after:
+ * per launch or per warp-access alike) for the device memory it takes:
+ * they must drop by a fifth at least, within the budget. */
+int rt_select_remap_wanted(double before, double after, size_t extra_bytes,
+                           size_t budget_bytes);
 
 /* The selector's input from the facts. */
 void rt_select_input(const rt_select_facts *f, dl_selector_input *in);
@@ -40,8 +47,14 @@ typedef enum rt_irregular_path {
                          (rt_reorder.c, its tuner under DL_POLICY=auto)
                          where planned, else as written */
     RT_PATH_PLAIN,    /* as written */
-    RT_PATH_JOB_SWAP  /* the job-swapped variant (rt_jobswap.c) */
+    RT_PATH_JOB_SWAP, /* the job-swapped variant (rt_jobswap.c) */
+    RT_PATH_REMAP     /* on the permuted pair (rt_permute.c); under
+                         DL_POLICY=auto once the tuner finds that its cost
+                         up front pays back (rt_permute_tune.c) */
 } rt_irregular_path;
+
+/* "runs as written", "runs job-swapped", ..., for the log. */
+const char *rt_select_path_words(rt_irregular_path path);
 
 /* The path for `mode` and the facts; *sel gets the method and the
  * reason, in plain words, for the log. */

@@ -1,6 +1,6 @@
 /* scn_permute.c - kernels/permute.cl under the permutation layout
- * (DL_PERMUTE): an ELL SpMV reading x through col and a scatter writing
- * a through idx, launched until dlayout has planned and applied their
+ * (DL_IRREGULAR=remap): an ELL SpMV reading x through col and a scatter
+ * writing a through idx, launched until dlayout has planned and applied their
  * permutations (the plan runs on a thread of its own; the program cannot
  * know when it is done, so it launches them 250 times, 20 ms apart),
  * then every kind of access that must see x, col or a in the program's

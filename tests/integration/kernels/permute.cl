@@ -1,5 +1,6 @@
 /* permute.cl - kernels whose arrays dlayout may keep permuted
- * (DL_PERMUTE, docs/irregular.md "The permutation as a buffer layout"):
+ * (DL_IRREGULAR=remap, docs/irregular.md "The permutation as a buffer
+ * layout"):
  * they name x and a only through col and idx, so they run unchanged on
  * the permuted arrays; `touch` uses x directly and `shuffle_col` writes
  * col, so before them the permutation must be undone.  K comes from the
