@@ -4,11 +4,12 @@
  * - none: as written;
  * - duplication: x' gathered again through col before every iteration
  *   (x is written, so a copy goes stale at once);
- * - remap: pi planned by METIS (remap.h) on the lanes of col, the matrix
- *   renumbered symmetrically on the host (row r -> pi(r), column c ->
- *   pi(c), each row's entries in their order) and uploaded with x
- *   permuted; the loop runs in the permuted order, and the result is
- *   un-permuted on the host at the end.
+ * - remap: pi planned on the host (remap.h) two ways, METIS's partition of
+ *   the matrix's graph and the degree order, and the one with fewer
+ *   transactions at W = 32, S = 128 kept; the matrix renumbered
+ *   symmetrically (row r -> pi(r), column c -> pi(c), each row's entries
+ *   in their order) and uploaded with x permuted; the loop runs in the
+ *   permuted order, and the result is un-permuted on the host at the end.
  * Each output element sums the same entries in the same order every way,
  * so the final vectors are byte-identical (checked). */
 #include "irr_loop.h"
@@ -194,29 +195,74 @@ static int32_t *rows_padded(const irr_csr *m, size_t *width)
     return p;
 }
 
-/* The remapped matrix and vector: pi from the matrix's graph. */
-static int remap_plan(const irr_loop *l, const irr_csr *m, const float *x,
-                      int32_t *pi, irr_csr *mp, float *xp)
+/* pi from the matrix's graph: METIS's partition (remap.h) of each row's
+ * neighbourhood. */
+static int metis_plan(const irr_loop *l, const irr_csr *m, size_t *perm)
 {
     size_t width;
     int32_t *rows = rows_padded(m, &width);
-    size_t *perm = irr_alloc_n(m->rows, sizeof *perm);
     dl_coalesce_geometry g = {(unsigned)width, 128};
     dl_coalesce_ref ref = {sizeof(float), 0, 0, 0};
     dl_coalesce_range range = {m->rows * width, 1, 0, 1, 0};
     dl_remap_params prm = {DL_REMAP_CLIQUE, 1.0, 0, l->seed};
-    int ok = rows && perm &&
-             dl_remap_plan(&g, &ref, &range, rows, m->rows * width, 4, m->rows,
-                           &prm, perm, NULL) == DL_SUCCESS &&
-             irr_csr_alloc(mp, m->rows, m->nnz);
-    for (size_t i = 0; ok && i < m->rows; i++) {
-        pi[i] = (int32_t)perm[i];
-        xp[perm[i]] = x[i];
-    }
-    if (ok)
-        irr_csr_permute(m, pi, mp);
+    int ok = rows && dl_remap_plan(&g, &ref, &range, rows, m->rows * width, 4,
+                                   m->rows, &prm, perm, NULL) == DL_SUCCESS;
     free(rows);
+    return ok;
+}
+
+/* The transactions of x via col over m's rows at W = 32, S = 128, the
+ * GPU-class geometry the two plans are compared at. */
+static int gpu_transactions(const irr_csr *m, uint64_t *tx)
+{
+    dl_coalesce_geometry g = {32, 128};
+    irr_ref ref = {.ref = {sizeof(float), 0, 0, 0}, .rowptr = m->rowptr};
+    dl_coalesce_counts c;
+    int ok = irr_count_index(&g, &ref, m->col, m->nnz, m->rows, &c);
+    *tx = ok ? c.before : UINT64_MAX;
+    return ok;
+}
+
+/* m renumbered by perm into *mp (pi: perm as int32), with its
+ * transactions. */
+static int renumber(const irr_csr *m, const size_t *perm, int32_t *pi,
+                    irr_csr *mp, uint64_t *tx)
+{
+    if (!irr_csr_alloc(mp, m->rows, m->nnz))
+        return 0;
+    for (size_t i = 0; i < m->rows; i++)
+        pi[i] = (int32_t)perm[i];
+    irr_csr_permute(m, pi, mp);
+    return gpu_transactions(mp, tx);
+}
+
+/* The remapped matrix and vector: of METIS's plan and the degree order
+ * (remap.h; the better on power-law graphs, whose hubs no partition into
+ * segments places next to all their readers), the one with fewer
+ * transactions. */
+static int remap_plan(const irr_loop *l, const irr_csr *m, const float *x,
+                      int32_t *pi, irr_csr *mp, float *xp)
+{
+    size_t *perm = irr_alloc_n(m->rows, sizeof *perm);
+    int32_t *pi2 = irr_alloc_n(m->rows, sizeof *pi2);
+    irr_csr m2 = {0, 0, NULL, NULL, NULL};
+    uint64_t tx = 0, tx2 = 0;
+    int ok =
+        perm && pi2 && metis_plan(l, m, perm) &&
+        renumber(m, perm, pi, mp, &tx) &&
+        dl_remap_degree_order(m->rowptr, m->col, m->rows, perm) == DL_SUCCESS &&
+        renumber(m, perm, pi2, &m2, &tx2);
+    if (ok && tx2 < tx) {
+        irr_csr t = *mp;
+        *mp = m2;
+        m2 = t;
+        memcpy(pi, pi2, m->rows * sizeof *pi);
+    }
+    for (size_t i = 0; ok && i < m->rows; i++)
+        xp[pi[i]] = x[i];
     free(perm);
+    free(pi2);
+    irr_csr_free(&m2);
     return ok;
 }
 
