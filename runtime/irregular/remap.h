@@ -92,9 +92,9 @@ dl_status dl_remap_redirect(const dl_coalesce_ref *ref, const size_t *perm,
  * rows end together), ties broken by their columns' ranks in decreasing
  * column frequency, compared step by step (a warp's lanes read their j-th
  * columns together); then sorted again with the columns ranked by the
- * positions the first sort gave them.  On a power-law graph this packs the hubs, which are
- * read by most warps and which no partition into segments can place next
- * to all their readers, into the fewest segments; METIS's partition
+ * positions the first sort gave them.  On a power-law graph this packs the
+ * hubs, which are read by most warps and which no partition into segments can
+ * place next to all their readers, into the fewest segments; METIS's partition
  * (dl_remap_plan) is the better plan on meshes.  No METIS is needed.
  * DL_INVALID_ARGUMENT for a malformed matrix. */
 dl_status dl_remap_degree_order(const int32_t *rowptr, const int32_t *col,
