@@ -82,7 +82,7 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
             dl_dims_eval_count(arg->count, env, &count) != DL_SUCCESS)
             return none;
         rt_layout from = rt_host_layout(arg, count);
-        rt_layout to = {arg->record, count, tiles ? tiles[j] : 0};
+        rt_layout to = {arg->record, count, tiles ? tiles[j] : 0, 0};
         /* Arguments of one shape share their programs. */
         int again = 0;
         for (size_t i = 0; i < n; i++)
