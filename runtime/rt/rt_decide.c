@@ -94,15 +94,16 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
         if (!again && to.tile && !rt_layout_equal(&from, &to))
             first += unit * rt_conversion_builds(queue, &from, &to);
         seen[n] = to;
-        info[n++] = (dl_tuner_kernel_info){dl_record_size(arg->record),
-                                           dl_record_nfields(arg->record),
-                                           NULL,
-                                           count,
-                                           16,
-                                           dl_rt.controls.tile,
-                                           to.tile,
-                                           smallest_field(arg->record),
-                                           0 /* no offset DA here yet */};
+        info[n++] = (dl_tuner_kernel_info){
+            dl_record_size(arg->record),
+            dl_record_nfields(arg->record),
+            NULL,
+            count,
+            16,
+            dl_rt.controls.tile,
+            to.tile,
+            smallest_field(arg->record),
+            rt_offset_buffer_bytes(k, j, rt_launch_arg_mem(k, arg->index))};
     }
     dl_tuner_prediction p =
         calib ? dl_tuner_predict_launch(calib, info, n) : none;

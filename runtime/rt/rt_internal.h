@@ -356,6 +356,10 @@ unsigned rt_offset_plan(const rt_kernel *k, uint32_t j, const rt_buffer *b,
  * -D options.  0 when out of memory (no pads then). */
 int rt_offset_fix(rt_program *p, const char *kernel, const size_t *pads);
 void rt_offset_free(rt_program *p);
+/* Locked: the size of argument j's buffer `mem` for the tuner's
+ * prediction (dl_tuner_kernel_info.buffer_bytes) where the launch could
+ * run an offset DA of it, else 0. */
+size_t rt_offset_buffer_bytes(const rt_kernel *k, uint32_t j, cl_mem mem);
 /* Whether some DA variant of the program's source takes a pad. */
 int rt_offset_possible(const rt_program *p);
 

@@ -70,8 +70,7 @@ static size_t wanted_pad(const rt_kernel *k, const dl_annot_arg *arg,
 }
 
 unsigned rt_offset_plan(const rt_kernel *k, uint32_t j, const rt_buffer *b,
-                        const rt_layout *from, rt_layout *to,
-                        size_t *want_pad)
+                        const rt_layout *from, rt_layout *to, size_t *want_pad)
 {
     const rt_program *p = k->prog;
     const dl_annot_arg *arg = &k->annot->args[j];
@@ -81,9 +80,8 @@ unsigned rt_offset_plan(const rt_kernel *k, uint32_t j, const rt_buffer *b,
         return 0; /* an offset DA converts only from AoS */
     size_t pad = 0;
     if (__atomic_load_n(&p->pads_fixed, __ATOMIC_ACQUIRE)) {
-        pad = p->pads && p->pads[k->annot_index]
-                  ? p->pads[k->annot_index][j]
-                  : 0;
+        pad =
+            p->pads && p->pads[k->annot_index] ? p->pads[k->annot_index][j] : 0;
     } else if (source_takes_pad(p, k->name, arg->name)) {
         pad = *want_pad = wanted_pad(k, arg, to->count, b->size);
     }
@@ -97,6 +95,19 @@ unsigned rt_offset_plan(const rt_kernel *k, uint32_t j, const rt_buffer *b,
     return 0;
 }
 
+size_t rt_offset_buffer_bytes(const rt_kernel *k, uint32_t j, cl_mem mem)
+{
+    const rt_program *p = k->prog;
+    const rt_buffer *b = mem ? rt_buffer_find(mem) : NULL;
+    if (!b)
+        return 0;
+    if (__atomic_load_n(&p->pads_fixed, __ATOMIC_ACQUIRE))
+        return p->pads && p->pads[k->annot_index] && p->pads[k->annot_index][j]
+                   ? b->size
+                   : 0;
+    return source_takes_pad(p, k->name, k->annot->args[j].name) ? b->size : 0;
+}
+
 /* The -D options of kernel ai's pads (malloc'd), or NULL. */
 static char *pad_options(const dl_annot_kernel *ak, const size_t *pads)
 {
@@ -107,9 +118,9 @@ static char *pad_options(const dl_annot_kernel *ak, const size_t *pads)
     size_t len = 0;
     for (uint32_t j = 0; opt && j < ak->nargs; j++)
         if (pads[j])
-            len += (size_t)snprintf(opt + len, cap - len,
-                                    " -D DLA_PAD_%s_%s=%zu", ak->name,
-                                    ak->args[j].name, pads[j]);
+            len +=
+                (size_t)snprintf(opt + len, cap - len, " -D DLA_PAD_%s_%s=%zu",
+                                 ak->name, ak->args[j].name, pads[j]);
     return opt;
 }
 
@@ -122,9 +133,8 @@ int rt_offset_fix(rt_program *p, const char *kernel, const size_t *pads)
            strcmp(p->annot->kernels[ai].name, kernel) != 0)
         ai++;
     int any = 0;
-    const dl_annot_kernel *ak = kernel && ai < p->annot->nkernels
-                                    ? &p->annot->kernels[ai]
-                                    : NULL;
+    const dl_annot_kernel *ak =
+        kernel && ai < p->annot->nkernels ? &p->annot->kernels[ai] : NULL;
     for (uint32_t j = 0; ak && pads && j < ak->nargs; j++)
         any |= pads[j] != 0;
     int ok = 1;
