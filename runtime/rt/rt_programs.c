@@ -761,6 +761,8 @@ cl_program rt_program_xform_flat(rt_program *p)
 {
     pthread_mutex_lock(&p->xform_lock);
     if (!p->flat && !p->flat_failed && p->xform_options) {
+        /* Built before xform: no kernel gets an offset DA pad. */
+        rt_offset_fix(p, NULL, NULL);
         char *extra = flat_options(p);
         p->flat = extra ? build_variant(p, extra) : NULL;
         if (extra && !p->flat) /* build_variant only noted it */
