@@ -3,8 +3,10 @@
  * alias at 4 KiB.  "slack": the buffer has 64 bytes a field to spare
  * beyond the cells (dl-run then runs an offset DA); "tight": it has none
  * (plain DA, and dl-run says why).  A host read between the launches
- * and a launch on fewer cells; the whole buffer, slack included, must
- * come back as the plain run leaves it. */
+ * and a launch on fewer cells; with slack, last, a launch whose cells
+ * fill it (the variant's pad no longer fits: it runs as written).  The
+ * whole buffer, slack included, must come back as the plain run leaves
+ * it. */
 #include "scenarios.h"
 
 #include <stdlib.h>
@@ -51,6 +53,10 @@ void scn_offset_da(it_cl *cl, int argc, char **argv)
     relax(cl, k, c, CELLS - 16, 2); /* fewer cells: the same pad fits */
     relax(cl, k, c, CELLS, 2);
     it_print_buffer(cl, c, size, "offset_da: after 7 launches");
+    if (slack) {
+        relax(cl, k, c, CELLS + 16, 1);
+        it_print_buffer(cl, c, size, "offset_da: the slack as 16 more cells");
+    }
 
     CHECK(clReleaseMemObject(c));
     CHECK(clReleaseKernel(k));
