@@ -413,9 +413,20 @@ static void variant(emitter *e, buf *b, const dla_kernel *k)
              k->name, k->name);
     for (unsigned i = 0; i < k->nargs; i++) {
         const dla_arg *a = &k->args[i];
-        if (a->transformed)
+        if (!a->transformed)
+            continue;
+        if (e->tiled || a->target != DLA_TARGET_DA) {
             putf(b, "const size_t dla_M_%s = (size_t)%s;\n", a->name,
                  e->tiled ? a->m_code_tiled : a->m_code);
+            continue;
+        }
+        /* DA's field stride: the count, plus the pad in records of an
+         * offset DA that the runtime may define (docs/layouts.md). */
+        putf(b,
+             "#ifndef DLA_PAD_%s_%s\n#define DLA_PAD_%s_%s 0\n#endif\n"
+             "const size_t dla_M_%s = (size_t)%s + DLA_PAD_%s_%s;\n",
+             k->name, a->name, k->name, a->name, a->name, a->m_code, k->name,
+             a->name);
     }
     render(e, b, (dla_range){k->body.begin + 1, k->body.end - 1});
 }

@@ -33,19 +33,22 @@ static const int CZ[Q] = {0, 0, 0,  0, 0,  1, -1, 0, 0, 0,
 
 static void usage(FILE *out)
 {
-    fputs("usage: " PROG " [options]\n"
-          "D3Q19 lattice-Boltzmann channel flow (pull stream-collide, BGK,\n"
-          "periodic wrap, bounce-back obstacles), 20 floats per cell (AoS).\n"
-          "  --nx N --ny N --nz N   lattice size (default 120 120 150)\n"
-          "  --steps N              time steps, 1..10000 (default 10)\n"
-          "  --seed N               input generator seed (default 1)\n"
-          "  --omega W              BGK relaxation rate, (0, 2) (default 1.5)\n"
-          "  --layout aos|da        aos: lbm.cl on the AoS lattice (default);\n"
-          "                         da: lbm_da.cl on a direction-major copy\n"
-          "  --da-pad N             with --layout da: the direction planes\n"
-          "                         NX*NY*NZ + N cells apart (offset DA, a\n"
-          "                         buffer with slack; default 0)\n",
-          out);
+    fputs(
+        "usage: " PROG " [options]\n"
+        "D3Q19 lattice-Boltzmann channel flow (pull stream-collide, BGK,\n"
+        "periodic wrap, bounce-back obstacles), 20 floats per cell (AoS).\n"
+        "  --nx N --ny N --nz N   lattice size (default 120 120 150)\n"
+        "  --steps N              time steps, 1..10000 (default 10)\n"
+        "  --seed N               input generator seed (default 1)\n"
+        "  --omega W              BGK relaxation rate, (0, 2) (default 1.5)\n"
+        "  --layout aos|da        aos: lbm.cl on the AoS lattice (default);\n"
+        "                         da: lbm_da.cl on a direction-major copy\n"
+        "  --da-pad N             with --layout da: the direction planes\n"
+        "                         NX*NY*NZ + N cells apart (offset DA, a\n"
+        "                         buffer with slack; default 0); with aos:\n"
+        "                         N cells of slack after the lattice in\n"
+        "                         each buffer (room for dl-run's offset DA)\n",
+        out);
     app_common_usage(out);
 }
 
@@ -194,9 +197,12 @@ int main(int argc, char **argv)
 
     const size_t ncells = (size_t)o.nx * o.ny * o.nz;
     const size_t bytes = ncells * CELL_FLOATS * sizeof(float);
-    /* DA's planes start `stride` cells apart: its buffers hold the slack */
+    /* DA's planes start `stride` cells apart: its buffers hold the slack;
+     * AoS's buffers hold it after the lattice, unused by the program */
     const size_t stride = ncells + (o.da ? (size_t)o.da_pad : 0);
-    const size_t dev_bytes = stride * CELL_FLOATS * sizeof(float);
+    const size_t dev_bytes =
+        (ncells + (size_t)o.da_pad) * CELL_FLOATS * sizeof(float);
+    const size_t moved = o.da ? dev_bytes : bytes; /* written, read back */
     int rc = APP_EXIT_FAIL;
     float *lat = app_alloc(PROG, bytes, "lattice");
     float *tmp = o.da ? app_alloc(PROG, dev_bytes, "DA copy") : NULL;
@@ -244,8 +250,8 @@ int main(int argc, char **argv)
      * in both from the start) */
     for (int i = 0; i < 2; i++)
         if (!app_cl_ok(PROG,
-                       clEnqueueWriteBuffer(cl.queue, buf[i], CL_TRUE, 0,
-                                            dev_bytes, upload, 0, NULL, NULL),
+                       clEnqueueWriteBuffer(cl.queue, buf[i], CL_TRUE, 0, moved,
+                                            upload, 0, NULL, NULL),
                        "clEnqueueWriteBuffer(lattice)"))
             goto out;
     for (long s = 0; s < o.steps; s++) {
@@ -264,7 +270,7 @@ int main(int argc, char **argv)
     float *download = o.da ? tmp : lat;
     if (!app_cl_ok(PROG,
                    clEnqueueReadBuffer(cl.queue, buf[o.steps & 1], CL_TRUE, 0,
-                                       dev_bytes, download, 0, NULL, NULL),
+                                       moved, download, 0, NULL, NULL),
                    "clEnqueueReadBuffer(lattice)"))
         goto out;
     if (o.da)

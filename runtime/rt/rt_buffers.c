@@ -31,7 +31,7 @@ static int record_equal(const dl_record *a, const dl_record *b)
 
 dl_layout rt_layout_dl(const rt_layout *l)
 {
-    dl_layout d = {l->rec, l->count, l->tile, 0};
+    dl_layout d = {l->rec, l->count, l->tile, l->stride};
     return d;
 }
 
@@ -40,7 +40,8 @@ int rt_layout_equal(const rt_layout *a, const rt_layout *b)
     if (!record_equal(a->rec, b->rec) || a->count != b->count)
         return 0;
     dl_layout da = rt_layout_dl(a), db = rt_layout_dl(b);
-    return dl_layout_tile(&da) == dl_layout_tile(&db);
+    return dl_layout_tile(&da) == dl_layout_tile(&db) &&
+           dl_layout_span(&da) == dl_layout_span(&db);
 }
 
 void rt_layout_set(rt_layout *dst, const rt_layout *src)

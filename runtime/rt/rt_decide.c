@@ -82,7 +82,7 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
             dl_dims_eval_count(arg->count, env, &count) != DL_SUCCESS)
             return none;
         rt_layout from = rt_host_layout(arg, count);
-        rt_layout to = {arg->record, count, tiles ? tiles[j] : 0};
+        rt_layout to = {arg->record, count, tiles ? tiles[j] : 0, 0};
         /* Arguments of one shape share their programs. */
         int again = 0;
         for (size_t i = 0; i < n; i++)
@@ -94,15 +94,16 @@ static dl_tuner_prediction launch_prediction(const rt_kernel *k,
         if (!again && to.tile && !rt_layout_equal(&from, &to))
             first += unit * rt_conversion_builds(queue, &from, &to);
         seen[n] = to;
-        info[n++] = (dl_tuner_kernel_info){dl_record_size(arg->record),
-                                           dl_record_nfields(arg->record),
-                                           NULL,
-                                           count,
-                                           16,
-                                           dl_rt.controls.tile,
-                                           to.tile,
-                                           smallest_field(arg->record),
-                                           0 /* no offset DA here yet */};
+        info[n++] = (dl_tuner_kernel_info){
+            dl_record_size(arg->record),
+            dl_record_nfields(arg->record),
+            NULL,
+            count,
+            16,
+            dl_rt.controls.tile,
+            to.tile,
+            smallest_field(arg->record),
+            rt_offset_buffer_bytes(k, j, rt_launch_arg_mem(k, arg->index))};
     }
     dl_tuner_prediction p =
         calib ? dl_tuner_predict_launch(calib, info, n) : none;

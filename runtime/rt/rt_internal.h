@@ -104,11 +104,13 @@ void *rt_map_at(const rt_map *map, size_t i);
 
 /* ------------------------------------------------------------- layouts */
 
-/* A layout of one buffer: record, count, tile (1 AoS, DL_TILE_DA DA). */
+/* A layout of one buffer: record, count, tile (1 AoS, DL_TILE_DA DA),
+ * and DA's field stride (0: count; more: an offset DA, rt_offset.c). */
 typedef struct rt_layout {
     dl_record *rec; /* retained; NULL: the original layout, unknown */
     size_t count;
     size_t tile;
+    size_t stride;
 } rt_layout;
 
 int rt_layout_equal(const rt_layout *a, const rt_layout *b);
@@ -142,7 +144,13 @@ typedef struct rt_program {
     int *active;    /* per annot kernel: built with DL_ACTIVE_<name> */
     int *ran;       /* per annot kernel: ran transformed (rt_stats.c) */
     size_t **tiles; /* per annot kernel, per annot arg: the target tile */
-    char *options;  /* the application's options ("" if none) */
+    /* Per annot kernel, per annot arg: the pad (records) of the offset DA
+     * the activated variant was built with (DLA_PAD_<kernel>_<arg>), 0
+     * none; fixed with pads_fixed at its first build (rt_offset.c). */
+    size_t **pads;
+    int pads_fixed;
+    char *pad_options;   /* their -D options, built into every variant */
+    char *options;       /* the application's options ("" if none) */
     char *xform_options; /* options + activation macros, or NULL */
     uint64_t build_ns;   /* how long the application's build took: what
                             the activated variant's will take, about */
@@ -207,7 +215,8 @@ enum {
     RT_CAUSE_ENGINE = 1u << 4,
     RT_CAUSE_NOTMEM = 1u << 5,
     RT_CAUSE_RESHAPE = 1u << 6, /* rt_reshape.h */
-    RT_CAUSE_PINNED = 1u << 7   /* rt_buffer.pinned */
+    RT_CAUSE_PINNED = 1u << 7,  /* rt_buffer.pinned */
+    RT_CAUSE_OFFSET = 1u << 8   /* rt_offset.c */
 };
 
 /* The inputs of a kernel's last transformed launch that converted
@@ -342,6 +351,25 @@ typedef struct rt_buffer {
     int gone; /* OpenCL destroyed it; its entry is being dropped (locked) */
 } rt_buffer;
 
+/* Offset DA (rt_offset.c, docs/layouts.md).  Locked: where argument j
+ * of k's annotation goes from AoS to DA at this launch, sets to->stride:
+ * the variant's pad once built (RT_CAUSE_OFFSET when the buffer lacks
+ * the slack it needs: the launch runs plain), else the pad the tuner's
+ * rule wants for a variant still to build, which goes to *want_pad. */
+unsigned rt_offset_plan(const rt_kernel *k, uint32_t j, const rt_buffer *b,
+                        const rt_layout *from, rt_layout *to, size_t *want_pad);
+/* Under xform_lock, before the program's first variant build: fixes the
+ * pads of `kernel`'s arguments (per annot arg, NULL: none) and their
+ * -D options.  0 when out of memory (no pads then). */
+int rt_offset_fix(rt_program *p, const char *kernel, const size_t *pads);
+void rt_offset_free(rt_program *p);
+/* Locked: the size of argument j's buffer `mem` for the tuner's
+ * prediction (dl_tuner_kernel_info.buffer_bytes) where the launch could
+ * run an offset DA of it, else 0. */
+size_t rt_offset_buffer_bytes(const rt_kernel *k, uint32_t j, cl_mem mem);
+/* Whether some DA variant of the program's source takes a pad. */
+int rt_offset_possible(const rt_program *p);
+
 /* ----------------------------------------------------------- the state */
 
 /* A buffer OpenCL destroyed, waiting to be dropped (rt_lock.c). */
@@ -432,11 +460,12 @@ void rt_program_unref(rt_program *p);            /* locked */
 /* Builds (once) the activated variant; returns NULL after logging why,
  * and then every kernel of the program runs as written.  The first build
  * may specialise `kernel` for launches that end within *want (NULL: no
- * bound); *got (if not NULL) receives the bound `kernel` has in the
- * variant returned. */
+ * bound) and give its annotated arguments the offset DA pads `pads`
+ * (records, per annot arg; NULL none); *got (if not NULL) receives the
+ * bound `kernel` has in the variant returned. */
 cl_program rt_program_xform(rt_program *p, const char *kernel,
-                            const rt_global_end *want,
-                            rt_global_end *got); /* unlocked */
+                            const rt_global_end *want, rt_global_end *got,
+                            const size_t *pads); /* unlocked */
 /* The activated variant with no kernel bounded: xform, or a second build
  * if xform has a bounded kernel.  NULL as rt_program_xform. */
 cl_program rt_program_xform_wide(rt_program *p); /* unlocked */

@@ -37,6 +37,7 @@ typedef struct want {
     cl_mem mem;
     int transformed;    /* else: the original layout */
     rt_layout from, to; /* records borrowed from the annotation */
+    size_t pad; /* the offset DA pad wanted of a variant not built yet */
 } want;
 
 /* Whether some buffer argument is in the buffer table (its uses must be
@@ -69,6 +70,9 @@ static const char *cause_text(unsigned cause)
         return "an annotated argument is not a buffer";
     case RT_CAUSE_RESHAPE:
         return "its NDRange cannot be tiled";
+    case RT_CAUSE_OFFSET:
+        return "the buffer lacks the slack of the offset DA the activated "
+               "variant was built with";
     case RT_CAUSE_PINNED:
         return "the buffer stays in the program's layout "
                "(CL_MEM_USE_HOST_PTR, an image view, OpenGL: "
@@ -101,7 +105,7 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         if (dl_dims_eval_count(arg->count, env, &count) != DL_SUCCESS)
             return RT_CAUSE_DIMS;
         rt_layout from = rt_host_layout(arg, count);
-        rt_layout to = {arg->record, count, tiles[j]};
+        rt_layout to = {arg->record, count, tiles[j], 0};
         if (count == 0 || rt_layout_equal(&from, &to))
             continue;  /* nothing to convert for this launch */
         if (b->pinned) /* in the program's layout for good (rt_marks.c) */
@@ -111,10 +115,15 @@ static unsigned plan_transformed(rt_kernel *k, const dl_dims_env *env,
         uint64_t bytes = (uint64_t)count * dl_record_size(arg->record);
         if (count > bytes || bytes > b->size)
             return RT_CAUSE_SIZE;
+        size_t pad = 0;
+        unsigned offset = rt_offset_plan(k, j, b, &from, &to, &pad);
+        if (offset)
+            return offset;
         want *w = &wants[arg->index];
         w->transformed = 1;
         w->from = from;
         w->to = to;
+        w->pad = pad;
     }
     /* The same buffer twice must be wanted in the same layout, and a
      * sub-buffer (wanted in the original layout) must not view a buffer
@@ -203,7 +212,8 @@ static int bound_fits(const rt_global_end *bound, const rt_global_end *end)
     return 1;
 }
 
-cl_kernel rt_launch_xform_kernel(rt_kernel *k, const rt_global_end *end)
+cl_kernel rt_launch_xform_kernel(rt_kernel *k, const rt_global_end *end,
+                                 const size_t *pads)
 {
     rt_lock();
     cl_kernel xform = k->xform;
@@ -215,7 +225,7 @@ cl_kernel rt_launch_xform_kernel(rt_kernel *k, const rt_global_end *end)
         goto out;
     rt_global_end got = {0, {0, 0, 0}};
     cl_program prog = xform ? rt_program_xform_wide(p)
-                            : rt_program_xform(p, k->name, end, &got);
+                            : rt_program_xform(p, k->name, end, &got, pads);
     cl_int err = CL_SUCCESS;
     cl_kernel made = prog ? dl_cl.clCreateKernel(prog, k->name, &err) : NULL;
     if (prog && !made)
@@ -419,8 +429,7 @@ static int args_open(launch_args *a, const launch_call *c, const rt_kernel *k)
     }
     for (cl_uint i = 0; i < k->nargs; i++) {
         const rt_arg *arg = &k->args[i];
-        a->wants[i] =
-            (want){rt_launch_arg_mem(k, i), 0, {NULL, 0, 0}, {NULL, 0, 0}};
+        a->wants[i] = (want){.mem = rt_launch_arg_mem(k, i)};
         a->raw[i] = (dl_dims_raw_arg){arg->size ? arg->value : NULL, arg->size};
     }
     a->env = (dl_dims_env){.work_dim = c->task ? 1 : c->work_dim,
@@ -511,8 +520,15 @@ static int launch_build(const launch_call *c, rt_kernel *k,
             return -1;
         }
         /* A failed build (logged there) leaves the kernel untransformed. */
+        size_t pads[32] = {0};
+        int with_pads = k->annot->nargs <= 32;
+        for (uint32_t j = 0; with_pads && j < k->annot->nargs; j++) {
+            cl_uint i = k->annot->args[j].index;
+            pads[j] =
+                i < k->nargs && a->wants[i].transformed ? a->wants[i].pad : 0;
+        }
         rt_unlock();
-        rt_launch_xform_kernel(k, end);
+        rt_launch_xform_kernel(k, end, with_pads ? pads : NULL);
         rt_lock();
         return 1;
     }

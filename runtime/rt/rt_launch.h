@@ -21,7 +21,8 @@ static inline rt_layout rt_host_layout(const dl_annot_arg *arg, size_t count)
     rt_layout l = {arg->record, count,
                    arg->from.kind == DL_KIND_AOS  ? 1
                    : arg->from.kind == DL_KIND_DA ? DL_TILE_DA
-                                                  : arg->from.tile};
+                                                  : arg->from.tile,
+                   0};
     return l;
 }
 
@@ -38,7 +39,8 @@ static inline cl_mem rt_launch_arg_mem(const rt_kernel *k, cl_uint i)
  * ends at *end (unlocked: it may build the variant): the first build is
  * specialised for that range, a wider launch later gets the variant
  * built without a bound.  Returns it, or NULL: the kernel runs plain. */
-cl_kernel rt_launch_xform_kernel(rt_kernel *k, const rt_global_end *end);
+cl_kernel rt_launch_xform_kernel(rt_kernel *k, const rt_global_end *end,
+                                 const size_t *pads);
 
 /* Locked.  Gives k->xform the application's argument values, unless it
  * has them already. */

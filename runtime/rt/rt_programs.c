@@ -153,6 +153,7 @@ static void free_build(rt_program *p)
     if (p->flat)
         dl_cl.clReleaseProgram(p->flat);
     free(p->bounded_kernel);
+    rt_offset_free(p);
     p->xform = p->wide = p->flat = NULL;
     p->xform_failed = p->wide_failed = p->flat_failed = 0;
     p->bounded_kernel = NULL;
@@ -579,10 +580,13 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
             if (p->active[k])
                 RT_ADD(dl_rt.stats.kernels_planned, 1);
     }
-    int eager = p->activated && dl_rt.controls.policy != DL_POLICY_AUTO;
+    /* A variant whose DA may be offset waits for its first launch: the
+     * pads depend on the buffers (rt_offset.c). */
+    int eager = p->activated && dl_rt.controls.policy != DL_POLICY_AUTO &&
+                !rt_offset_possible(p);
     rt_unlock();
     if (eager)
-        rt_program_xform(p, NULL, NULL, NULL);
+        rt_program_xform(p, NULL, NULL, NULL, NULL);
     rt_lock();
     rt_program_unref(p);
     rt_unlock();
@@ -613,7 +617,9 @@ static void deactivate(rt_program *p)
 static cl_program build_variant(rt_program *p, const char *extra)
 {
     char *with = NULL;
-    if (extra && asprintf(&with, "%s %s", p->xform_options, extra) < 0)
+    const char *pads = p->pad_options ? p->pad_options : "";
+    if ((extra || *pads) && asprintf(&with, "%s%s %s", p->xform_options, pads,
+                                     extra ? extra : "") < 0)
         return NULL;
     const char *options = with ? with : p->xform_options;
     DL_LOG_DEBUG("%s: building the activated variant with '%s'", p->name,
@@ -644,9 +650,11 @@ static cl_program build_variant(rt_program *p, const char *extra)
  * (DLA_ASSUME_GLOBAL_END): a kernel's bounds guards can then go, which
  * POCL otherwise compiles to masked vector loads (1.4x slower). */
 static void build_first(rt_program *p, const char *kernel,
-                        const rt_global_end *want)
+                        const rt_global_end *want, const size_t *pads)
 {
     char *extra = NULL;
+    if (!rt_offset_fix(p, kernel, pads))
+        DL_LOG_WARN("%s: out of memory; no offset DA", p->name);
     if (kernel && want && want->set &&
         asprintf(&extra, "-DDL_GLOBAL_END_%s=%zuUL,%zuUL,%zuUL", kernel,
                  want->end[0], want->end[1], want->end[2]) < 0)
@@ -663,12 +671,13 @@ static void build_first(rt_program *p, const char *kernel,
 }
 
 cl_program rt_program_xform(rt_program *p, const char *kernel,
-                            const rt_global_end *want, rt_global_end *got)
+                            const rt_global_end *want, rt_global_end *got,
+                            const size_t *pads)
 {
     int failed = 0;
     pthread_mutex_lock(&p->xform_lock);
     if (!p->xform && !p->xform_failed && p->xform_options) {
-        build_first(p, kernel, want);
+        build_first(p, kernel, want, pads);
         p->xform_failed = failed = !p->xform;
     }
     cl_program xform = p->xform;
@@ -724,6 +733,8 @@ cl_program rt_program_xform_flat(rt_program *p)
 {
     pthread_mutex_lock(&p->xform_lock);
     if (!p->flat && !p->flat_failed && p->xform_options) {
+        /* Built before xform: no kernel gets an offset DA pad. */
+        rt_offset_fix(p, NULL, NULL);
         char *extra = flat_options(p);
         p->flat = extra ? build_variant(p, extra) : NULL;
         if (extra && !p->flat) /* build_variant only noted it */

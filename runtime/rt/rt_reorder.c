@@ -487,7 +487,7 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
     }
     uint64_t sig = rt_reorder_signature(c);
     dl_tuner_choice tc = choose(c, k, jobs, n, sig);
-    if (tc.transform && !rt_launch_xform_kernel(k, &(rt_global_end){0})) {
+    if (tc.transform && !rt_launch_xform_kernel(k, &(rt_global_end){0}, NULL)) {
         rt_lock();
         k->reorder = 0; /* logged there: it runs as written from now on */
         rt_unlock();

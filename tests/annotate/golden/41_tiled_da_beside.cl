@@ -70,7 +70,10 @@ const size_t dla_M_b = (size_t)(((long)get_global_offset(1) * (long)(get_global_
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_mix);
 #endif
 const size_t dla_M_a = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
-const size_t dla_M_b = (size_t)((long)get_global_offset(0) + (long)get_global_size(0));
+#ifndef DLA_PAD_mix_b
+#define DLA_PAD_mix_b 0
+#endif
+const size_t dla_M_b = (size_t)((long)get_global_offset(0) + (long)get_global_size(0)) + DLA_PAD_mix_b;
 
     size_t i = get_global_id(0);
     (*(__global float *)((__global char *)(a) + DLA_ASTA_OFF((size_t)(i), DL_TILE_mix_a, dla_M_a, 8u, 0u, 4u))) += ((__global float *)((__global char *)(b) + 4u * dla_M_b))[(size_t)(i)];

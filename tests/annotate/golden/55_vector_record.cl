@@ -20,7 +20,10 @@ __kernel void k(__global float4 *p, int n)
 #ifdef DL_GLOBAL_END_k
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_k);
 #endif
-const size_t dla_M_p = (size_t)(long)(n);
+#ifndef DLA_PAD_k_p
+#define DLA_PAD_k_p 0
+#endif
+const size_t dla_M_p = (size_t)(long)(n) + DLA_PAD_k_p;
 
     int i = get_global_id(0);
     if (i < n)

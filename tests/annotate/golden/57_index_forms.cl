@@ -24,7 +24,10 @@ __kernel void moments(__global float *cells, int n)
 #ifdef DL_GLOBAL_END_moments
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_moments);
 #endif
-const size_t dla_M_cells = (size_t)(long)(n);
+#ifndef DLA_PAD_moments_cells
+#define DLA_PAD_moments_cells 0
+#endif
+const size_t dla_M_cells = (size_t)(long)(n) + DLA_PAD_moments_cells;
 
     int i = get_global_id(0);
     if (i >= n)

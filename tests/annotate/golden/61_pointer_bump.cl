@@ -49,8 +49,14 @@ DLA_LAYOUT_CHECK(sizeof(((struct cell *)0)->b) == 4u, dla_layout_c_b_size_4);
 #ifdef DL_GLOBAL_END_shift
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_shift);
 #endif
-const size_t dla_M_c = (size_t)((long)(n) + 16L);
-const size_t dla_M_g = (size_t)((long)(n) + 1L);
+#ifndef DLA_PAD_shift_c
+#define DLA_PAD_shift_c 0
+#endif
+const size_t dla_M_c = (size_t)((long)(n) + 16L) + DLA_PAD_shift_c;
+#ifndef DLA_PAD_shift_g
+#define DLA_PAD_shift_g 0
+#endif
+const size_t dla_M_g = (size_t)((long)(n) + 1L) + DLA_PAD_shift_g;
 
     (void)0;
     (void)0;

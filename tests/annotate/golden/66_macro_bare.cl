@@ -36,8 +36,14 @@ __kernel void stream(__global const float *src, __global float *dst,
 #ifdef DL_GLOBAL_END_stream
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_stream);
 #endif
-const size_t dla_M_src = (size_t)((long)(n) + 1L);
-const size_t dla_M_dst = (size_t)((long)(n) + 1L);
+#ifndef DLA_PAD_stream_src
+#define DLA_PAD_stream_src 0
+#endif
+const size_t dla_M_src = (size_t)((long)(n) + 1L) + DLA_PAD_stream_src;
+#ifndef DLA_PAD_stream_dst
+#define DLA_PAD_stream_dst 0
+#endif
+const size_t dla_M_dst = (size_t)((long)(n) + 1L) + DLA_PAD_stream_dst;
 
     int cell = get_global_id(0);
     if (cell >= n || (as_uint((src)[3u * dla_M_src + (size_t)(((&(LOCAL(src, FLAGS)) - (src)) - 3L) / 4L)]) & 1u))

@@ -44,7 +44,10 @@ DLA_LAYOUT_CHECK(sizeof(((struct particle *)0)->mass) == 4u, dla_layout_p_mass_s
 #ifdef DL_GLOBAL_END_pull
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_pull);
 #endif
-const size_t dla_M_p = (size_t)(long)(n);
+#ifndef DLA_PAD_pull_p
+#define DLA_PAD_pull_p 0
+#endif
+const size_t dla_M_p = (size_t)(long)(n) + DLA_PAD_pull_p;
 
     int i = get_global_id(0);
     if (i < n)

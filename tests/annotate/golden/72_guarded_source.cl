@@ -27,7 +27,10 @@ __kernel void sweep(__global float *w, float gain)
 #ifdef DL_GLOBAL_END_sweep
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_sweep);
 #endif
-const size_t dla_M_w = (size_t)(long)(SLOTS);
+#ifndef DLA_PAD_sweep_w
+#define DLA_PAD_sweep_w 0
+#endif
+const size_t dla_M_w = (size_t)(long)(SLOTS) + DLA_PAD_sweep_w;
 
     int s = get_global_id(0);
     (w)[2u * dla_M_w + (size_t)(s)] = (w)[0u * dla_M_w + (size_t)(s)] * gain + (w)[3u * dla_M_w + (size_t)(s)];

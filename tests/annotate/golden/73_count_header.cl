@@ -23,7 +23,10 @@ __kernel void scale(__global float *v, float f)
 #ifdef DL_GLOBAL_END_scale
 DLA_ASSUME_GLOBAL_END(DL_GLOBAL_END_scale);
 #endif
-const size_t dla_M_v = (size_t)(long)(ROWS);
+#ifndef DLA_PAD_scale_v
+#define DLA_PAD_scale_v 0
+#endif
+const size_t dla_M_v = (size_t)(long)(ROWS) + DLA_PAD_scale_v;
 
     int r = get_global_id(0);
     (v)[1u * dla_M_v + (size_t)(r)] = (v)[0u * dla_M_v + (size_t)(r)] * f;
