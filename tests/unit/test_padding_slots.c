@@ -1,0 +1,157 @@
+/* test_padding_slots.c - padding for the program's own kernel
+ * (runtime/irregular/padding_slots.c): on random index buffers read as an
+ * ELL loop (column- and row-major) and one entry a work-item, the plan's
+ * promises checked from the definitions: A''[Q'[e]] == A[P[e] + c] for
+ * every entry, and no non-coalesced access (the analyser on Q' as the
+ * redirected pattern: one transaction per warp-access where W <= E). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "irregular_inputs.h"
+#include "padding_slots.h"
+
+/* A'' built from E as the device gather does: A[E[s]], zero outside A. */
+static int32_t *gathered(const dl_padding_slots *p, const int32_t *a,
+                         size_t na)
+{
+    int32_t *out = malloc((p->slots ? p->slots : 1) * sizeof *out);
+    assert_non_null(out);
+    for (size_t s = 0; s < p->slots; s++)
+        out[s] = p->source[s] >= 0 && (uint64_t)p->source[s] < na
+                     ? a[p->source[s]]
+                     : 0;
+    return out;
+}
+
+static dl_coalesce_counts counted(const int64_t *idx, size_t entries,
+                                  const dl_coalesce_range *range, unsigned w,
+                                  unsigned e)
+{
+    dl_coalesce_geometry g = {w, e * 4};
+    dl_coalesce_ref ref = {4, 0, 4, 0};
+    dl_coalesce_counts c;
+    assert_int_equal(dl_coalesce_count(&g, &ref, range, idx, entries, 8, &c),
+                     DL_SUCCESS);
+    return c;
+}
+
+/* Every promise of padding_slots.h for P = idx over `range`. */
+static void check(const int64_t *idx, size_t entries, int64_t c,
+                  const dl_coalesce_range *range, unsigned w, unsigned e,
+                  size_t na, int injective)
+{
+    dl_padding_slots p;
+    assert_int_equal(
+        dl_padding_slots_build(idx, entries, c, range, w, e, &p), DL_SUCCESS);
+    int32_t *a = malloc(na * sizeof *a);
+    assert_non_null(a);
+    for (size_t i = 0; i < na; i++)
+        a[i] = (int32_t)(i * 2654435761u);
+    int32_t *a2 = gathered(&p, a, na);
+    int64_t *q = malloc((entries ? entries : 1) * sizeof *q);
+    assert_non_null(q);
+    for (size_t i = 0; i < entries; i++) {
+        assert_true(p.slot[i] < p.slots);
+        assert_int_equal(p.source[p.slot[i]], idx[i] + c);
+        assert_int_equal(a2[p.slot[i]], a[idx[i] + c]);
+        q[i] = (int64_t)p.slot[i];
+    }
+    dl_coalesce_counts before = counted(idx, entries, range, w, e);
+    dl_coalesce_counts after = counted(q, entries, range, w, e);
+    assert_int_equal(after.accesses, before.accesses);
+    if (injective && w <= e) /* zero non-coalesced accesses */
+        assert_int_equal(after.before, after.accesses);
+    assert_true(after.before <= before.before);
+    size_t empty = 0;
+    for (size_t s = 0; s < p.slots; s++)
+        empty += p.source[s] == DL_SLOT_EMPTY;
+    assert_int_equal(empty, p.empty);
+    free(q);
+    free(a2);
+    free(a);
+    dl_padding_slots_free(&p);
+}
+
+/* ELL SpMV: N rows of K entries, column-major (entry j of row r at
+ * j * N + r) and row-major (r * K + j), random columns. */
+static void test_ell_random(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        size_t n = 200 + seed * 37, k = 1 + seed % 5, na = 50 + seed * 90;
+        int64_t *idx = random_reads(n * k, na - 1, seed);
+        assert_non_null(idx);
+        dl_coalesce_range col = {n, k, 0, 1, n}, row = {n, k, 0, k, 1};
+        check(idx, n * k, 1, &col, 32, 32, na, 1);
+        check(idx, n * k, 0, &row, 32, 32, na, 1);
+        check(idx, n * k, 0, &col, 8, 16, na, 1);
+        check(idx, n * k, 0, &row, 32, 8, na, 1); /* W > E: spans */
+        free(idx);
+    }
+}
+
+/* One entry a work-item with a tail of entries no work-item reads, and a
+ * range that reads every entry twice (t_stride 0 across steps). */
+static void test_unread_and_shared(void **state)
+{
+    (void)state;
+    int64_t *idx = random_reads(1000, 300, 7);
+    assert_non_null(idx);
+    dl_coalesce_range part = {700, 1, 0, 1, 0};
+    check(idx, 1000, 0, &part, 32, 32, 300, 1);
+    dl_coalesce_range twice = {500, 2, 0, 1, 0};
+    check(idx, 1000, 0, &twice, 32, 32, 300, 0);
+    dl_coalesce_range based = {400, 1, 100, 1, 0};
+    check(idx, 1000, 0, &based, 16, 32, 300, 1);
+    free(idx);
+}
+
+/* Scattered reads cost many transactions as written, one a warp-access
+ * padded; each warp's copies share a segment with the next warp's. */
+static void test_scatter_coalesced(void **state)
+{
+    (void)state;
+    enum { N = 1024 };
+    int64_t idx[N];
+    for (size_t i = 0; i < N; i++)
+        idx[i] = (int64_t)(i * 389 % N);
+    dl_coalesce_range r = {N, 1, 0, 1, 0};
+    check(idx, N, 0, &r, 32, 32, N, 1);
+    dl_coalesce_counts c = counted(idx, N, &r, 32, 32);
+    assert_true(c.before > c.accesses * 8);
+    dl_padding_slots p;
+    assert_int_equal(dl_padding_slots_build(idx, N, 0, &r, 32, 32, &p),
+                     DL_SUCCESS);
+    assert_int_equal(p.slots, N); /* distinct reads: no slot wasted */
+    assert_int_equal(p.empty, 0);
+    dl_padding_slots_free(&p);
+}
+
+static void test_invalid(void **state)
+{
+    (void)state;
+    int64_t idx[1] = {0};
+    dl_coalesce_range r = {1, 1, 0, 1, 0};
+    dl_padding_slots p;
+    assert_int_equal(dl_padding_slots_build(idx, 1, 0, &r, 0, 4, &p),
+                     DL_INVALID_ARGUMENT);
+    assert_int_equal(dl_padding_slots_build(idx, 1, 0, &r, 4, 0, &p),
+                     DL_INVALID_ARGUMENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ell_random),
+        cmocka_unit_test(test_unread_and_shared),
+        cmocka_unit_test(test_scatter_coalesced),
+        cmocka_unit_test(test_invalid),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
