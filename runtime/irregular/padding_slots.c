@@ -18,7 +18,7 @@ typedef struct slotter {
     size_t *last_slot; /* [distinct] where each rank was placed last */
     size_t *seen;      /* [distinct] the stamp that last counted it */
     size_t stamp;
-    size_t *lane;      /* [W] the entries of one warp-access */
+    size_t *lane; /* [W] the entries of one warp-access */
     dl_padding_slots *out;
 } slotter;
 
@@ -71,8 +71,7 @@ static int push(slotter *s, int64_t element)
 static int in_segment(const slotter *s, size_t r)
 {
     size_t pos = s->out->slots;
-    return s->last_slot[r] != NOT_PLACED &&
-           s->last_slot[r] >= pos - pos % s->e;
+    return s->last_slot[r] != NOT_PLACED && s->last_slot[r] >= pos - pos % s->e;
 }
 
 static int place(slotter *s, size_t r)
@@ -176,8 +175,8 @@ dl_status dl_padding_slots_build(const int64_t *idx, size_t entries, int64_t c,
                                  const dl_coalesce_range *range, unsigned warp,
                                  unsigned segment_elems, dl_padding_slots *out)
 {
-    DL_RETURN_ERROR_ON(!out || !range || (entries && !idx),
-                       DL_INVALID_ARGUMENT, "padding: NULL argument");
+    DL_RETURN_ERROR_ON(!out || !range || (entries && !idx), DL_INVALID_ARGUMENT,
+                       "padding: NULL argument");
     memset(out, 0, sizeof *out);
     DL_RETURN_ERROR_ON(warp == 0 || segment_elems == 0, DL_INVALID_ARGUMENT,
                        "padding: W and E must be at least 1 (W=%u E=%u)", warp,

@@ -8,7 +8,9 @@
 #define _GNU_SOURCE /* asprintf */
 #include "rt_jobswap_plan.h"
 #include "job_swap.h"
+#include "padding_slots.h"
 #include "permute.h"
+#include "rt_padding.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -67,6 +69,7 @@ void rt_irregular_unref(rt_irregular *st)
         dl_cl.clReleaseKernel(st->variant);
     if (st->job)
         dl_cl.clReleaseMemObject(st->job);
+    rt_padding_unref(st->pad);
     free(st);
 }
 
@@ -84,6 +87,10 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p)
         rt_irregular_unref(p->st);
         rt_unlock();
     }
+    if (p->pad_kernel)
+        dl_cl.clReleaseKernel(p->pad_kernel);
+    dl_padding_slots_free(p->padding);
+    free(p->padding);
     free(p->host);
     free(p->kernel);
     free(p->source);
@@ -211,6 +218,8 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
             transactions(&g, &p->ref, &by_item, swapped, items, NULL);
         if (p->facts.remap_form)
             p->facts.tx_remap = remapped(p, &g, &as_read, all);
+        if (p->facts.padding_form)
+            rt_padding_plan(p, all, &g, &as_read);
     }
     free(all);
     free(elem);
@@ -271,9 +280,10 @@ static cl_kernel build(rt_jobswap_plan *p, const char **why)
 
 /* ------------------------------------------------------------ thread */
 
-/* Locked: the decision, with the variant and R for job swap. */
+/* Locked: the decision, with the variant and R for job swap, A'' and Q'
+ * for padding. */
 static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
-                  cl_mem job)
+                  cl_mem job, rt_pad *pad)
 {
     rt_lock();
     rt_irregular *st = p->st;
@@ -281,11 +291,14 @@ static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
         st->path = path;
         st->variant = variant;
         st->job = job;
+        st->pad = pad;
         st->global = p->global;
         st->decided = 1;
         variant = NULL;
         job = NULL;
+        pad = NULL;
     }
+    rt_padding_unref(pad);
     rt_unlock();
     if (variant)
         dl_cl.clReleaseKernel(variant);
@@ -301,28 +314,36 @@ static void plan(rt_jobswap_plan *p)
         DL_LOG_INFO("irregular: %s keeps its path: out of host memory",
                     p->label);
         free(job);
-        store(p, RT_PATH_ASIS, NULL, NULL);
+        store(p, RT_PATH_ASIS, NULL, NULL, NULL);
         return;
     }
     dl_selection sel;
     rt_irregular_path path = rt_select_path(p->mode, &p->facts, &sel);
     DL_LOG_INFO("irregular: %s: %s, %s: %s (transactions per launch: "
                 "%llu as written, %llu duplicated, %llu job-swapped, %llu "
-                "permuted)",
+                "permuted, %llu padded; memory: %zu B duplicated, %zu B "
+                "padded)",
                 p->label, dl_irregular_method_name(sel.method),
                 rt_select_path_words(path), sel.reason,
                 (unsigned long long)p->facts.tx_none,
                 (unsigned long long)p->facts.tx_duplication,
                 (unsigned long long)p->facts.tx_job_swap,
-                (unsigned long long)p->facts.tx_remap);
+                (unsigned long long)p->facts.tx_remap,
+                (unsigned long long)p->facts.tx_padding,
+                p->facts.bytes_duplication, p->facts.bytes_padding);
     cl_mem r = NULL;
     cl_kernel variant = NULL;
+    rt_pad *pad = NULL;
     const char *why = NULL;
     if (path == RT_PATH_JOB_SWAP) {
         r = upload(p, job, active, &why);
         variant = r ? build(p, &why) : NULL;
     }
     free(job);
+    if (path == RT_PATH_PADDING && !(pad = rt_padding_upload(p, &why))) {
+        DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
+        path = RT_PATH_PLAIN;
+    }
     if (path == RT_PATH_JOB_SWAP && !variant) {
         DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
         if (r)
@@ -330,7 +351,7 @@ static void plan(rt_jobswap_plan *p)
         r = NULL;
         path = RT_PATH_PLAIN;
     }
-    store(p, path, variant, r);
+    store(p, path, variant, r, pad);
 }
 
 static void *plan_thread(void *arg)
@@ -361,7 +382,7 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
     DL_LOG_INFO("irregular: %s keeps its path: %s", p->label,
                 status == CL_COMPLETE ? "no planning thread"
                                       : "the index buffer's read failed");
-    store(p, RT_PATH_ASIS, NULL, NULL);
+    store(p, RT_PATH_ASIS, NULL, NULL, NULL);
     rt_jobswap_plan_free(p);
     rt_irregular_flight(-1);
 }

@@ -17,8 +17,7 @@
 #include "padding_slots.h"
 
 /* A'' built from E as the device gather does: A[E[s]], zero outside A. */
-static int32_t *gathered(const dl_padding_slots *p, const int32_t *a,
-                         size_t na)
+static int32_t *gathered(const dl_padding_slots *p, const int32_t *a, size_t na)
 {
     int32_t *out = malloc((p->slots ? p->slots : 1) * sizeof *out);
     assert_non_null(out);
@@ -47,8 +46,8 @@ static void check(const int64_t *idx, size_t entries, int64_t c,
                   size_t na, int injective)
 {
     dl_padding_slots p;
-    assert_int_equal(
-        dl_padding_slots_build(idx, entries, c, range, w, e, &p), DL_SUCCESS);
+    assert_int_equal(dl_padding_slots_build(idx, entries, c, range, w, e, &p),
+                     DL_SUCCESS);
     int32_t *a = malloc(na * sizeof *a);
     assert_non_null(a);
     for (size_t i = 0; i < na; i++)
