@@ -42,15 +42,24 @@ static uint64_t slot_limit(dl_int_type type)
     return dl_int_type_size(type) >= 8 ? INT64_MAX : INT32_MAX;
 }
 
+/* E's entry size: 4 bytes where every element fits. */
+static unsigned e_bytes(const dl_padding_slots *s)
+{
+    for (size_t i = 0; i < s->slots; i++)
+        if (s->source[i] > INT32_MAX)
+            return 8;
+    return 4;
+}
+
 void rt_padding_plan(rt_jobswap_plan *p, const int64_t *all,
                      const dl_coalesce_geometry *g,
                      const dl_coalesce_range *as_read)
 {
     unsigned per = g->segment_bytes / p->ref.elem_bytes;
     dl_padding_slots *s = calloc(1, sizeof *s);
-    if (!s || dl_padding_slots_build(all, p->entries, p->ref.offset, as_read,
-                                     g->simd_width, per ? per : 1,
-                                     s) != DL_SUCCESS) {
+    if (!s ||
+        dl_padding_slots_build(all, p->entries, p->ref.offset, as_read,
+                               g->simd_width, per ? per : 1, s) != DL_SUCCESS) {
         free(s);
         decline(p, "out of host memory for its plan");
         return;
@@ -75,8 +84,8 @@ void rt_padding_plan(rt_jobswap_plan *p, const int64_t *all,
         DL_SUCCESS)
         p->facts.tx_padding = c.before;
     free(q);
-    p->facts.bytes_padding = s->slots * (p->ref.elem_bytes + sizeof(int64_t)) +
-                             p->p_bytes;
+    p->facts.bytes_padding =
+        s->slots * (p->ref.elem_bytes + e_bytes(s)) + p->p_bytes;
 }
 
 /* Q' over all of P: the planned entries' slots from p->base on, zero
@@ -106,23 +115,35 @@ static cl_mem upload_table(cl_context ctx, const void *host, size_t bytes)
                                 bytes, (void *)host, &err);
 }
 
+/* E in entries of `bytes`: the gather zeroes the empty slots (-1). */
+static void *e_entries(const dl_padding_slots *s, unsigned bytes)
+{
+    unsigned char *e = malloc(s->slots * bytes);
+    for (size_t i = 0; e && i < s->slots; i++) {
+        int64_t v = s->source[i] == DL_SLOT_EMPTY ? -1 : s->source[i];
+        int32_t v4 = (int32_t)v;
+        memcpy(e + i * bytes, bytes == 8 ? (void *)&v : (void *)&v4, bytes);
+    }
+    return e;
+}
+
 rt_pad *rt_padding_upload(rt_jobswap_plan *p, const char **why)
 {
     const dl_padding_slots *s = p->padding;
     rt_pad *pad = calloc(1, sizeof *pad);
     void *q = pad ? q_entries(p) : NULL;
-    int64_t *e = q ? malloc(s->slots * sizeof *e) : NULL;
+    unsigned eb = e_bytes(s);
+    void *e = q ? e_entries(s, eb) : NULL;
     if (!e) {
         free(pad);
         free(q);
         *why = "out of host memory";
         return NULL;
     }
-    for (size_t i = 0; i < s->slots; i++) /* the gather zeroes outside A */
-        e[i] = s->source[i] == DL_SLOT_EMPTY ? -1 : s->source[i];
     pad->refs = 1;
+    pad->e_bytes = eb;
     pad->q = upload_table(p->context, q, p->p_bytes);
-    pad->e = upload_table(p->context, e, s->slots * sizeof *e);
+    pad->e = upload_table(p->context, e, s->slots * eb);
     free(q);
     free(e);
     pad->kernel = p->pad_kernel;
@@ -186,7 +207,7 @@ static const char *gather(const launch_call *c, const rt_pad *pad,
     cl_uint nw = 0;
     const cl_event *w = rt_events_join(&joined, nwait, wait, order, &nw);
     dl_status st = dl_enqueue_gather(engine, c->queue, pad->a, pad->e, &whole,
-                                     &slots, 8, *a2, nw, w, ready);
+                                     &slots, pad->e_bytes, *a2, nw, w, ready);
     rt_events_free(&joined);
     return st == DL_SUCCESS ? NULL : dl_last_error();
 }
@@ -270,16 +291,18 @@ rt_pad_launched rt_padding_launch(const launch_call *c, rt_kernel *k,
     rt_unlock();
     if (announce)
         DL_LOG_INFO("irregular: kernel '%s' runs padded from this launch on "
-                    "(A'' of %zu slots, %zu empty, and Q': %zu B)",
-                    k->name, pad->slots, pad->empty,
-                    pad->slots * pad->elem + pad->q_bytes);
+                    "(A'' of %zu slots, %zu empty: %zu B, Q' %zu B, E %zu B)",
+                    k->name, pad->slots, pad->empty, pad->slots * pad->elem,
+                    pad->q_bytes, pad->slots * pad->e_bytes);
     else if (regather) /* not the first: A was written since */
         DL_LOG_INFO("irregular: kernel '%s': A'' gathered again, its array "
                     "was written",
                     k->name);
-    rt_irregular_args x = {
-        .array = pad->array, .via = pad->via, .a = a2, .p = pad->q,
-        .ready = ready};
+    rt_irregular_args x = {.array = pad->array,
+                           .via = pad->via,
+                           .a = a2,
+                           .p = pad->q,
+                           .ready = ready};
     rt_irregular_launched run =
         rt_irregular_run(c, k, pad->kernel, &x, nwait, wait, event, err);
     dl_cl.clReleaseMemObject(a2);

@@ -22,7 +22,8 @@ typedef struct rt_pad {
     cl_mem a, p;        /* the program's A and P (compared, not held) */
     cl_uint array, via; /* their parameters */
     cl_mem q;           /* Q': P's type and size */
-    cl_mem e;           /* E: 64-bit elements of A, -1 in empty slots */
+    cl_mem e;           /* E: elements of A, -1 in empty slots */
+    unsigned e_bytes;   /* E's entries: 4 where every element fits, or 8 */
     cl_mem a2;          /* A'', once gathered (locked) */
     cl_event ready;     /* its gather (locked) */
     uint64_t version_a; /* A's when A'' was gathered (locked) */

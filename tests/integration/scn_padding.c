@@ -46,8 +46,7 @@ static void fill_columns(cl_int *col, int shift)
 {
     for (int j = 0; j < PAD_K; j++)
         for (int i = 0; i < PAD_N; i++)
-            col[j * PAD_N + i] =
-                (cl_int)(((i + shift) * 389 + j * 97) % PAD_N);
+            col[j * PAD_N + i] = (cl_int)(((i + shift) * 389 + j * 97) % PAD_N);
 }
 
 static void other_kernel(it_cl *cl, cl_program program, const char *name,
@@ -88,8 +87,8 @@ void scn_padding(it_cl *cl, int argc, char **argv)
     launches(cl, k, by, 20, "padding: ell y");
     for (int i = 0; i < PAD_N; i++)
         x[i] = (float)(i % 11) * 1.25f + 0.5f;
-    CHECK(clEnqueueWriteBuffer(cl->queue, bx, CL_TRUE, 0, sizeof x, x, 0,
-                               NULL, NULL));
+    CHECK(clEnqueueWriteBuffer(cl->queue, bx, CL_TRUE, 0, sizeof x, x, 0, NULL,
+                               NULL));
     launches(cl, k, by, 2, "padding: ell y, x written");
     fill_columns(col, 7);
     CHECK(clEnqueueWriteBuffer(cl->queue, bc, CL_TRUE, 0, sizeof col, col, 0,
