@@ -18,7 +18,8 @@ typedef struct slotter {
     size_t *last_slot; /* [distinct] where each rank was placed last */
     size_t *seen;      /* [distinct] the stamp that last counted it */
     size_t stamp;
-    size_t *lane; /* [W] the entries of one warp-access */
+    size_t *lane;      /* [W] the entries of one warp-access */
+    const size_t *job; /* [threads] R, or NULL */
     dl_padding_slots *out;
 } slotter;
 
@@ -130,8 +131,8 @@ static size_t lanes_of(slotter *s, const dl_coalesce_range *range, size_t t0,
 {
     size_t n = 0;
     for (size_t t = t0; t < t0 + w && t < range->threads; t++) {
-        uint64_t e;
-        if (__builtin_mul_overflow((uint64_t)t, range->t_stride, &e) ||
+        uint64_t e, job = s->job ? s->job[t] : t;
+        if (__builtin_mul_overflow(job, range->t_stride, &e) ||
             __builtin_add_overflow(e, (uint64_t)j * range->j_stride, &e) ||
             __builtin_add_overflow(e, range->base, &e) ||
             e >= s->out->entries || s->out->slot[e] != NOT_PLACED)
@@ -172,7 +173,8 @@ static void slotter_free(slotter *s)
 }
 
 dl_status dl_padding_slots_build(const int64_t *idx, size_t entries, int64_t c,
-                                 const dl_coalesce_range *range, unsigned warp,
+                                 const dl_coalesce_range *range,
+                                 const size_t *job, unsigned warp,
                                  unsigned segment_elems, dl_padding_slots *out)
 {
     DL_RETURN_ERROR_ON(!out || !range || (entries && !idx), DL_INVALID_ARGUMENT,
@@ -182,7 +184,7 @@ dl_status dl_padding_slots_build(const int64_t *idx, size_t entries, int64_t c,
                        "padding: W and E must be at least 1 (W=%u E=%u)", warp,
                        segment_elems);
     size_t n1 = entries ? entries : 1;
-    slotter s = {.e = segment_elems, .out = out};
+    slotter s = {.e = segment_elems, .job = job, .out = out};
     s.rank = malloc(n1 * sizeof *s.rank);
     s.value = malloc(n1 * sizeof *s.value);
     s.last_slot = malloc(n1 * sizeof *s.last_slot);

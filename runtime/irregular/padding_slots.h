@@ -17,7 +17,14 @@
  * An entry read by several warp-accesses keeps the slot of the first
  * (still the right value; only the later ones may touch more segments).
  * Entries the range never reads get a slot of their element too (one
- * more at the end if none was placed), so Q' is valid for all of P. */
+ * more at the end if none was placed), so Q' is valid for all of P.
+ *
+ * With a job map R (the job-swapped form: work-item t runs job R[t] and
+ * reads the entries of job R[t]), the warps are those of the work-items:
+ * R from the frequency order (freq_order.h) regroups the jobs reading an
+ * element into the same warps, which is what saves memory (000 section
+ * 3.3.2); in launch order only the reads a warp-access repeats are.  The
+ * values hold whatever R is: A''[Q'[e]] == A[P[e] + c] for every e. */
 #ifndef DL_PADDING_SLOTS_H
 #define DL_PADDING_SLOTS_H
 
@@ -35,11 +42,13 @@ typedef struct dl_padding_slots {
 } dl_padding_slots;
 
 /* Plans A'' and Q' for idx[0..entries) (P's entries from range->base's
- * origin: entry e is idx[e]), offset c, warps of `warp` work-items and
+ * origin: entry e is idx[e]), offset c, the job map job[0..threads)
+ * (NULL: work-item t runs job t), warps of `warp` work-items and
  * segments of `segment_elems` elements.  DL_INVALID_ARGUMENT for a zero
  * W or E, DL_OUT_OF_MEMORY when the arrays cannot be allocated. */
 dl_status dl_padding_slots_build(const int64_t *idx, size_t entries, int64_t c,
-                                 const dl_coalesce_range *range, unsigned warp,
+                                 const dl_coalesce_range *range,
+                                 const size_t *job, unsigned warp,
                                  unsigned segment_elems, dl_padding_slots *out);
 void dl_padding_slots_free(dl_padding_slots *s);
 

@@ -7,6 +7,7 @@
  * running, which use OpenCL, before the process goes on to tear it down. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_jobswap_plan.h"
+#include "freq_order.h"
 #include "job_swap.h"
 #include "padding_slots.h"
 #include "permute.h"
@@ -91,6 +92,7 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p)
         dl_cl.clReleaseKernel(p->pad_kernel);
     dl_padding_slots_free(p->padding);
     free(p->padding);
+    free(p->pad_job);
     free(p->host);
     free(p->kernel);
     free(p->source);
@@ -185,6 +187,24 @@ static uint64_t remapped(const rt_jobswap_plan *p,
     return tx;
 }
 
+/* Padding's R over the whole range: the frequency order of the first
+ * `active` work-items' first reads (elem), then the rest in their own
+ * order.  NULL when out of memory (padding then keeps launch order). */
+static size_t *padding_jobs(const rt_jobswap_plan *p, const int64_t *elem,
+                            size_t active)
+{
+    dl_freq_order o;
+    size_t *job = malloc((p->global ? p->global : 1) * sizeof *job);
+    if (!job || dl_freq_order_build(elem, active, &o) != DL_SUCCESS) {
+        free(job);
+        return NULL;
+    }
+    for (size_t t = 0; t < p->global; t++)
+        job[t] = t < active ? o.job[t] : t;
+    dl_freq_order_free(&o);
+    return job;
+}
+
 /* R by segment for the first `active` work-items into job[] (a job's
  * segment: the one it reads at its first step), and the three counts
  * into the facts.  0, or -1 when out of memory. */
@@ -218,6 +238,8 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
             transactions(&g, &p->ref, &by_item, swapped, items, NULL);
         if (p->facts.remap_form)
             p->facts.tx_remap = remapped(p, &g, &as_read, all);
+        if (p->facts.padding_form && p->facts.jobswap_form)
+            p->pad_job = padding_jobs(p, elem, active);
         if (p->facts.padding_form)
             rt_padding_plan(p, all, &g, &as_read);
     }
@@ -340,9 +362,27 @@ static void plan(rt_jobswap_plan *p)
         variant = r ? build(p, &why) : NULL;
     }
     free(job);
-    if (path == RT_PATH_PADDING && !(pad = rt_padding_upload(p, &why))) {
+    if (path == RT_PATH_PADDING && p->pad_job) {
+        /* A'' and Q' hold the values whatever R: without the variant, the
+         * program's kernel reads them right, only less coalesced. */
+        r = upload(p, p->pad_job, p->global, &why);
+        variant = r ? build(p, &why) : NULL;
+        if (!variant)
+            DL_LOG_INFO("irregular: %s runs padded without its job map: %s",
+                        p->label, why);
+    }
+    if (path == RT_PATH_PADDING &&
+        !(pad = rt_padding_upload(p, variant, variant ? r : NULL, &why))) {
         DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
         path = RT_PATH_PLAIN;
+    }
+    if (path == RT_PATH_PADDING || path == RT_PATH_PLAIN) {
+        if (variant) /* the pad holds its own */
+            dl_cl.clReleaseKernel(variant);
+        if (r)
+            dl_cl.clReleaseMemObject(r);
+        variant = NULL;
+        r = NULL;
     }
     if (path == RT_PATH_JOB_SWAP && !variant) {
         DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);

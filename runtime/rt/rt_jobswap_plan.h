@@ -51,6 +51,10 @@ typedef struct rt_jobswap_plan {
     size_t p_bytes, base;
     uint64_t version_p;
     struct dl_padding_slots *padding;
+    /* The job map padding plans for, where the job-swapped form exists:
+     * R over the whole range (the frequency order of the first `active`
+     * work-items' first reads, then the rest in their own order). */
+    size_t *pad_job;
 } rt_jobswap_plan;
 
 /* Hands a planning whose read is enqueued to its callback, which starts

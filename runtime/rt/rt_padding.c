@@ -57,9 +57,9 @@ void rt_padding_plan(rt_jobswap_plan *p, const int64_t *all,
 {
     unsigned per = g->segment_bytes / p->ref.elem_bytes;
     dl_padding_slots *s = calloc(1, sizeof *s);
-    if (!s ||
-        dl_padding_slots_build(all, p->entries, p->ref.offset, as_read,
-                               g->simd_width, per ? per : 1, s) != DL_SUCCESS) {
+    if (!s || dl_padding_slots_build(all, p->entries, p->ref.offset, as_read,
+                                     p->pad_job, g->simd_width, per ? per : 1,
+                                     s) != DL_SUCCESS) {
         free(s);
         decline(p, "out of host memory for its plan");
         return;
@@ -127,7 +127,8 @@ static void *e_entries(const dl_padding_slots *s, unsigned bytes)
     return e;
 }
 
-rt_pad *rt_padding_upload(rt_jobswap_plan *p, const char **why)
+rt_pad *rt_padding_upload(rt_jobswap_plan *p, cl_kernel variant, cl_mem job,
+                          const char **why)
 {
     const dl_padding_slots *s = p->padding;
     rt_pad *pad = calloc(1, sizeof *pad);
@@ -146,8 +147,15 @@ rt_pad *rt_padding_upload(rt_jobswap_plan *p, const char **why)
     pad->e = upload_table(p->context, e, s->slots * eb);
     free(q);
     free(e);
-    pad->kernel = p->pad_kernel;
-    p->pad_kernel = NULL;
+    if (variant && job) {
+        dl_cl.clRetainKernel(variant);
+        dl_cl.clRetainMemObject(job);
+        pad->kernel = variant;
+        pad->job = job;
+    } else {
+        pad->kernel = p->pad_kernel;
+        p->pad_kernel = NULL;
+    }
     pad->a = p->a_mem;
     pad->p = p->p_mem;
     pad->array = p->array;
@@ -174,7 +182,7 @@ void rt_padding_unref(rt_pad *pad)
 {
     if (!pad || --pad->refs)
         return;
-    cl_mem mems[] = {pad->q, pad->e, pad->a2};
+    cl_mem mems[] = {pad->q, pad->e, pad->a2, pad->job};
     for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
         if (mems[i])
             dl_cl.clReleaseMemObject(mems[i]);
@@ -290,15 +298,18 @@ rt_pad_launched rt_padding_launch(const launch_call *c, rt_kernel *k,
     pad->announced = 1;
     rt_unlock();
     if (announce)
-        DL_LOG_INFO("irregular: kernel '%s' runs padded from this launch on "
-                    "(A'' of %zu slots, %zu empty: %zu B, Q' %zu B, E %zu B)",
-                    k->name, pad->slots, pad->empty, pad->slots * pad->elem,
+        DL_LOG_INFO("irregular: kernel '%s' runs padded from this launch on, "
+                    "%s (A'' of %zu slots, %zu empty: %zu B, Q' %zu B, E %zu "
+                    "B)",
+                    k->name, pad->job ? "job-swapped" : "in launch order",
+                    pad->slots, pad->empty, pad->slots * pad->elem,
                     pad->q_bytes, pad->slots * pad->e_bytes);
     else if (regather) /* not the first: A was written since */
         DL_LOG_INFO("irregular: kernel '%s': A'' gathered again, its array "
                     "was written",
                     k->name);
-    rt_irregular_args x = {.array = pad->array,
+    rt_irregular_args x = {.job = pad->job,
+                           .array = pad->array,
                            .via = pad->via,
                            .a = a2,
                            .p = pad->q,

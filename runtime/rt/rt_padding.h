@@ -18,7 +18,9 @@
 
 typedef struct rt_pad {
     unsigned refs;      /* the kernel's state's, and launches' (locked) */
-    cl_kernel kernel;   /* the program's kernel, dlayout's own object */
+    cl_kernel kernel;   /* the program's kernel, dlayout's own object, or
+                           its job-swapped form (job) */
+    cl_mem job;         /* R, where the job-swapped form runs */
     cl_mem a, p;        /* the program's A and P (compared, not held) */
     cl_uint array, via; /* their parameters */
     cl_mem q;           /* Q': P's type and size */
@@ -58,9 +60,11 @@ void rt_padding_plan(rt_jobswap_plan *p, const int64_t *all,
                      const dl_coalesce_geometry *g,
                      const dl_coalesce_range *as_read);
 
-/* Planning thread: E and Q' uploaded, the pad made (taking p's kernel
- * object).  NULL, or *why. */
-rt_pad *rt_padding_upload(rt_jobswap_plan *p, const char **why);
+/* Planning thread: E and Q' uploaded, the pad made with the job-swapped
+ * form `variant` and its R `job` (retained), or else p's kernel object
+ * (taken).  NULL, or *why. */
+rt_pad *rt_padding_upload(rt_jobswap_plan *p, cl_kernel variant, cl_mem job,
+                          const char **why);
 
 /* Locked: drops one hold; the last releases what the pad holds. */
 void rt_padding_unref(rt_pad *pad);

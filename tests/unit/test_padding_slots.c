@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "freq_order.h"
 #include "irregular_inputs.h"
 #include "padding_slots.h"
 
@@ -40,14 +41,35 @@ static dl_coalesce_counts counted(const int64_t *idx, size_t entries,
     return c;
 }
 
-/* Every promise of padding_slots.h for P = idx over `range`. */
-static void check(const int64_t *idx, size_t entries, int64_t c,
-                  const dl_coalesce_range *range, unsigned w, unsigned e,
-                  size_t na, int injective)
+/* The same, with work-item t running job job[t] (one step, one entry a
+ * job): the entries in the order the work-items read them. */
+static dl_coalesce_counts counted_jobs(const int64_t *idx, size_t entries,
+                                       const dl_coalesce_range *range,
+                                       const size_t *job, unsigned w,
+                                       unsigned e)
+{
+    if (!job)
+        return counted(idx, entries, range, w, e);
+    int64_t *by_item = malloc(range->threads * sizeof *by_item);
+    assert_non_null(by_item);
+    for (size_t t = 0; t < range->threads; t++)
+        by_item[t] = idx[range->base + job[t] * range->t_stride];
+    dl_coalesce_range items = {range->threads, 1, 0, 1, 0};
+    dl_coalesce_counts c = counted(by_item, range->threads, &items, w, e);
+    free(by_item);
+    return c;
+}
+
+/* Every promise of padding_slots.h for P = idx over `range`, work-item t
+ * running job job[t] (NULL: t). */
+static void check_jobs(const int64_t *idx, size_t entries, int64_t c,
+                       const dl_coalesce_range *range, const size_t *job,
+                       unsigned w, unsigned e, size_t na, int injective)
 {
     dl_padding_slots p;
-    assert_int_equal(dl_padding_slots_build(idx, entries, c, range, w, e, &p),
-                     DL_SUCCESS);
+    assert_int_equal(
+        dl_padding_slots_build(idx, entries, c, range, job, w, e, &p),
+        DL_SUCCESS);
     int32_t *a = malloc(na * sizeof *a);
     assert_non_null(a);
     for (size_t i = 0; i < na; i++)
@@ -61,8 +83,8 @@ static void check(const int64_t *idx, size_t entries, int64_t c,
         assert_int_equal(a2[p.slot[i]], a[idx[i] + c]);
         q[i] = (int64_t)p.slot[i];
     }
-    dl_coalesce_counts before = counted(idx, entries, range, w, e);
-    dl_coalesce_counts after = counted(q, entries, range, w, e);
+    dl_coalesce_counts before = counted_jobs(idx, entries, range, job, w, e);
+    dl_coalesce_counts after = counted_jobs(q, entries, range, job, w, e);
     assert_int_equal(after.accesses, before.accesses);
     if (injective && w <= e) /* zero non-coalesced accesses */
         assert_int_equal(after.before, after.accesses);
@@ -75,6 +97,13 @@ static void check(const int64_t *idx, size_t entries, int64_t c,
     free(a2);
     free(a);
     dl_padding_slots_free(&p);
+}
+
+static void check(const int64_t *idx, size_t entries, int64_t c,
+                  const dl_coalesce_range *range, unsigned w, unsigned e,
+                  size_t na, int injective)
+{
+    check_jobs(idx, entries, c, range, NULL, w, e, na, injective);
 }
 
 /* ELL SpMV: N rows of K entries, column-major (entry j of row r at
@@ -125,7 +154,7 @@ static void test_scatter_coalesced(void **state)
     dl_coalesce_counts c = counted(idx, N, &r, 32, 32);
     assert_true(c.before > c.accesses * 8);
     dl_padding_slots p;
-    assert_int_equal(dl_padding_slots_build(idx, N, 0, &r, 32, 32, &p),
+    assert_int_equal(dl_padding_slots_build(idx, N, 0, &r, NULL, 32, 32, &p),
                      DL_SUCCESS);
     assert_int_equal(p.slots, N); /* distinct reads: no slot wasted */
     assert_int_equal(p.empty, 0);
@@ -136,28 +165,43 @@ static void test_scatter_coalesced(void **state)
  * one entry a work-item in launch order: the work-items keep their jobs,
  * so only the reads a warp-access repeats, and copies a later warp finds
  * in the segment it shares, are saved; printed for the docs. */
-static void report(const char *name, const int64_t *idx, size_t n, size_t na)
+static void report(const char *name, const int64_t *idx, size_t n, size_t na,
+                   const size_t *job)
 {
     dl_coalesce_range r = {n, 1, 0, 1, 0};
-    check(idx, n, 0, &r, 32, 32, na, 1);
+    check_jobs(idx, n, 0, &r, job, 32, 32, na, 1);
     dl_padding_slots p;
-    assert_int_equal(dl_padding_slots_build(idx, n, 0, &r, 32, 32, &p),
+    assert_int_equal(dl_padding_slots_build(idx, n, 0, &r, job, 32, 32, &p),
                      DL_SUCCESS);
     int64_t *q = malloc(n * sizeof *q);
     assert_non_null(q);
     for (size_t i = 0; i < n; i++)
         q[i] = (int64_t)p.slot[i];
     dl_coalesce_counts before = counted(idx, n, &r, 32, 32);
-    dl_coalesce_counts after = counted(q, n, &r, 32, 32);
-    printf("%s: %zu reads, %llu transactions as written, %llu padded "
+    dl_coalesce_counts after = counted_jobs(q, n, &r, job, 32, 32);
+    printf("%s%s: %zu reads, %llu transactions as written, %llu padded "
            "(%llu duplicated); A'' %zu slots (%zu empty) = %.1f%% of "
            "duplication's %zu\n",
-           name, n, (unsigned long long)before.before,
-           (unsigned long long)after.before, (unsigned long long)before.after,
-           p.slots, p.empty, 100.0 * (double)p.slots / (double)n, n);
+           name, job ? ", frequency order" : ", launch order", n,
+           (unsigned long long)before.before, (unsigned long long)after.before,
+           (unsigned long long)before.after, p.slots, p.empty,
+           100.0 * (double)p.slots / (double)n, n);
     assert_true(after.before <= before.after);
+    if (job) /* at most half duplication's memory (docs/irregular.md) */
+        assert_true(2 * p.slots <= n);
     free(q);
     dl_padding_slots_free(&p);
+}
+
+/* Both orders: launch order, and R from the frequency order. */
+static void report_both(const char *name, const int64_t *idx, size_t n,
+                        size_t na)
+{
+    report(name, idx, n, na, NULL);
+    dl_freq_order o;
+    assert_int_equal(dl_freq_order_build(idx, n, &o), DL_SUCCESS);
+    report(name, idx, n, na, o.job);
+    dl_freq_order_free(&o);
 }
 
 static void test_planners_inputs(void **state)
@@ -165,12 +209,12 @@ static void test_planners_inputs(void **state)
     (void)state;
     int64_t *r = random_reads(8 * 4096, 4096, 1);
     assert_non_null(r);
-    report("random (8 reads per element)", r, 8 * 4096, 4096);
+    report_both("random (8 reads per element)", r, 8 * 4096, 4096);
     free(r);
     size_t n;
     int64_t *s = stencil_reads(16, 2, &n);
     assert_non_null(s);
-    report("shuffled 16^3 7-point stencil", s, n, 4096);
+    report_both("shuffled 16^3 7-point stencil", s, n, 4096);
     free(s);
 }
 
@@ -180,9 +224,9 @@ static void test_invalid(void **state)
     int64_t idx[1] = {0};
     dl_coalesce_range r = {1, 1, 0, 1, 0};
     dl_padding_slots p;
-    assert_int_equal(dl_padding_slots_build(idx, 1, 0, &r, 0, 4, &p),
+    assert_int_equal(dl_padding_slots_build(idx, 1, 0, &r, NULL, 0, 4, &p),
                      DL_INVALID_ARGUMENT);
-    assert_int_equal(dl_padding_slots_build(idx, 1, 0, &r, 4, 0, &p),
+    assert_int_equal(dl_padding_slots_build(idx, 1, 0, &r, NULL, 4, 0, &p),
                      DL_INVALID_ARGUMENT);
 }
 
