@@ -100,6 +100,8 @@ static rt_irregular_path forced(dl_irregular_mode mode,
         why = "DL_IRREGULAR=remap, but the permutation does not apply (no "
               "reference that only goes through its index buffer, or buffers "
               "that cannot be permuted together: DL_LOG=debug says which)";
+    else if (f->padding_form && f->bytes_padding > f->budget)
+        why = NULL; /* below: over the budget */
     else if (f->padding_form) {
         sel->method = DL_METHOD_PADDING;
         path = RT_PATH_PADDING;
@@ -108,6 +110,11 @@ static rt_irregular_path forced(dl_irregular_mode mode,
         why = NULL;
     if (why)
         snprintf(sel->reason, sizeof sel->reason, "%s", why);
+    else if (f->padding_form)
+        snprintf(sel->reason, sizeof sel->reason,
+                 "DL_IRREGULAR=padding, but A'', Q' and E (%zu B) exceed "
+                 "DL_GATHER_BUDGET (%zu B)",
+                 f->bytes_padding, f->budget);
     else
         snprintf(sel->reason, sizeof sel->reason,
                  "DL_IRREGULAR=padding, but padding does not apply: %s",

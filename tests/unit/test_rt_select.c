@@ -204,6 +204,10 @@ static void test_forced(void **state)
     f.padding_form = 1;
     expect(DL_IRREGULAR_PADDING, &f, RT_PATH_PADDING, DL_METHOD_PADDING,
            "DL_IRREGULAR=padding");
+    f.bytes_padding = f.budget + 1; /* forcing keeps the budget */
+    expect(DL_IRREGULAR_PADDING, &f, RT_PATH_PLAIN, DL_METHOD_NONE,
+           "exceed DL_GATHER_BUDGET");
+    f.bytes_padding = 0;
     f.padding_form = 0;
     f.jobswap_form = 0;
     expect(DL_IRREGULAR_JOBSWAP, &f, RT_PATH_PLAIN, DL_METHOD_NONE,
