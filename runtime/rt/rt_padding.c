@@ -231,6 +231,9 @@ static const char *unusable(const rt_kernel *k, const rt_pad *pad, int *stale)
         return "its array or index buffer argument changed";
     if (!a || !p || a->transformed || p->transformed)
         return "its array or index buffer is in another layout or untracked";
+    for (cl_uint i = 0; i < k->nargs; i++) /* dlayout's object needs all */
+        if (!k->args[i].size && i != pad->array && i != pad->via)
+            return "an argument's value is not known to dlayout";
     *stale = rt_reorder_version(p) != pad->version_p;
     return *stale ? "its index buffer was written" : NULL;
 }
@@ -319,5 +322,7 @@ rt_pad_launched rt_padding_launch(const launch_call *c, rt_kernel *k,
     dl_cl.clReleaseMemObject(a2);
     if (ready)
         dl_cl.clReleaseEvent(ready);
-    return run == RT_IRREGULAR_DONE ? RT_PAD_DONE : RT_PAD_PLAIN;
+    /* A refused enqueue ran nothing: the program's kernel runs instead. */
+    return run == RT_IRREGULAR_DONE && *err == CL_SUCCESS ? RT_PAD_DONE
+                                                          : RT_PAD_PLAIN;
 }
