@@ -31,8 +31,8 @@ static int by_value(const void *a, const void *b, void *idx)
 }
 
 /* rank[] and value[] from the entries sorted by element. */
-static int rank_entries(slotter *s, const int64_t *idx, size_t n, int64_t c,
-                        size_t *distinct)
+static int rank_sorted(slotter *s, const int64_t *idx, size_t n, int64_t c,
+                       size_t *distinct)
 {
     size_t *order = malloc((n ? n : 1) * sizeof *order);
     if (!order)
@@ -50,6 +50,44 @@ static int rank_entries(slotter *s, const int64_t *idx, size_t n, int64_t c,
     *distinct = n ? d + 1 : 0;
     free(order);
     return 0;
+}
+
+/* The same by a table over [lo, hi] (a rank only names an element: any
+ * numbering will do), where that span is small: linear time. */
+static int rank_table(slotter *s, const int64_t *idx, size_t n, int64_t c,
+                      int64_t lo, uint64_t span, size_t *distinct)
+{
+    size_t *id = malloc(span * sizeof *id);
+    if (!id)
+        return -1;
+    for (uint64_t v = 0; v < span; v++)
+        id[v] = SIZE_MAX;
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t *r = &id[(uint64_t)idx[i] - (uint64_t)lo];
+        if (*r == SIZE_MAX) {
+            *r = d;
+            s->value[d++] = idx[i] + c;
+        }
+        s->rank[i] = *r;
+    }
+    *distinct = d;
+    free(id);
+    return 0;
+}
+
+static int rank_entries(slotter *s, const int64_t *idx, size_t n, int64_t c,
+                        size_t *distinct)
+{
+    int64_t lo = n ? idx[0] : 0, hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        lo = idx[i] < lo ? idx[i] : lo;
+        hi = idx[i] > hi ? idx[i] : hi;
+    }
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+    if (n && span && span <= 4 * (uint64_t)n + 4096)
+        return rank_table(s, idx, n, c, lo, span, distinct);
+    return rank_sorted(s, idx, n, c, distinct);
 }
 
 static int push(slotter *s, int64_t element)

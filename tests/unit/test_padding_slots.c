@@ -137,6 +137,10 @@ static void test_unread_and_shared(void **state)
     check(idx, 1000, 0, &twice, 32, 32, 300, 0);
     dl_coalesce_range based = {400, 1, 100, 1, 0};
     check(idx, 1000, 0, &based, 16, 32, 300, 1);
+    /* Elements spread far apart: ranked by sorting, not by a table. */
+    for (size_t i = 0; i < 1000; i++)
+        idx[i] = idx[i] % 50 * 200000;
+    check(idx, 1000, 0, &part, 32, 32, 49 * 200000 + 1, 1);
     free(idx);
 }
 
