@@ -107,10 +107,11 @@ static int push(slotter *s, int64_t element)
     return 0;
 }
 
-static int in_segment(const slotter *s, size_t r)
+/* Whether rank r was placed at or after `start` (a segment's first
+ * slot). */
+static int placed_from(const slotter *s, size_t r, size_t start)
 {
-    size_t pos = s->out->slots;
-    return s->last_slot[r] != NOT_PLACED && s->last_slot[r] >= pos - pos % s->e;
+    return s->last_slot[r] != NOT_PLACED && s->last_slot[r] >= start;
 }
 
 static int place(slotter *s, size_t r)
@@ -135,6 +136,9 @@ static int pad_segment(slotter *s)
  * placed, its entries' slots set. */
 static int pack_access(slotter *s, size_t n)
 {
+    /* The segment the access shares: fixed before placing, since filling
+     * it moves the next free slot into the next one. */
+    size_t start = s->out->slots - s->out->slots % s->e;
     size_t distinct = 0, missing = 0, stamp = ++s->stamp;
     for (size_t i = 0; i < n; i++) {
         size_t r = s->rank[s->lane[i]];
@@ -142,7 +146,7 @@ static int pack_access(slotter *s, size_t n)
             continue;
         s->seen[r] = stamp;
         distinct++;
-        missing += !in_segment(s, r);
+        missing += !placed_from(s, r, start);
     }
     size_t room = s->e - s->out->slots % s->e;
     int fresh = distinct > s->e || missing > room;
@@ -154,7 +158,7 @@ static int pack_access(slotter *s, size_t n)
         if (s->seen[r] == stamp)
             continue;
         s->seen[r] = stamp;
-        if ((fresh || !in_segment(s, r)) && place(s, r))
+        if ((fresh || !placed_from(s, r, start)) && place(s, r))
             return -1;
     }
     for (size_t i = 0; i < n; i++)

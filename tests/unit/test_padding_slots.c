@@ -222,6 +222,24 @@ static void test_planners_inputs(void **state)
     free(s);
 }
 
+/* W = E = 4: warp 0 reads 0 1 2 (room for one more in its segment);
+ * warp 1 reads 3 0 3 0: 3 fills the segment, where 0 already is, so
+ * warp 1 stays on one segment (filling it must not make 0 "elsewhere"). */
+static void test_fill_shared_segment(void **state)
+{
+    (void)state;
+    const int64_t idx[8] = {0, 1, 2, 2, 3, 0, 3, 0};
+    dl_coalesce_range r = {8, 1, 0, 1, 0};
+    dl_padding_slots p;
+    assert_int_equal(dl_padding_slots_build(idx, 8, 0, &r, NULL, 4, 4, &p),
+                     DL_SUCCESS);
+    assert_int_equal(p.slots, 4);
+    assert_int_equal(p.slot[5], 0);
+    assert_int_equal(p.slot[4], 3);
+    dl_padding_slots_free(&p);
+    check(idx, 8, 0, &r, 4, 4, 4, 1);
+}
+
 static void test_invalid(void **state)
 {
     (void)state;
@@ -241,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_unread_and_shared),
         cmocka_unit_test(test_scatter_coalesced),
         cmocka_unit_test(test_planners_inputs),
+        cmocka_unit_test(test_fill_shared_segment),
         cmocka_unit_test(test_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
