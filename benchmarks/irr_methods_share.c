@@ -1,13 +1,16 @@
 /* irr_methods_share.c - the two methods that copy A's elements: sharing
  * (sharing.h) for the column-major ELL SpMV, whose work-groups copy their
- * distinct x into __local memory, and padding (padding.h) for the records'
- * reference through p, one entry per work-item.  Elsewhere they do not
- * apply as planned: padding moves each entry of a job on its own (a row
- * of several entries would be split), and sharing's kernel variant exists
+ * distinct x into __local memory, and padding: padding.h for the records'
+ * reference through p, one entry per work-item, and the runtime's form
+ * (padding_slots.h: the program's kernel on A'' and Q', work-items in
+ * launch order) for the ELL SpMV.  Elsewhere they do not apply as
+ * planned: padding.h moves each entry of a job on its own (a row of
+ * several entries would be split), and sharing's kernel variant exists
  * for ELL only. */
 #include "irr_method.h"
 
 #include "padding.h"
+#include "padding_slots.h"
 #include "sharing.h"
 
 #include <stdlib.h>
@@ -122,8 +125,55 @@ int irr_plan_sharing(const irr_workload *w, const irr_method_env *env,
     return ok;
 }
 
+/* The runtime's padding (rt_padding.c) of the ELL SpMV: the plain kernel
+ * with x := A'' and col := Q', A''[Q'[e]] = x[col[e]]. */
+static int plan_padded_ell(const irr_workload *w, irr_variant *v)
+{
+    const irr_ref *r = &w->refs[0];
+    size_t pn = w->bufs[r->p].bytes / 4, eb = r->ref.elem_bytes;
+    const int32_t *p = w->bufs[r->p].host;
+    int64_t *idx = irr_alloc_n(pn, sizeof *idx);
+    for (size_t i = 0; idx && i < pn; i++)
+        idx[i] = p[i];
+    dl_padding_slots pl;
+    unsigned E = SEGMENT / eb ? (unsigned)(SEGMENT / eb) : 1;
+    if (!idx || dl_padding_slots_build(idx, pn, 0, &r->range, NULL, WARP, E,
+                                       &pl) != DL_SUCCESS) {
+        free(idx);
+        return 0;
+    }
+    free(idx);
+    irr_variant_derive(w, w->plain, v);
+    int32_t *q = irr_alloc_n(pn, sizeof *q);
+    v->cidx = irr_alloc_n(pn, sizeof *v->cidx);
+    void *app = copy_slots(&w->bufs[r->a], eb, pl.source, pl.slots);
+    for (size_t i = 0; q && v->cidx && i < pn; i++)
+        q[i] = v->cidx[i] = (int32_t)pl.slot[i];
+    v->ccount = pn;
+    v->data_bytes = pl.slots * eb;
+    v->index_bytes = pn * 4; /* Q' (E stays on the host here) */
+    dl_padding_slots_free(&pl);
+    if (!q || !v->cidx || !app) {
+        free(q);
+        free(app);
+        return 0;
+    }
+    int moved[IRR_MAX_BUFS];
+    for (int i = 0; i < w->nbufs; i++)
+        moved[i] = i;
+    moved[r->a] = irr_variant_upload(v, app, v->data_bytes);
+    moved[r->p] = irr_variant_upload(v, q, pn * 4);
+    for (int i = 0; i < w->nplain; i++) {
+        int b = w->plain_args[i].buf;
+        irr_redirect_arg(&v->w, b >= 0 ? moved[b] : b, w->plain_args[i].value);
+    }
+    return 1;
+}
+
 int irr_plan_padding(const irr_workload *w, irr_variant *v)
 {
+    if (!strcmp(w->plain, "spmv_ell") && w->nrefs == 1)
+        return plan_padded_ell(w, v);
     if (strcmp(w->plain, "records_pair")) {
         v->why = "padding moves each entry as a job: it applies to one "
                  "entry per work-item (the records)";

@@ -33,7 +33,7 @@ ALWAYS = ['none', 'duplication', 'job swap']
 def expected_methods(workload):
     if workload in LOOPS:
         return ['none', 'duplication']
-    extra = (['sharing'] if workload.startswith('spmv-ell/') else
+    extra = (['sharing', 'padding'] if workload.startswith('spmv-ell/') else
              ['padding'] if workload == 'records-pair' else [])
     return ALWAYS + extra
 

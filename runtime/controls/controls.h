@@ -31,7 +31,7 @@ typedef enum dl_irregular_mode {
     DL_IRREGULAR_NONE,     /* the kernel as written */
     DL_IRREGULAR_GATHER,   /* reordering with index redirection */
     DL_IRREGULAR_JOBSWAP,  /* the job-swapped form */
-    DL_IRREGULAR_PADDING,  /* not built on the device: as written */
+    DL_IRREGULAR_PADDING,  /* A'' and Q' in place of A and P (rt_padding.h) */
     DL_IRREGULAR_REMAP     /* the permutation layout (rt_permute.h) */
 } dl_irregular_mode;
 

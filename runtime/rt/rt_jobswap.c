@@ -9,6 +9,7 @@
 #include "rt_jobswap_plan.h"
 #include "gather.h"
 #include "rt_indirect.h"
+#include "rt_padding.h"
 #include "rt_permute.h"
 #include "rt_reorder.h"
 
@@ -88,8 +89,10 @@ static rt_irregular_launched settle(rt_kernel *k, rt_irregular_path path,
                        k->annot ? k->annot->line : 0,
                        "irregular: kernel '%s' %s: %s", k->name,
                        rt_select_path_words(path), why);
-    return path == RT_PATH_PLAIN || path == RT_PATH_REMAP ? RT_IRREGULAR_PLAIN
-                                                          : RT_IRREGULAR_ASIS;
+    return path == RT_PATH_PLAIN || path == RT_PATH_REMAP ||
+                   path == RT_PATH_PADDING
+               ? RT_IRREGULAR_PLAIN
+               : RT_IRREGULAR_ASIS;
 }
 
 int rt_irregular_remapped(const rt_kernel *k)
@@ -115,13 +118,14 @@ void rt_irregular_remap_forced(rt_kernel *k)
 
 /* ----------------------------------------------------------- enqueue */
 
-/* Locked: `kernel` (the program's, or the variant with R after the
- * program's arguments) after the caller's list and the ordering events;
- * its event a use of every tracked argument.  NULL, or why not (an
- * argument in a converted layout: the caller's path restores it). */
+/* Locked: `kernel` (the program's, or one of dlayout's with the
+ * program's arguments and x's changes: R after them, A and P substituted)
+ * after the caller's list, the ordering events and x's event; its event a
+ * use of every tracked argument.  NULL, or why not (an argument in a
+ * converted layout: the caller's path restores it). */
 static const char *enqueue(const launch_call *c, rt_kernel *k, cl_kernel kernel,
-                           cl_mem job, cl_uint nwait, const cl_event *wait,
-                           cl_event *ev, cl_int *err)
+                           const rt_irregular_args *x, cl_uint nwait,
+                           const cl_event *wait, cl_event *ev, cl_int *err)
 {
     rt_events order = {0};
     for (cl_uint i = 0; i < k->nargs; i++) {
@@ -135,12 +139,20 @@ static const char *enqueue(const launch_call *c, rt_kernel *k, cl_kernel kernel,
             rt_buffer_order(b, c->queue, &order);
     }
     *err = CL_SUCCESS;
-    for (cl_uint i = 0; job && i < k->nargs && *err == CL_SUCCESS; i++)
-        if (k->args[i].size)
+    for (cl_uint i = 0; x && i < k->nargs && *err == CL_SUCCESS; i++) {
+        cl_mem sub = x->a && i == x->array ? x->a
+                     : x->p && i == x->via ? x->p
+                                           : NULL;
+        if (sub)
+            *err = dl_cl.clSetKernelArg(kernel, i, sizeof sub, &sub);
+        else if (k->args[i].size)
             *err = dl_cl.clSetKernelArg(kernel, i, k->args[i].size,
                                         k->args[i].value);
-    if (job && *err == CL_SUCCESS)
-        *err = dl_cl.clSetKernelArg(kernel, k->nargs, sizeof job, &job);
+    }
+    if (x && x->job && *err == CL_SUCCESS)
+        *err = dl_cl.clSetKernelArg(kernel, k->nargs, sizeof x->job, &x->job);
+    if (x && x->ready)
+        rt_events_push_once(&order, x->ready);
     rt_events joined = {0};
     cl_uint nw = 0;
     const cl_event *w = rt_events_join(&joined, nwait, wait, &order, &nw);
@@ -161,21 +173,31 @@ static const char *enqueue(const launch_call *c, rt_kernel *k, cl_kernel kernel,
     return NULL;
 }
 
-/* The job-swapped variant, or the program's kernel; DONE, or ASIS when
- * an argument's layout says the caller's path must run it. */
+rt_irregular_launched rt_irregular_run(const launch_call *c, rt_kernel *k,
+                                       cl_kernel kernel,
+                                       const rt_irregular_args *x,
+                                       cl_uint nwait, const cl_event *wait,
+                                       cl_event *event, cl_int *err)
+{
+    cl_event own = NULL;
+    rt_lock();
+    const char *why =
+        enqueue(c, k, kernel, x, nwait, wait, event ? event : &own, err);
+    rt_unlock();
+    if (own)
+        dl_cl.clReleaseEvent(own);
+    return why ? RT_IRREGULAR_ASIS : RT_IRREGULAR_DONE;
+}
+
+/* The job-swapped variant with R, or the program's kernel (job NULL). */
 static rt_irregular_launched run(const launch_call *c, rt_kernel *k,
                                  cl_kernel kernel, cl_mem job, cl_uint nwait,
                                  const cl_event *wait, cl_event *event,
                                  cl_int *err)
 {
-    cl_event own = NULL;
-    rt_lock();
-    const char *why =
-        enqueue(c, k, kernel, job, nwait, wait, event ? event : &own, err);
-    rt_unlock();
-    if (own)
-        dl_cl.clReleaseEvent(own);
-    return why ? RT_IRREGULAR_ASIS : RT_IRREGULAR_DONE;
+    rt_irregular_args x = {.job = job};
+    return rt_irregular_run(c, k, kernel, job ? &x : NULL, nwait, wait, event,
+                            err);
 }
 
 /* ---------------------------------------------------------- planning */
@@ -241,6 +263,53 @@ static void remap_facts(rt_kernel *k, const dl_annot_indirect *r,
     p->facts.bytes_remap = p->elements * 4 * sizeof(uint32_t);
 }
 
+/* Padding's row: whether it may serve r, and what its plan needs: the
+ * program's kernel as dlayout's own object (under DL_IRREGULAR=padding
+ * or auto only: it is made for nothing else). */
+static void padding_facts(rt_kernel *k, const dl_annot_indirect *r,
+                          const dl_annot_indirect_range *range, size_t p_bytes,
+                          rt_jobswap_plan *p)
+{
+    dl_irregular_mode mode = dl_rt.controls.irregular;
+    rt_lock();
+    const char *why = rt_padding_unfit(k, r, p->facts.a_written);
+    rt_unlock();
+    cl_int err = CL_SUCCESS;
+    if (!why && mode != DL_IRREGULAR_PADDING && mode != DL_IRREGULAR_AUTO)
+        why = "not considered";
+    else if (!why && range->offset)
+        why = "the reference has an offset";
+    else if (!why && !(p->pad_kernel = dl_cl.clCreateKernel(k->prog->program,
+                                                            k->name, &err)))
+        why = "the program's kernel cannot be made again";
+    p->facts.padding_form = !why;
+    p->facts.no_padding = why;
+    p->a_mem = rt_launch_arg_mem(k, r->array);
+    p->p_mem = rt_launch_arg_mem(k, r->via);
+    p->array = r->array;
+    p->via = r->via;
+    p->p_bytes = p_bytes;
+    p->base = (size_t)range->base;
+}
+
+/* Locked: A and P watched for writes, P's version taken, where padding
+ * may serve the reference. */
+static void padding_watch(rt_jobswap_plan *p)
+{
+    if (!p->facts.padding_form)
+        return;
+    rt_buffer *a = rt_buffer_get(p->a_mem), *pb = rt_buffer_get(p->p_mem);
+    const char *why = !a || !pb ? "its array or index buffer cannot be tracked"
+                                : rt_reorder_watch(a);
+    why = why ? why : rt_reorder_watch(pb);
+    if (why) {
+        p->facts.padding_form = 0;
+        p->facts.no_padding = why;
+    } else {
+        p->version_p = rt_reorder_version(pb);
+    }
+}
+
 /* The planning of reference r at launch c, without P's entries yet.
  * NULL, or *why. */
 static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
@@ -288,6 +357,7 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
     p->facts.bytes_duplication = bytes / isz * r->elem_size;
     p->facts.bytes_job_swap = c->global[0] * sizeof(uint32_t);
     remap_facts(k, r, p);
+    padding_facts(k, r, range, bytes, p);
     dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof p->device,
                                 &p->device, NULL);
     dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT, sizeof p->context,
@@ -327,6 +397,7 @@ static const char *read_index(const launch_call *c, rt_kernel *k,
         p->st = k->irregular;
         p->st->refs++;
         p->st->reading = 1;
+        padding_watch(p);
     }
     rt_unlock();
     if (moved) {
@@ -391,6 +462,69 @@ static rt_irregular_launched first_launch(const launch_call *c, rt_kernel *k,
 
 /* ------------------------------------------------------------ launch */
 
+/* Whether launch c reads P as the pad was planned for: the same range. */
+static int same_range(const launch_call *c, rt_kernel *k, const rt_pad *pad)
+{
+    dl_annot_indirect_range range;
+    return c->global[0] == pad->global &&
+           !plan_range(c, k, planned_ref(k), &range) &&
+           (size_t)range.base == pad->base &&
+           (uint64_t)range.t_stride == pad->t_stride &&
+           (uint64_t)range.j_stride == pad->j_stride &&
+           range.steps == pad->steps;
+}
+
+/* P was written since its entries were read: the plan goes, and the
+ * next launch plans again (as written meanwhile). */
+static void replan(rt_kernel *k, rt_pad *pad)
+{
+    rt_lock();
+    rt_irregular *st = k->irregular;
+    int dropped = st && st->decided && st->pad == pad;
+    if (dropped) {
+        st->decided = 0;
+        st->path = RT_PATH_ASIS;
+        st->pad = NULL;
+        rt_padding_unref(pad);
+    }
+    rt_unlock();
+    if (dropped)
+        DL_LOG_INFO("irregular: kernel '%s': its index buffer was written: "
+                    "runs as written, its padding planned again",
+                    k->name);
+}
+
+/* Under DL_IRREGULAR=padding: whether padding cannot serve the planned
+ * reference (*sel then says why). */
+static int padding_declined(rt_kernel *k, dl_selection *sel)
+{
+    const dl_annot_indirect *r = planned_ref(k);
+    rt_select_facts f;
+    rt_select_facts_init(&f);
+    rt_lock();
+    f.no_padding = rt_padding_unfit(k, r, a_written(k->annot, r));
+    rt_unlock();
+    f.padding_form = !f.no_padding;
+    return rt_select_path(DL_IRREGULAR_PADDING, &f, sel) != RT_PATH_PADDING;
+}
+
+/* A launch on the pad: done, or as written (planned again first when P
+ * was written). */
+static rt_irregular_launched padded(const launch_call *c, rt_kernel *k,
+                                    rt_pad *pad, cl_uint nwait,
+                                    const cl_event *wait, cl_event *event,
+                                    cl_int *err)
+{
+    rt_pad_launched done =
+        rt_padding_launch(c, k, pad, nwait, wait, event, err);
+    if (done == RT_PAD_DONE)
+        return RT_IRREGULAR_DONE;
+    if (done == RT_PAD_PLAIN)
+        return RT_IRREGULAR_PLAIN;
+    replan(k, pad);
+    return first_launch(c, k, nwait, wait, event, err);
+}
+
 rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
                                           cl_uint nwait, const cl_event *wait,
                                           cl_event *event, cl_int *err)
@@ -408,6 +542,9 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
     cl_mem job = st ? st->job : NULL;
     int fits = st && c->work_dim == 1 && !c->task && c->global &&
                c->global[0] == st->global && !(c->offset && c->offset[0]);
+    rt_pad *pad = decided && fits ? st->pad : NULL;
+    if (pad) /* held across the unlocked launch */
+        pad->refs++;
     int announce = 0;
     if (variant) { /* held across the unlocked enqueue */
         dl_cl.clRetainKernel(variant);
@@ -420,28 +557,33 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
         DL_LOG_INFO("irregular: kernel '%s' runs job-swapped from this launch "
                     "on (a job map of %zu work-items)",
                     k->name, c->global[0]);
+    dl_selection sel;
     rt_irregular_launched done = RT_IRREGULAR_ASIS;
     if (!st)
         done = RT_IRREGULAR_ASIS;
     else if (decided && path == RT_PATH_JOB_SWAP && variant && fits)
         done = run(c, k, variant, job, nwait, wait, event, err);
+    else if (decided && path == RT_PATH_PADDING && pad && same_range(c, k, pad))
+        done = padded(c, k, pad, nwait, wait, event, err);
     else if (decided) /* remap: its pair could not be used at this launch */
-        done = path == RT_PATH_PLAIN || path == RT_PATH_REMAP
+        done = path == RT_PATH_PLAIN || path == RT_PATH_REMAP ||
+                       path == RT_PATH_PADDING
                    ? RT_IRREGULAR_PLAIN
                    : RT_IRREGULAR_ASIS;
-    else if (reading) /* forced job swap waits as written, no memo */
-        done = mode == DL_IRREGULAR_JOBSWAP
+    else if (reading) /* forced job swap and padding wait as written */
+        done = mode == DL_IRREGULAR_JOBSWAP || mode == DL_IRREGULAR_PADDING
                    ? run(c, k, c->kernel, NULL, nwait, wait, event, err)
                    : RT_IRREGULAR_ASIS;
-    else if (mode != DL_IRREGULAR_AUTO && mode != DL_IRREGULAR_JOBSWAP) {
-        dl_selection sel;
+    else if (mode == DL_IRREGULAR_PADDING && padding_declined(k, &sel))
+        done = settle(k, RT_PATH_PLAIN, sel.reason);
+    else if (mode != DL_IRREGULAR_AUTO && mode != DL_IRREGULAR_JOBSWAP &&
+             mode != DL_IRREGULAR_PADDING) {
         rt_select_facts f;
         rt_select_facts_init(&f);
         f.gather_form = k->reorder;
         rt_irregular_path forced = rt_select_path(mode, &f, &sel);
         done = settle(k, forced, sel.reason);
     } else if (mode == DL_IRREGULAR_JOBSWAP && !jobswap_form(k->annot)) {
-        dl_selection sel;
         rt_select_facts f;
         rt_select_facts_init(&f);
         done = settle(k, rt_select_path(mode, &f, &sel), sel.reason);
@@ -450,6 +592,11 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
     if (variant) {
         dl_cl.clReleaseKernel(variant);
         dl_cl.clReleaseMemObject(job);
+    }
+    if (pad) {
+        rt_lock();
+        rt_padding_unref(pad);
+        rt_unlock();
     }
     return done;
 }

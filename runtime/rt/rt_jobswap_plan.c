@@ -7,8 +7,11 @@
  * running, which use OpenCL, before the process goes on to tear it down. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_jobswap_plan.h"
+#include "freq_order.h"
 #include "job_swap.h"
+#include "padding_slots.h"
 #include "permute.h"
+#include "rt_padding.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -67,6 +70,7 @@ void rt_irregular_unref(rt_irregular *st)
         dl_cl.clReleaseKernel(st->variant);
     if (st->job)
         dl_cl.clReleaseMemObject(st->job);
+    rt_padding_unref(st->pad);
     free(st);
 }
 
@@ -84,6 +88,11 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p)
         rt_irregular_unref(p->st);
         rt_unlock();
     }
+    if (p->pad_kernel)
+        dl_cl.clReleaseKernel(p->pad_kernel);
+    dl_padding_slots_free(p->padding);
+    free(p->padding);
+    free(p->pad_job);
     free(p->host);
     free(p->kernel);
     free(p->source);
@@ -178,6 +187,24 @@ static uint64_t remapped(const rt_jobswap_plan *p,
     return tx;
 }
 
+/* Padding's R over the whole range: the frequency order of the first
+ * `active` work-items' first reads (elem), then the rest in their own
+ * order.  NULL when out of memory (padding then keeps launch order). */
+static size_t *padding_jobs(const rt_jobswap_plan *p, const int64_t *elem,
+                            size_t active)
+{
+    dl_freq_order o;
+    size_t *job = malloc((p->global ? p->global : 1) * sizeof *job);
+    if (!job || dl_freq_order_build(elem, active, &o) != DL_SUCCESS) {
+        free(job);
+        return NULL;
+    }
+    for (size_t t = 0; t < p->global; t++)
+        job[t] = t < active ? o.job[t] : t;
+    dl_freq_order_free(&o);
+    return job;
+}
+
 /* R by segment for the first `active` work-items into job[] (a job's
  * segment: the one it reads at its first step), and the three counts
  * into the facts.  0, or -1 when out of memory. */
@@ -211,6 +238,10 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
             transactions(&g, &p->ref, &by_item, swapped, items, NULL);
         if (p->facts.remap_form)
             p->facts.tx_remap = remapped(p, &g, &as_read, all);
+        if (p->facts.padding_form && p->facts.jobswap_form)
+            p->pad_job = padding_jobs(p, elem, active);
+        if (p->facts.padding_form)
+            rt_padding_plan(p, all, &g, &as_read);
     }
     free(all);
     free(elem);
@@ -271,9 +302,10 @@ static cl_kernel build(rt_jobswap_plan *p, const char **why)
 
 /* ------------------------------------------------------------ thread */
 
-/* Locked: the decision, with the variant and R for job swap. */
+/* Locked: the decision, with the variant and R for job swap, A'' and Q'
+ * for padding. */
 static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
-                  cl_mem job)
+                  cl_mem job, rt_pad *pad)
 {
     rt_lock();
     rt_irregular *st = p->st;
@@ -281,11 +313,14 @@ static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
         st->path = path;
         st->variant = variant;
         st->job = job;
+        st->pad = pad;
         st->global = p->global;
         st->decided = 1;
         variant = NULL;
         job = NULL;
+        pad = NULL;
     }
+    rt_padding_unref(pad);
     rt_unlock();
     if (variant)
         dl_cl.clReleaseKernel(variant);
@@ -301,28 +336,54 @@ static void plan(rt_jobswap_plan *p)
         DL_LOG_INFO("irregular: %s keeps its path: out of host memory",
                     p->label);
         free(job);
-        store(p, RT_PATH_ASIS, NULL, NULL);
+        store(p, RT_PATH_ASIS, NULL, NULL, NULL);
         return;
     }
     dl_selection sel;
     rt_irregular_path path = rt_select_path(p->mode, &p->facts, &sel);
     DL_LOG_INFO("irregular: %s: %s, %s: %s (transactions per launch: "
                 "%llu as written, %llu duplicated, %llu job-swapped, %llu "
-                "permuted)",
+                "permuted, %llu padded; memory: %zu B duplicated, %zu B "
+                "padded)",
                 p->label, dl_irregular_method_name(sel.method),
                 rt_select_path_words(path), sel.reason,
                 (unsigned long long)p->facts.tx_none,
                 (unsigned long long)p->facts.tx_duplication,
                 (unsigned long long)p->facts.tx_job_swap,
-                (unsigned long long)p->facts.tx_remap);
+                (unsigned long long)p->facts.tx_remap,
+                (unsigned long long)p->facts.tx_padding,
+                p->facts.bytes_duplication, p->facts.bytes_padding);
     cl_mem r = NULL;
     cl_kernel variant = NULL;
+    rt_pad *pad = NULL;
     const char *why = NULL;
     if (path == RT_PATH_JOB_SWAP) {
         r = upload(p, job, active, &why);
         variant = r ? build(p, &why) : NULL;
     }
     free(job);
+    if (path == RT_PATH_PADDING && p->pad_job) {
+        /* A'' and Q' hold the values whatever R: without the variant, the
+         * program's kernel reads them right, only less coalesced. */
+        r = upload(p, p->pad_job, p->global, &why);
+        variant = r ? build(p, &why) : NULL;
+        if (!variant)
+            DL_LOG_INFO("irregular: %s runs padded without its job map: %s",
+                        p->label, why);
+    }
+    if (path == RT_PATH_PADDING &&
+        !(pad = rt_padding_upload(p, variant, variant ? r : NULL, &why))) {
+        DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
+        path = RT_PATH_PLAIN;
+    }
+    if (path == RT_PATH_PADDING || path == RT_PATH_PLAIN) {
+        if (variant) /* the pad holds its own */
+            dl_cl.clReleaseKernel(variant);
+        if (r)
+            dl_cl.clReleaseMemObject(r);
+        variant = NULL;
+        r = NULL;
+    }
     if (path == RT_PATH_JOB_SWAP && !variant) {
         DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
         if (r)
@@ -330,7 +391,7 @@ static void plan(rt_jobswap_plan *p)
         r = NULL;
         path = RT_PATH_PLAIN;
     }
-    store(p, path, variant, r);
+    store(p, path, variant, r, pad);
 }
 
 static void *plan_thread(void *arg)
@@ -361,7 +422,7 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
     DL_LOG_INFO("irregular: %s keeps its path: %s", p->label,
                 status == CL_COMPLETE ? "no planning thread"
                                       : "the index buffer's read failed");
-    store(p, RT_PATH_ASIS, NULL, NULL);
+    store(p, RT_PATH_ASIS, NULL, NULL, NULL);
     rt_jobswap_plan_free(p);
     rt_irregular_flight(-1);
 }

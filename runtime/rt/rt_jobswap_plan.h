@@ -13,11 +13,12 @@ typedef struct rt_irregular {
     int reading;   /* P's read or its planning is in flight */
     int decided;   /* path is final */
     rt_irregular_path path;
-    size_t global;     /* the range R was planned for */
-    cl_kernel variant; /* the job-swapped form, retained */
-    cl_mem job;        /* R: global uints */
-    int gone;          /* the kernel was released */
-    int announced;     /* its first job-swapped launch was logged */
+    size_t global;      /* the range R was planned for */
+    cl_kernel variant;  /* the job-swapped form, retained */
+    cl_mem job;         /* R: global uints */
+    int gone;           /* the kernel was released */
+    int announced;      /* its first job-swapped launch was logged */
+    struct rt_pad *pad; /* padding's A'' and Q' (rt_padding.h) */
 } rt_irregular;
 
 /* One planning: P's entries read at a launch, and what the thread needs
@@ -40,6 +41,20 @@ typedef struct rt_jobswap_plan {
     uint64_t t_stride, j_stride, steps;
     size_t elements; /* A's, where the permutation may take it */
     cl_event read;   /* retained until its callback */
+    /* Padding (rt_padding.h), where facts.padding_form: the program's
+     * kernel as dlayout's own object, A and P with their parameters, P's
+     * bytes, the first entry read and P's version when read; the plan,
+     * once made from the entries. */
+    cl_kernel pad_kernel;
+    cl_mem a_mem, p_mem;
+    cl_uint array, via;
+    size_t p_bytes, base;
+    uint64_t version_p;
+    struct dl_padding_slots *padding;
+    /* The job map padding plans for, where the job-swapped form exists:
+     * R over the whole range (the frequency order of the first `active`
+     * work-items' first reads, then the rest in their own order). */
+    size_t *pad_job;
 } rt_jobswap_plan;
 
 /* Hands a planning whose read is enqueued to its callback, which starts
@@ -50,6 +65,27 @@ int rt_jobswap_plan_start(rt_jobswap_plan *p);
 /* The first work-items, all of whose entries were read: the jobs the
  * planning moves. */
 size_t rt_jobswap_active(const rt_jobswap_plan *p);
+
+/* What a launch of dlayout's own kernel object changes in the program's
+ * arguments: R appended (the job-swapped form), A and P substituted (A
+ * is the parameter `array`, P `via`; padding), and the event the launch
+ * must also wait for. */
+typedef struct rt_irregular_args {
+    cl_mem job;
+    cl_uint array, via;
+    cl_mem a, p;
+    cl_event ready;
+} rt_irregular_args;
+
+/* Unlocked: enqueues `kernel` with the program's arguments changed by x
+ * (NULL: the program's kernel as set), ordered like the program's
+ * launch; DONE with the call's status in *err, or ASIS when an
+ * argument's layout says the caller's path must run it. */
+rt_irregular_launched rt_irregular_run(const launch_call *c, rt_kernel *k,
+                                       cl_kernel kernel,
+                                       const rt_irregular_args *x,
+                                       cl_uint nwait, const cl_event *wait,
+                                       cl_event *event, cl_int *err);
 
 /* Frees a planning (and drops its hold on the state, locked). */
 void rt_jobswap_plan_free(rt_jobswap_plan *p);

@@ -580,3 +580,13 @@ void rt_reorder_forget(rt_buffer *b)
     if (b->gathered && dl_rt.reorder)
         dl_reorder_cache_forget(dl_rt.reorder, b->mem);
 }
+
+const char *rt_reorder_watch(rt_buffer *b)
+{
+    return watch(b);
+}
+
+uint64_t rt_reorder_version(const rt_buffer *b)
+{
+    return version_of(b);
+}

@@ -66,4 +66,12 @@ static inline void rt_reorder_unknown_launch(void)
  * read from it go too (not counted as invalidations). */
 void rt_reorder_forget(rt_buffer *b);
 
+/* Locked: b is read by a copy of dlayout's (padding's A'', rt_padding.c)
+ * as by the cache's: its writes move its version on from now on.  NULL,
+ * or why it cannot be watched. */
+const char *rt_reorder_watch(rt_buffer *b);
+
+/* Locked: b's version (its parent's and unseen writes included). */
+uint64_t rt_reorder_version(const rt_buffer *b);
+
 #endif

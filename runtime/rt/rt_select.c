@@ -31,6 +31,8 @@ const char *rt_select_path_words(rt_irregular_path path)
         return "runs as written";
     case RT_PATH_REMAP:
         return "runs permuted";
+    case RT_PATH_PADDING:
+        return "runs padded";
     default:
         return "keeps its path";
     }
@@ -50,14 +52,18 @@ void rt_select_input(const rt_select_facts *f, dl_selector_input *in)
     in->method[DL_METHOD_JOB_SWAP].available = f->jobswap_form;
     in->method[DL_METHOD_JOB_SWAP].transactions = f->tx_job_swap;
     in->method[DL_METHOD_JOB_SWAP].bytes = f->bytes_job_swap;
-    /* Padding and sharing are planned on the host only (padding.h,
-     * sharing.h): no device form yet.  Remapping is the permutation
+    /* Padding: the program's kernel on A'' and Q' (rt_padding.h), where
+     * the reference allows.  Sharing is planned on the host only
+     * (sharing.h): no device form yet.  Remapping is the permutation
      * layout's (rt_permute.h): where the reference allows it and it drops
      * the transactions enough to be worth its memory. */
     in->method[DL_METHOD_REMAP].available =
         f->remap_form &&
         rt_select_remap_wanted((double)f->tx_none, (double)f->tx_remap,
                                f->bytes_remap, f->budget);
+    in->method[DL_METHOD_PADDING].available = f->padding_form;
+    in->method[DL_METHOD_PADDING].transactions = f->tx_padding;
+    in->method[DL_METHOD_PADDING].bytes = f->bytes_padding;
     in->method[DL_METHOD_REMAP].transactions = f->tx_remap;
     in->method[DL_METHOD_REMAP].bytes = f->bytes_remap;
     in->budget_bytes = f->budget;
@@ -94,10 +100,25 @@ static rt_irregular_path forced(dl_irregular_mode mode,
         why = "DL_IRREGULAR=remap, but the permutation does not apply (no "
               "reference that only goes through its index buffer, or buffers "
               "that cannot be permuted together: DL_LOG=debug says which)";
+    else if (f->padding_form && f->bytes_padding > f->budget)
+        why = NULL; /* below: over the budget */
+    else if (f->padding_form) {
+        sel->method = DL_METHOD_PADDING;
+        path = RT_PATH_PADDING;
+        why = "DL_IRREGULAR=padding";
+    } else
+        why = NULL;
+    if (why)
+        snprintf(sel->reason, sizeof sel->reason, "%s", why);
+    else if (f->padding_form)
+        snprintf(sel->reason, sizeof sel->reason,
+                 "DL_IRREGULAR=padding, but A'', Q' and E (%zu B) exceed "
+                 "DL_GATHER_BUDGET (%zu B)",
+                 f->bytes_padding, f->budget);
     else
-        why = "DL_IRREGULAR=padding, but padding is not built on the device "
-              "yet";
-    snprintf(sel->reason, sizeof sel->reason, "%s", why);
+        snprintf(sel->reason, sizeof sel->reason,
+                 "DL_IRREGULAR=padding, but padding does not apply: %s",
+                 f->no_padding ? f->no_padding : "not planned");
     return path;
 }
 
@@ -120,7 +141,9 @@ rt_irregular_path rt_select_path(dl_irregular_mode mode,
         return RT_PATH_ASIS;
     case DL_METHOD_REMAP:
         return RT_PATH_REMAP;
-    default: /* padding, sharing: never available (above) */
+    case DL_METHOD_PADDING:
+        return RT_PATH_PADDING;
+    default: /* sharing: never available (above) */
         return RT_PATH_ASIS;
     }
 }

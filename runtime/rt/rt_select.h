@@ -25,6 +25,13 @@ typedef struct rt_select_facts {
      * nothing else: rt_permute_ref), so A may be kept permuted. */
     int remap_form;
     uint64_t tx_remap; /* with A permuted in P's first-touch order */
+    /* Padding (rt_padding.h): the program's kernel on A'' and Q', where A
+     * is read-only and read only as A[P[...]] (no offset), P used nowhere
+     * else; else why not, in plain words. */
+    int padding_form;
+    const char *no_padding;
+    uint64_t tx_padding;  /* the analyser on Q' as the redirected pattern */
+    size_t bytes_padding; /* A'' and Q' (and E, on the device)         */
     double kernel_s[DL_METHOD_COUNT], reorg_s[DL_METHOD_COUNT];
     unsigned reuse;
 } rt_select_facts;
@@ -48,9 +55,10 @@ typedef enum rt_irregular_path {
                          where planned, else as written */
     RT_PATH_PLAIN,    /* as written */
     RT_PATH_JOB_SWAP, /* the job-swapped variant (rt_jobswap.c) */
-    RT_PATH_REMAP     /* on the permuted pair (rt_permute.c); under
+    RT_PATH_REMAP,    /* on the permuted pair (rt_permute.c); under
                          DL_POLICY=auto once the tuner finds that its cost
                          up front pays back (rt_permute_tune.c) */
+    RT_PATH_PADDING   /* the program's kernel on A'' and Q' (rt_padding.c) */
 } rt_irregular_path;
 
 /* "runs as written", "runs job-swapped", ..., for the log. */

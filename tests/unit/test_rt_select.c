@@ -198,8 +198,17 @@ static void test_forced(void **state)
            "DL_IRREGULAR=none");
     expect(DL_IRREGULAR_GATHER, &f, RT_PATH_ASIS, DL_METHOD_DUPLICATION,
            "DL_IRREGULAR=gather");
+    f.no_padding = "A is written";
     expect(DL_IRREGULAR_PADDING, &f, RT_PATH_PLAIN, DL_METHOD_NONE,
-           "padding is not built on the device");
+           "DL_IRREGULAR=padding, but padding does not apply: A is written");
+    f.padding_form = 1;
+    expect(DL_IRREGULAR_PADDING, &f, RT_PATH_PADDING, DL_METHOD_PADDING,
+           "DL_IRREGULAR=padding");
+    f.bytes_padding = f.budget + 1; /* forcing keeps the budget */
+    expect(DL_IRREGULAR_PADDING, &f, RT_PATH_PLAIN, DL_METHOD_NONE,
+           "exceed DL_GATHER_BUDGET");
+    f.bytes_padding = 0;
+    f.padding_form = 0;
     f.jobswap_form = 0;
     expect(DL_IRREGULAR_JOBSWAP, &f, RT_PATH_PLAIN, DL_METHOD_NONE,
            "the source has no job-swapped form");
@@ -258,6 +267,33 @@ static int permuted_from(const rt_remap_costs *c, int n)
     return first;
 }
 
+/* Padding under auto: as few transactions as duplication in less memory
+ * wins; not where other references follow the work-item id (the
+ * selector's rule for methods that move work-items), nor where A is
+ * written, nor over the budget. */
+static void test_auto_padding(void **state)
+{
+    (void)state;
+    rt_select_facts f = base();
+    f.jobswap_form = 0;
+    f.padding_form = 1;
+    f.tx_padding = 63;
+    f.bytes_padding = 6000;
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_PADDING, DL_METHOD_PADDING,
+           "padding: fewest predicted transactions, 63 against 1000");
+    f.bytes_padding = 9000;
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_ASIS, DL_METHOD_DUPLICATION,
+           "duplication: fewest predicted transactions");
+    f.bytes_padding = 6000;
+    f.others_disturbed = 1;
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_ASIS, DL_METHOD_DUPLICATION,
+           "padding: moves work-items");
+    f.others_disturbed = 0;
+    f.budget = 5000;
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_ASIS, DL_METHOD_NONE,
+           "padding: 6000 B over the budget");
+}
+
 static void test_remap_prediction(void **state)
 {
     (void)state;
@@ -300,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_auto_remap),
         cmocka_unit_test(test_auto_remap_measured),
         cmocka_unit_test(test_forced),
+        cmocka_unit_test(test_auto_padding),
         cmocka_unit_test(test_remap_prediction),
         cmocka_unit_test(test_remap_tuned),
     };
