@@ -158,12 +158,11 @@ static dl_status count_walked(const dl_coalesce_geometry *geometry,
                        "coalescing: no memory for a "
                        "warp of %u lanes",
                        geometry->simd_width);
-    dl_status st = range ? dl_warp_walk(range, index_count,
-                                        geometry->simd_width, count_access,
-                                        &walk)
-                         : dl_warp_walk_rows(rows, index_count,
-                                             geometry->simd_width,
-                                             count_access, &walk);
+    dl_status st =
+        range ? dl_warp_walk(range, index_count, geometry->simd_width,
+                             count_access, &walk)
+              : dl_warp_walk_rows(rows, index_count, geometry->simd_width,
+                                  count_access, &walk);
     dl_segset_free(&walk.set);
     return st;
 }
@@ -189,10 +188,9 @@ dl_status dl_coalesce_count_rows(const dl_coalesce_geometry *geometry,
     DL_RETURN_ERROR_ON(!rows || (rows->threads && (!rows->begin || !rows->end)),
                        DL_INVALID_ARGUMENT,
                        "coalescing: a row-bounded loop without its bounds");
-    DL_RETURN_ERROR_ON(rows->bound_bytes != 4 && rows->bound_bytes != 8,
-                       DL_INVALID_ARGUMENT,
-                       "coalescing: row bounds of %u bytes (4 or 8)",
-                       rows->bound_bytes);
+    DL_RETURN_ERROR_ON(
+        rows->bound_bytes != 4 && rows->bound_bytes != 8, DL_INVALID_ARGUMENT,
+        "coalescing: row bounds of %u bytes (4 or 8)", rows->bound_bytes);
     return count_walked(geometry, ref, NULL, rows, index, index_count,
                         index_bytes, out);
 }

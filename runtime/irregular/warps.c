@@ -74,15 +74,13 @@ static void row_of(const dl_coalesce_rows *r, size_t count, size_t t,
     if (b < 0 || e <= b || (unsigned long long)b >= count)
         return;
     *first = (size_t)b;
-    *len = (unsigned long long)e > count ? count - (size_t)b
-                                         : (size_t)(e - b);
+    *len = (unsigned long long)e > count ? count - (size_t)b : (size_t)(e - b);
 }
 
 /* Every step of the warp of work-items [t0, t0 + n). */
 static dl_status walk_rows_warp(const dl_coalesce_rows *r, size_t count,
-                                size_t t0, size_t n, size_t *first,
-                                size_t *len, size_t *lanes, dl_warp_visit visit,
-                                void *ctx)
+                                size_t t0, size_t n, size_t *first, size_t *len,
+                                size_t *lanes, dl_warp_visit visit, void *ctx)
 {
     size_t longest = 0;
     for (size_t i = 0; i < n; i++) {

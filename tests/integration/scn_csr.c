@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CSR_N 1021
+#define CSR_N   1021
 #define CSR_CAP (CSR_N * 13 + 64) /* col's entries: the rows' and padding */
 
 typedef struct csr {
@@ -71,8 +71,8 @@ void scn_csr(it_cl *cl, int argc, char **argv)
     for (int i = 0; i < CSR_N; i++)
         x[i] = (float)(i % 17);
     cl_program program = it_build(cl, "csr.cl", "");
-    csr s = {cl, it_kernel(program, "csr_spmv"), NULL, NULL, NULL,
-             NULL, NULL, 0};
+    csr s = {cl, it_kernel(program, "csr_spmv"), NULL, NULL, NULL, NULL, NULL,
+             0};
     s.val = csr_buffer(cl, sizeof val, val);
     s.col = csr_buffer(cl, sizeof col, col);
     s.rowptr = csr_buffer(cl, sizeof rowptr, rowptr);
@@ -88,8 +88,8 @@ void scn_csr(it_cl *cl, int argc, char **argv)
 
     for (int i = 0; i < CSR_N; i++)
         x[i] = (float)(CSR_N - i) * 0.25f;
-    CHECK(clEnqueueWriteBuffer(cl->queue, s.x, CL_TRUE, 0, sizeof x, x, 0,
-                               NULL, NULL));
+    CHECK(clEnqueueWriteBuffer(cl->queue, s.x, CL_TRUE, 0, sizeof x, x, 0, NULL,
+                               NULL));
     step(&s, "write of x");
 
     /* Every row one entry shorter where it can be: other k, same col. */

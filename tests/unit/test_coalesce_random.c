@@ -86,8 +86,7 @@ static dl_coalesce_counts naive_rows(dl_coalesce_geometry g,
             before.n = after.n = 0;
             for (size_t t = t0; t < t0 + g.simd_width && t < threads; t++) {
                 __int128 e = (__int128)begin[t] + j;
-                if (j >= end[t] - begin[t] || begin[t] < 0 ||
-                    e >= (__int128)n)
+                if (j >= end[t] - begin[t] || begin[t] < 0 || e >= (__int128)n)
                     continue;
                 __int128 elem = (__int128)p[(size_t)e] + ref.offset;
                 naive_add(&before, elem * ref.elem_bytes + ref.field_offset, fb,
@@ -186,14 +185,13 @@ static void random_rows_case(void)
         &g, &ref, &rows, bytes == 8 ? (void *)p64 : (void *)p32, n, bytes,
         &got);
     if (st != DL_SUCCESS || memcmp(&got, &want, sizeof got) != 0)
-        fail_msg("rows: W=%u S=%u elem %zu, %zu rows, %zu entries: got %llu "
-                 "%llu %llu, want %llu %llu %llu",
-                 g.simd_width, g.segment_bytes, ref.elem_bytes, threads, n,
-                 (unsigned long long)got.accesses,
-                 (unsigned long long)got.before, (unsigned long long)got.after,
-                 (unsigned long long)want.accesses,
-                 (unsigned long long)want.before,
-                 (unsigned long long)want.after);
+        fail_msg(
+            "rows: W=%u S=%u elem %zu, %zu rows, %zu entries: got %llu "
+            "%llu %llu, want %llu %llu %llu",
+            g.simd_width, g.segment_bytes, ref.elem_bytes, threads, n,
+            (unsigned long long)got.accesses, (unsigned long long)got.before,
+            (unsigned long long)got.after, (unsigned long long)want.accesses,
+            (unsigned long long)want.before, (unsigned long long)want.after);
 }
 
 static void test_rows_against_naive(void **state)
