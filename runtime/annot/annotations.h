@@ -219,6 +219,20 @@ dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref, uint32_t nparams,
                                  dl_annot_macro_fn macro, void *user,
                                  dl_annot_indirect_range *out);
 
+/* Where a row-bounded reference's bounds lie at one launch: work-item
+ * gid = global_offset(0) + t loops from B[base[0] + t * stride[0]] up to
+ * E[base[1] + t * stride[1]] - 1 (B, E: ref->rows[0] and [1]). */
+typedef struct dl_annot_rows_range {
+    int64_t base[2], stride[2], offset;
+} dl_annot_rows_range;
+
+/* Evaluates a row-bounded ref's bounds and offset at the launch env
+ * describes; fails on other references. */
+dl_status dl_annot_indirect_rows_eval(const dl_annot_indirect *ref,
+                                      uint32_t nparams, const dl_dims_env *env,
+                                      dl_annot_macro_fn macro, void *user,
+                                      dl_annot_rows_range *out);
+
 /* The offset c of ref at the launch env describes, into *offset (0 without
  * one); also for a reference in a row-bounded loop. */
 dl_status dl_annot_indirect_offset(const dl_annot_indirect *ref,

@@ -450,3 +450,23 @@ dl_status dl_annot_indirect_offset(const dl_annot_indirect *ref,
     *offset = 0;
     return ref->offset ? eval_at(ref->offset, &c, 0, 0, offset) : DL_SUCCESS;
 }
+
+dl_status dl_annot_indirect_rows_eval(const dl_annot_indirect *ref,
+                                      uint32_t nparams, const dl_dims_env *env,
+                                      dl_annot_macro_fn macro, void *user,
+                                      dl_annot_rows_range *out)
+{
+    DL_RETURN_ERROR_ON(!ref || !ref->rows[0].index || !env || !out,
+                       DL_INVALID_ARGUMENT, "no row-bounded loop to evaluate");
+    eval_ctx c = {env, nparams, 0, 0, macro, user};
+    int64_t g0 = env->global_offset ? (int64_t)env->global_offset[0] : 0, next;
+    *out = (dl_annot_rows_range){{0, 0}, {0, 0}, 0};
+    for (int i = 0; i < 2; i++) {
+        DL_RETURN_IF_FAIL(
+            eval_at(ref->rows[i].index, &c, g0, 0, &out->base[i]));
+        DL_RETURN_IF_FAIL(eval_at(ref->rows[i].index, &c, g0 + 1, 0, &next));
+        DL_RETURN_IF_FAIL(difference(next, out->base[i], &out->stride[i]));
+    }
+    return dl_annot_indirect_offset(ref, nparams, env, macro, user,
+                                    &out->offset);
+}

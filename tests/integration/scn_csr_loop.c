@@ -147,12 +147,12 @@ void scn_csr_loop(it_cl *cl, int argc, char **argv)
         x[i] = (float)(i % 17);
     cl_program program = it_build(cl, "csr.cl", "");
     cl_kernel spmv = it_kernel(program, "csr_spmv");
-    cl_mem bufs[5] = {loop_buffer(cl, m.nnz * sizeof *m.val, m.val),
-                      loop_buffer(cl, m.nnz * sizeof *m.col, m.col),
-                      loop_buffer(cl, (m.rows + 1) * sizeof *m.rowptr,
-                                  m.rowptr),
-                      loop_buffer(cl, m.rows * sizeof *x, x),
-                      loop_buffer(cl, m.rows * sizeof *x, x)}; /* y */
+    cl_mem bufs[5] = {
+        loop_buffer(cl, m.nnz * sizeof *m.val, m.val),
+        loop_buffer(cl, m.nnz * sizeof *m.col, m.col),
+        loop_buffer(cl, (m.rows + 1) * sizeof *m.rowptr, m.rowptr),
+        loop_buffer(cl, m.rows * sizeof *x, x),
+        loop_buffer(cl, m.rows * sizeof *x, x)}; /* y */
     const cl_int rows = (cl_int)m.rows;
     for (cl_uint i = 0; i < 5; i++)
         CHECK(clSetKernelArg(spmv, i, sizeof bufs[i], &bufs[i]));
