@@ -23,9 +23,9 @@ static const char *bounds_window(const dl_annot_rows_range *r, size_t *threads,
         if ((uint64_t)r->base[i] >= entries)
             return "the rows' bounds lie beyond the end of their array";
         if (r->stride[i] > 0) {
-            uint64_t fit = (entries - 1 - (uint64_t)r->base[i]) /
-                               (uint64_t)r->stride[i] +
-                           1;
+            uint64_t fit =
+                (entries - 1 - (uint64_t)r->base[i]) / (uint64_t)r->stride[i] +
+                1;
             *threads = fit < *threads ? (size_t)fit : *threads;
         }
     }
