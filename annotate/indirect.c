@@ -1,7 +1,8 @@
 /* indirect.c - indirect references A[P[E] + c] of a kernel, where E is
  * affine in the global id (a variable set once from get_global_id(0), or
- * that call) and, inside `for (int j = 0; j < T; j++)`, in the loop
- * variable: each gets its annotation (docs/annotations.md, "Indirect
+ * that call) and, inside `for (int j = 0; j < T; j++)` or a row-bounded
+ * `for (int k = B[lo]; k < E[hi]; k++)` (CSR), in the loop variable: each
+ * gets its annotation (docs/annotations.md, "Indirect
  * references"), checked and printed by the runtime's own parser, or a
  * reason.  Declined: an index that names anything else, an index buffer
  * the kernel writes or lets escape, and (for now) references that write
@@ -114,6 +115,8 @@ static char *name_text(ref *r, int node, int loop)
 }
 
 static char *expr_text(ref *r, int node, int loop);
+static int read_only(ctx *c, CXCursor param);
+static int subscript_of_param(ctx *c, int node, CXCursor *param);
 
 /* get_global_id(0) is gid; any other call is declined. */
 static char *call_text(ref *r, int node)
@@ -213,12 +216,13 @@ static int steps_by_one(ref *r, int inc)
            dla_const_int(t->nodes[rhs].cur, &one) && one == 1;
 }
 
-/* The loop variable is only read, except by the loop's own increment. */
-static int only_read(ref *r, int inc)
+/* The variable is only read, except by the loop's own increment `inc`
+ * (-1: none). */
+static int only_read(ref *r, CXCursor var, int inc)
 {
     dla_tree *t = &r->c->tree;
     for (int i = 0; i < t->n; i++) {
-        if (!refers_to(r->c, i, r->loop_var) || inside(t, i, inc))
+        if (!refers_to(r->c, i, var) || inside(t, i, inc))
             continue;
         int raw = t->nodes[i].parent;
         if (raw < 0 || t->nodes[raw].kind != CXCursor_UnexposedExpr)
@@ -227,26 +231,97 @@ static int only_read(ref *r, int inc)
     return 1;
 }
 
+/* The node that declares local variable `var` (with its initialiser
+ * last), or -1. */
+static int declaration(const dla_tree *t, CXCursor var)
+{
+    for (int i = 0; i < t->n; i++)
+        if (t->nodes[i].kind == CXCursor_VarDecl &&
+            clang_equalCursors(t->nodes[i].cur, var))
+            return i;
+    return -1;
+}
+
+/* A bound of a row-bounded loop: B[E] with B an integer array argument
+ * the kernel only reads, or a local variable set once from one and only
+ * read.  "B[E]"'s annotation text, or NULL. */
+static char *bound_text(ref *r, int node)
+{
+    dla_tree *t = &r->c->tree;
+    CXCursor b;
+    node = dla_strip(t, node);
+    if (node >= 0 && t->nodes[node].kind == CXCursor_DeclRefExpr) {
+        CXCursor var = clang_getCursorReferenced(t->nodes[node].cur);
+        int d = clang_getCursorKind(var) == CXCursor_VarDecl
+                    ? declaration(t, var)
+                    : -1;
+        if (d < 0 || !only_read(r, var, -1))
+            return no(r, dla_strdup("a bound of the loop is a variable set "
+                                    "other than once from an array"));
+        node = dla_strip(t, t->nodes[d].last);
+    }
+    if (node < 0 || !subscript_of_param(r->c, node, &b) ||
+        !is_integer_type(clang_getPointeeType(clang_getCursorType(b))))
+        return no(r, dla_strdup("the loop neither counts from 0 nor runs "
+                                "between two elements of an integer array "
+                                "argument: not affine in the global id"));
+    if (!read_only(r->c, b))
+        return no(r, dla_strdup("the loop's bounds array is written, or "
+                                "used other than as B[...], in the kernel"));
+    char *name = dla_spelling(b);
+    char *index = expr_text(r, dla_child(t, node, 1), 1);
+    char *text = name && index ? dla_printf("%s[%s]", name, index) : NULL;
+    free(name), free(index);
+    return text;
+}
+
+/* for (T k = B[lo]; k < E[hi]; k++) (CSR; node v declares k, init its
+ * initialiser): "in B[lo] .. E[hi]". */
+static char *for_rows(ref *r, int f, int v, int init)
+{
+    dla_tree *t = &r->c->tree;
+    int cond = dla_strip(t, dla_child(t, f, 1)), inc = dla_child(t, f, 2);
+    if (cond < 0 || t->nodes[cond].kind != CXCursor_BinaryOperator ||
+        strcmp(dla_binop(t, cond), "<") ||
+        !refers_to(r->c, dla_strip(t, t->nodes[cond].first), r->loop_var))
+        return no(r, dla_strdup("the loop's condition is not 'k < end'"));
+    if (!steps_by_one(r, inc) || !only_read(r, t->nodes[v].cur, inc))
+        return no(r, dla_strdup("the loop variable does not step by one, "
+                                "or the body changes it"));
+    char *lo = bound_text(r, init);
+    char *hi = lo ? bound_text(r, dla_child(t, cond, 1)) : NULL;
+    char *text = lo && hi ? dla_printf("in %s .. %s", lo, hi) : NULL;
+    free(lo), free(hi);
+    return text;
+}
+
 /* for (T j = 0; j < N; j++) declaring the loop variable (node v of its
- * init): N's text. */
+ * init): "< N"; or a row-bounded loop (for_rows). */
 static char *for_trips(ref *r, int f, int v)
 {
     dla_tree *t = &r->c->tree;
     long long start;
     int cond = dla_strip(t, dla_child(t, f, 1)), inc = dla_child(t, f, 2);
     int init = dla_strip(t, t->nodes[v].last);
-    if (dla_child(t, f, 3) < 0 || init < 0 ||
-        !dla_const_int(t->nodes[init].cur, &start) || start != 0)
+    if (dla_child(t, f, 3) < 0 || init < 0)
+        return no(r, dla_strdup("the loop around the index does not count "
+                                "from 0: not affine in the global id"));
+    if (!dla_const_int(t->nodes[init].cur, &start))
+        return for_rows(r, f, v, init);
+    if (start != 0)
         return no(r, dla_strdup("the loop around the index does not count "
                                 "from 0: not affine in the global id"));
     if (cond < 0 || t->nodes[cond].kind != CXCursor_BinaryOperator ||
         strcmp(dla_binop(t, cond), "<") ||
         !refers_to(r->c, dla_strip(t, t->nodes[cond].first), r->loop_var))
         return no(r, dla_strdup("the loop's condition is not 'j < count'"));
-    if (!steps_by_one(r, inc) || !only_read(r, inc))
+    if (!steps_by_one(r, inc) || !only_read(r, r->loop_var, inc))
         return no(r, dla_strdup("the loop variable does not step by one, "
                                 "or the body changes it"));
-    return expr_text(r, dla_child(t, cond, 1), 0);
+    char *n = expr_text(r, dla_child(t, cond, 1), 0);
+    char *text = n ? dla_printf("< %s", n) : NULL;
+    free(n);
+    return text;
 }
 
 /* The enclosing for that declares the loop variable: its trip count. */
@@ -385,7 +460,7 @@ static char *annotation(ref *r, int e, int off, int minus)
             : minus ? " - ("
                     : " + (",
             offset, off < 0 ? "" : ")", record, trips ? " for(" : "",
-            trips ? loop_name : "", trips ? " < " : "");
+            trips ? loop_name : "", trips ? " " : "");
     if (text && trips) {
         char *closed = dla_printf("%s%s)", text, trips);
         free(text);

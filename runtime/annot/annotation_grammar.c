@@ -392,13 +392,36 @@ static dl_status parse_indirect_ref(cursor *c, dl_annot_pending *p)
                   "element");
 }
 
-/* "for" "(" j "<" trips ")"; the word "for" is read. */
-static dl_status parse_loop(cursor *c, dl_annot_pending *p)
+/* One bound of a row-bounded loop, B "[" expr "]", into slot `i`. */
+static dl_status parse_bound(cursor *c, dl_annot_pending *p, int i)
 {
     size_t start, end;
+    DL_RETURN_IF_FAIL(
+        name_copy(c, "the bounds array's name", &p->rows_array[i]));
+    DL_RETURN_IF_FAIL(expect(c, "[", "'[' after the bounds array's name"));
+    DL_RETURN_IF_FAIL(
+        balanced(c, '[', ']', "of the bounds array", &start, &end));
+    return span_expr(c, start, end, "the bound's index", &p->rows_index[i]);
+}
+
+/* "for" "(" j ( "<" trips | "in" bound ".." bound ) ")"; the word "for"
+ * is read. */
+static dl_status parse_loop(cursor *c, dl_annot_pending *p)
+{
+    size_t start, end, n;
     DL_RETURN_IF_FAIL(expect(c, "(", "'(' after for"));
     DL_RETURN_IF_FAIL(name_copy(c, "the loop variable", &p->loop_var));
-    DL_RETURN_IF_FAIL(expect(c, "<", "'<' after the loop variable"));
+    blanks(c);
+    size_t save = c->pos;
+    const char *w = ident(c, &n);
+    if (is_word(w, n, "in")) {
+        DL_RETURN_IF_FAIL(parse_bound(c, p, 0));
+        DL_RETURN_IF_FAIL(expect(c, "..", "'..' after the first bound"));
+        DL_RETURN_IF_FAIL(parse_bound(c, p, 1));
+        return expect(c, ")", "')' after the last bound");
+    }
+    c->pos = save;
+    DL_RETURN_IF_FAIL(expect(c, "<", "'<' or in after the loop variable"));
     DL_RETURN_IF_FAIL(balanced(c, '(', ')', "after for", &start, &end));
     return span_expr(c, start, end, "the trip count", &p->trips);
 }
@@ -503,6 +526,10 @@ void dl_annot_pending_free(dl_annot_pending *p)
     dl_dims_free(p->index);
     dl_dims_free(p->offset);
     dl_dims_free(p->trips);
+    for (int i = 0; i < 2; i++) {
+        free(p->rows_array[i]);
+        dl_dims_free(p->rows_index[i]);
+    }
     memset(p, 0, sizeof *p);
 }
 

@@ -34,6 +34,10 @@ typedef struct dl_annot_pending {
     dl_dims_expr *offset; /* c, added to P's element; NULL: none         */
     char *loop_var;       /* the loop variable, NULL: no loop            */
     dl_dims_expr *trips;  /* the loop's trip count                       */
+    /* Or a row-bounded loop "for(k in B[lo] .. E[hi])": the bounds
+     * arrays' names and their indexes (trips is then NULL). */
+    char *rows_array[2];
+    dl_dims_expr *rows_index[2];
 } dl_annot_pending;
 
 /* Parses the text of an annotation comment, after its "//" (which is in

@@ -58,6 +58,15 @@ typedef struct dl_annot_arg {
     dl_record *record;
 } dl_annot_arg;
 
+/* A bound of a row-bounded loop: element B[index] of an integer array
+ * argument, index affine in gid. */
+typedef struct dl_annot_bound {
+    uint32_t array;   /* argument index of B      */
+    const char *name; /* owned by the kernel      */
+    dl_int_type type; /* B's element type         */
+    dl_dims_expr *index;
+} dl_annot_bound;
+
 /* An indirect reference "indirect: read A[P[index] + offset]"
  * (docs/annotations.md, "Indirect references"): work-item gid reads (or
  * writes) element P[index] + offset of A, where index is affine in gid
@@ -81,7 +90,10 @@ typedef struct dl_annot_indirect {
     dl_dims_expr *index;
     dl_dims_expr *offset; /* NULL: 0 */
     char *loop_var;       /* NULL: no loop */
-    dl_dims_expr *trips;  /* NULL: no loop */
+    dl_dims_expr *trips;  /* NULL: no loop, or a row-bounded one */
+    /* "for(k in B[lo] .. E[hi])" (CSR): k runs from B[lo] up to E[hi] - 1,
+     * values only B's and E's contents say; rows[0].index NULL: none. */
+    dl_annot_bound rows[2];
 } dl_annot_indirect;
 
 enum { DL_ANNOT_NAME_GID, DL_ANNOT_NAME_LOOP, DL_ANNOT_NAME_MACRO };
@@ -187,7 +199,10 @@ int dl_annot_format_indirect(const dl_annot_indirect *ref, char *buf,
 /* Where an indirect reference reads at one launch: the element of P that
  * work-item gid = global_offset(0) + t reads at loop step j is
  * base + t * t_stride + j * j_stride, for t < global_size(0) and
- * j < steps; it then touches element P[...] + offset of A. */
+ * j < steps; it then touches element P[...] + offset of A.  A reference
+ * in a row-bounded loop has no such range (its entries depend on the
+ * bounds arrays' contents): dl_annot_indirect_eval fails on it, and
+ * dl_annot_indirect_offset gives its offset alone. */
 typedef struct dl_annot_indirect_range {
     int64_t base, t_stride, j_stride, offset;
     uint64_t steps; /* the trip count; 1 without a loop */
@@ -203,5 +218,26 @@ dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref, uint32_t nparams,
                                  const dl_dims_env *env,
                                  dl_annot_macro_fn macro, void *user,
                                  dl_annot_indirect_range *out);
+
+/* Where a row-bounded reference's bounds lie at one launch: work-item
+ * gid = global_offset(0) + t loops from B[base[0] + t * stride[0]] up to
+ * E[base[1] + t * stride[1]] - 1 (B, E: ref->rows[0] and [1]). */
+typedef struct dl_annot_rows_range {
+    int64_t base[2], stride[2], offset;
+} dl_annot_rows_range;
+
+/* Evaluates a row-bounded ref's bounds and offset at the launch env
+ * describes; fails on other references. */
+dl_status dl_annot_indirect_rows_eval(const dl_annot_indirect *ref,
+                                      uint32_t nparams, const dl_dims_env *env,
+                                      dl_annot_macro_fn macro, void *user,
+                                      dl_annot_rows_range *out);
+
+/* The offset c of ref at the launch env describes, into *offset (0 without
+ * one); also for a reference in a row-bounded loop. */
+dl_status dl_annot_indirect_offset(const dl_annot_indirect *ref,
+                                   uint32_t nparams, const dl_dims_env *env,
+                                   dl_annot_macro_fn macro, void *user,
+                                   int64_t *offset);
 
 #endif

@@ -185,6 +185,46 @@ static dl_status bind_arrays(const dl_annot_pending *p,
     return element(p, &k->params[out->array], out);
 }
 
+/* One bound of a row-bounded loop: B an integer array argument, its
+ * index affine in gid alone. */
+static dl_status bind_bound(const dl_annot_pending *p, const dl_annot_kernel *k,
+                            int i, names *n, dl_annot_bound *out)
+{
+    unsigned used;
+    DL_RETURN_IF_FAIL(
+        global_pointer(k, p->rows_array[i], "bounds array", &out->array));
+    const dl_kernel_param *b = &k->params[out->array];
+    out->name = b->name;
+    out->type = element_int_type(b->type);
+    DL_RETURN_ERROR_ON(out->type == DL_INT_NONE, DL_INVALID_ARGUMENT,
+                       "bounds array '%s' holds %s, not integers", b->name,
+                       b->type);
+    n->in_index = 1;
+    DL_RETURN_IF_FAIL(bind_copy(p->rows_index[i], n, "bound", &out->index));
+    DL_RETURN_IF_FAIL(check_affine(out->index, k->nparams, &used));
+    DL_RETURN_ERROR_ON(used & 2u, DL_INVALID_ARGUMENT,
+                       "the bound '%s[%s]' names the loop variable", b->name,
+                       out->index->text);
+    return DL_SUCCESS;
+}
+
+/* The bounds of a row-bounded loop, neither of them A or P. */
+static dl_status bind_rows(const dl_annot_pending *p, const dl_annot_kernel *k,
+                           dl_annot_indirect *out)
+{
+    names n = {k, p->loop_var, 1};
+    for (int i = 0; i < 2; i++) {
+        DL_RETURN_IF_FAIL(bind_bound(p, k, i, &n, &out->rows[i]));
+        DL_RETURN_ERROR_ON(out->rows[i].array == out->array ||
+                               out->rows[i].array == out->via,
+                           DL_INVALID_ARGUMENT,
+                           "bounds array '%s' is also the array or the index "
+                           "buffer",
+                           out->rows[i].name);
+    }
+    return DL_SUCCESS;
+}
+
 /* The loop variable: a new name, used by the index. */
 static dl_status check_loop(const dl_annot_pending *p, const dl_annot_kernel *k,
                             unsigned used)
@@ -236,8 +276,11 @@ dl_status dl_annot_resolve_indirect(const dl_annot_pending *p,
     n.in_index = 0;
     if (p->offset)
         DL_RETURN_IF_FAIL(bind_copy(p->offset, &n, "offset", &out->offset));
-    if (p->loop_var) {
+    if (p->rows_array[0])
+        DL_RETURN_IF_FAIL(bind_rows(p, k, out));
+    else if (p->loop_var)
         DL_RETURN_IF_FAIL(bind_copy(p->trips, &n, "trip count", &out->trips));
+    if (p->loop_var) {
         out->loop_var = strdup(p->loop_var);
         DL_RETURN_ERROR_ON(!out->loop_var, DL_OUT_OF_MEMORY,
                            "out of host memory");
@@ -251,6 +294,8 @@ void dl_annot_indirect_free(dl_annot_indirect *ref)
     dl_dims_free(ref->index);
     dl_dims_free(ref->offset);
     dl_dims_free(ref->trips);
+    dl_dims_free(ref->rows[0].index);
+    dl_dims_free(ref->rows[1].index);
     free(ref->loop_var);
     memset(ref, 0, sizeof *ref);
 }
@@ -286,6 +331,12 @@ int dl_annot_format_indirect(const dl_annot_indirect *ref, char *buf,
         char text[1000];
         dl_dims_format(ref->trips, text, sizeof text);
         snprintf(loop, sizeof loop, " for(%s < %s)", ref->loop_var, text);
+    } else if (ref->rows[0].index) {
+        char lo[500], hi[500];
+        dl_dims_format(ref->rows[0].index, lo, sizeof lo);
+        dl_dims_format(ref->rows[1].index, hi, sizeof hi);
+        snprintf(loop, sizeof loop, " for(%s in %s[%s] .. %s[%s])",
+                 ref->loop_var, ref->rows[0].name, lo, ref->rows[1].name, hi);
     }
     return snprintf(buf, size, "//DL: v1 indirect: %s %s[%s[%s]%s]%s%s",
                     ref->write ? "write" : "read", ref->array_name,
@@ -364,6 +415,10 @@ dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref, uint32_t nparams,
 {
     DL_RETURN_ERROR_ON(!ref || !env || !out, DL_INVALID_ARGUMENT,
                        "nothing to evaluate");
+    DL_RETURN_ERROR_ON(ref->rows[0].index, DL_INVALID_ARGUMENT,
+                       "the entries of '%s' it reads depend on the contents "
+                       "of '%s' (a row-bounded loop)",
+                       ref->via_name, ref->rows[0].name);
     eval_ctx c = {env, nparams, 0, 0, macro, user};
     int64_t g0 = env->global_offset ? (int64_t)env->global_offset[0] : 0;
     int64_t at_t, at_j, steps = 1;
@@ -382,4 +437,36 @@ dl_status dl_annot_indirect_eval(const dl_annot_indirect *ref, uint32_t nparams,
                        ref->trips->text, (long long)steps);
     out->steps = (uint64_t)steps;
     return DL_SUCCESS;
+}
+
+dl_status dl_annot_indirect_offset(const dl_annot_indirect *ref,
+                                   uint32_t nparams, const dl_dims_env *env,
+                                   dl_annot_macro_fn macro, void *user,
+                                   int64_t *offset)
+{
+    DL_RETURN_ERROR_ON(!ref || !env || !offset, DL_INVALID_ARGUMENT,
+                       "nothing to evaluate");
+    eval_ctx c = {env, nparams, 0, 0, macro, user};
+    *offset = 0;
+    return ref->offset ? eval_at(ref->offset, &c, 0, 0, offset) : DL_SUCCESS;
+}
+
+dl_status dl_annot_indirect_rows_eval(const dl_annot_indirect *ref,
+                                      uint32_t nparams, const dl_dims_env *env,
+                                      dl_annot_macro_fn macro, void *user,
+                                      dl_annot_rows_range *out)
+{
+    DL_RETURN_ERROR_ON(!ref || !ref->rows[0].index || !env || !out,
+                       DL_INVALID_ARGUMENT, "no row-bounded loop to evaluate");
+    eval_ctx c = {env, nparams, 0, 0, macro, user};
+    int64_t g0 = env->global_offset ? (int64_t)env->global_offset[0] : 0, next;
+    *out = (dl_annot_rows_range){{0, 0}, {0, 0}, 0};
+    for (int i = 0; i < 2; i++) {
+        DL_RETURN_IF_FAIL(
+            eval_at(ref->rows[i].index, &c, g0, 0, &out->base[i]));
+        DL_RETURN_IF_FAIL(eval_at(ref->rows[i].index, &c, g0 + 1, 0, &next));
+        DL_RETURN_IF_FAIL(difference(next, out->base[i], &out->stride[i]));
+    }
+    return dl_annot_indirect_offset(ref, nparams, env, macro, user,
+                                    &out->offset);
 }

@@ -136,14 +136,16 @@ static int set_capacity(const count_job *job, unsigned w, size_t *cap)
     return __builtin_mul_overflow(per_lane, (size_t)w, cap) ? -1 : 0;
 }
 
-dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
-                            const dl_coalesce_ref *ref,
-                            const dl_coalesce_range *range, const void *index,
-                            size_t index_count, unsigned index_bytes,
-                            dl_coalesce_counts *out)
+/* Counts the warp-accesses of a range (exactly one of range and rows). */
+static dl_status count_walked(const dl_coalesce_geometry *geometry,
+                              const dl_coalesce_ref *ref,
+                              const dl_coalesce_range *range,
+                              const dl_coalesce_rows *rows, const void *index,
+                              size_t index_count, unsigned index_bytes,
+                              dl_coalesce_counts *out)
 {
-    DL_RETURN_ERROR_ON(!geometry || !ref || !range || !out, DL_INVALID_ARGUMENT,
-                       "coalescing: NULL argument");
+    DL_RETURN_ERROR_ON(!geometry || !ref || !(range || rows) || !out,
+                       DL_INVALID_ARGUMENT, "coalescing: NULL argument");
     DL_RETURN_IF_FAIL(
         check_params(geometry, ref, index, index_count, index_bytes));
     memset(out, 0, sizeof *out);
@@ -156,8 +158,39 @@ dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
                        "coalescing: no memory for a "
                        "warp of %u lanes",
                        geometry->simd_width);
-    dl_status st = dl_warp_walk(range, index_count, geometry->simd_width,
-                                count_access, &walk);
+    dl_status st =
+        range ? dl_warp_walk(range, index_count, geometry->simd_width,
+                             count_access, &walk)
+              : dl_warp_walk_rows(rows, index_count, geometry->simd_width,
+                                  count_access, &walk);
     dl_segset_free(&walk.set);
     return st;
+}
+
+dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
+                            const dl_coalesce_ref *ref,
+                            const dl_coalesce_range *range, const void *index,
+                            size_t index_count, unsigned index_bytes,
+                            dl_coalesce_counts *out)
+{
+    DL_RETURN_ERROR_ON(!range, DL_INVALID_ARGUMENT,
+                       "coalescing: NULL argument");
+    return count_walked(geometry, ref, range, NULL, index, index_count,
+                        index_bytes, out);
+}
+
+dl_status dl_coalesce_count_rows(const dl_coalesce_geometry *geometry,
+                                 const dl_coalesce_ref *ref,
+                                 const dl_coalesce_rows *rows,
+                                 const void *index, size_t index_count,
+                                 unsigned index_bytes, dl_coalesce_counts *out)
+{
+    DL_RETURN_ERROR_ON(!rows || (rows->threads && (!rows->begin || !rows->end)),
+                       DL_INVALID_ARGUMENT,
+                       "coalescing: a row-bounded loop without its bounds");
+    DL_RETURN_ERROR_ON(
+        rows->bound_bytes != 4 && rows->bound_bytes != 8, DL_INVALID_ARGUMENT,
+        "coalescing: row bounds of %u bytes (4 or 8)", rows->bound_bytes);
+    return count_walked(geometry, ref, NULL, rows, index, index_count,
+                        index_bytes, out);
 }

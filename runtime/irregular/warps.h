@@ -19,6 +19,12 @@ typedef dl_status (*dl_warp_visit)(void *ctx, const size_t *entries, size_t n);
 dl_status dl_warp_walk(const dl_coalesce_range *range, size_t index_count,
                        unsigned w, dl_warp_visit visit, void *ctx);
 
+/* The same walk for a row-bounded loop (dl_coalesce_rows): warp by warp,
+ * step j from 0 to its longest row, the lanes whose row has a j-th entry
+ * inside P. */
+dl_status dl_warp_walk_rows(const dl_coalesce_rows *rows, size_t index_count,
+                            unsigned w, dl_warp_visit visit, void *ctx);
+
 /* Entry e of a P of 4- or 8-byte signed entries in host order. */
 static inline long long dl_index_at(const void *index, unsigned index_bytes,
                                     size_t e)

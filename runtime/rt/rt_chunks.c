@@ -107,6 +107,9 @@ static const char *plan_why(const launch_call *c, const rt_kernel *k,
     if (plan->count < 2)
         return "its range is one work-group, or DL_CHUNKS=1";
     for (uint32_t j = 0; j < n; j++) {
+        if (jobs[j].ref->rows[0].index)
+            return "a reference's loop is bounded by an array's contents "
+                   "(CSR): which entries each chunk reads is unknown";
         const char *why = job_entries(plan, j, &jobs[j]);
         if (why)
             return why;

@@ -63,23 +63,41 @@ static int window(const dl_annot_indirect_range *r, size_t threads,
     return 1;
 }
 
+/* The launch's environment: k's argument values into raw[64]. */
+static dl_dims_env launch_env(const launch_call *c, const rt_kernel *k,
+                              dl_dims_raw_arg *raw)
+{
+    cl_uint n = k->nargs < 64 ? k->nargs : 64;
+    for (cl_uint i = 0; i < n; i++)
+        raw[i] = (dl_dims_raw_arg){k->args[i].size ? k->args[i].value : NULL,
+                                   k->args[i].size};
+    return (dl_dims_env){.work_dim = c->work_dim,
+                         .global_size = c->global,
+                         .local_size = c->local,
+                         .global_offset = c->offset,
+                         .args = raw,
+                         .nargs = n};
+}
+
 dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,
                            const dl_annot_indirect *r,
                            dl_annot_indirect_range *out)
 {
     dl_dims_raw_arg raw[64];
-    cl_uint n = k->nargs < 64 ? k->nargs : 64;
-    for (cl_uint i = 0; i < n; i++)
-        raw[i] = (dl_dims_raw_arg){k->args[i].size ? k->args[i].value : NULL,
-                                   k->args[i].size};
-    dl_dims_env env = {.work_dim = c->work_dim,
-                       .global_size = c->global,
-                       .local_size = c->local,
-                       .global_offset = c->offset,
-                       .args = raw,
-                       .nargs = n};
+    dl_dims_env env = launch_env(c, k, raw);
     return dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
                                   k->prog ? k->prog->options : NULL, out);
+}
+
+dl_status rt_indirect_rows_eval(const launch_call *c, const rt_kernel *k,
+                                const dl_annot_indirect *r,
+                                dl_annot_rows_range *out)
+{
+    dl_dims_raw_arg raw[64];
+    dl_dims_env env = launch_env(c, k, raw);
+    return dl_annot_indirect_rows_eval(r, k->annot->nparams, &env,
+                                       rt_indirect_macro,
+                                       k->prog ? k->prog->options : NULL, out);
 }
 
 /* The job of reference r at launch c, or NULL with the reason in *why. */
@@ -128,12 +146,18 @@ static rt_job *make_job(const launch_call *c, const rt_kernel *k,
 /* Enqueues the read of j's entries of P after `launched`; its callback
  * then owns j.  Returns NULL, or why it could not. */
 static const char *enqueue_read(const launch_call *c, rt_job *j, cl_mem p,
-                                cl_event launched)
+                                cl_mem bounds, cl_event launched)
 {
-    size_t isz = dl_int_type_size(j->type);
+    size_t isz = dl_int_type_size(j->type), bsz = dl_int_type_size(j->btype);
+    if (j->rows && dl_cl.clEnqueueReadBuffer(
+                       c->queue, bounds, CL_FALSE, j->bfirst * bsz,
+                       j->bcount * bsz, j->bounds, launched ? 1 : 0,
+                       launched ? &launched : NULL, &j->bread) != CL_SUCCESS)
+        return "the bounds array cannot be read";
+    cl_event after = j->rows ? j->bread : launched; /* P after the bounds */
     cl_int err = dl_cl.clEnqueueReadBuffer(
         c->queue, p, CL_FALSE, j->first * isz, j->count * isz, j->host,
-        launched ? 1 : 0, launched ? &launched : NULL, &j->read);
+        after ? 1 : 0, after ? &after : NULL, &j->read);
     if (err != CL_SUCCESS)
         return "the index buffer cannot be read";
     if (rt_job_watch(j) == 0)
@@ -152,10 +176,8 @@ static const char *uncountable(const launch_call *c)
     return NULL;
 }
 
-/* P's handle and size at this launch, or why not.  Locked briefly: a
- * buffer dlayout holds in another layout is not read. */
-static const char *index_buffer(const rt_kernel *k, uint32_t via, cl_mem *p,
-                                size_t *bytes)
+const char *rt_indirect_buffer(const rt_kernel *k, uint32_t via, cl_mem *p,
+                               size_t *bytes)
 {
     const rt_arg *a = via < k->nargs ? &k->args[via] : NULL;
     if (!a || a->size != sizeof(cl_mem) || !a->value)
@@ -177,19 +199,26 @@ const char *rt_indirect_read(const launch_call *c, const rt_kernel *k,
                              const dl_annot_indirect *r, cl_event launched,
                              size_t sample, const rt_job *proto)
 {
-    cl_mem p = NULL;
+    cl_mem p = NULL, bounds = NULL;
     size_t bytes = 0;
     const char *why = uncountable(c);
-    why = why ? why : index_buffer(k, r->via, &p, &bytes);
-    rt_job *j = why ? NULL : make_job(c, k, r, bytes, sample, &why);
+    why = why ? why : rt_indirect_buffer(k, r->via, &p, &bytes);
+    rt_job *j = why ? NULL
+                : r->rows[0].index
+                    ? rt_rows_job(c, k, r, bytes, sample, &bounds, &why)
+                    : make_job(c, k, r, bytes, sample, &why);
     if (j) {
         j->into = proto->into;
         j->geometry = proto->geometry;
         j->counted = proto->counted;
         j->owner = proto->owner;
-        why = enqueue_read(c, j, p, launched);
+        why = enqueue_read(c, j, p, bounds, launched);
     }
     if (why && j) {
+        if (j->bread) /* its read may still write them: left, not freed */
+            dl_cl.clReleaseEvent(j->bread);
+        else
+            free(j->bounds);
         free(j->host);
         free(j);
     }

@@ -36,6 +36,11 @@ dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,
                            const dl_annot_indirect *r,
                            dl_annot_indirect_range *out);
 
+/* The same for a row-bounded reference: where its bounds lie. */
+dl_status rt_indirect_rows_eval(const launch_call *c, const rt_kernel *k,
+                                const dl_annot_indirect *r,
+                                dl_annot_rows_range *out);
+
 /* At exit: one line per reference counted (or that could not be). */
 void rt_indirect_report(FILE *out);
 

@@ -144,9 +144,11 @@ static dl_status count_job(const rt_job *j, dl_coalesce_counts *c)
         return dl_fail(DL_INVALID_ARGUMENT, "the read of the index buffer "
                                             "failed");
     const void *entries = signed_entries(j, &wide, &bytes);
-    dl_status st = entries ? dl_coalesce_count(&j->geometry, &j->ref, &j->range,
-                                               entries, j->count, bytes, c)
-                           : dl_fail(DL_OUT_OF_MEMORY, "out of host memory");
+    dl_status st = !entries ? dl_fail(DL_OUT_OF_MEMORY, "out of host memory")
+                   : j->rows
+                       ? rt_rows_count(j, entries, bytes, c)
+                       : dl_coalesce_count(&j->geometry, &j->ref, &j->range,
+                                           entries, j->count, bytes, c);
     free(wide);
     return st;
 }
@@ -182,6 +184,9 @@ static void count_once(rt_job *j)
 
 static void free_job(rt_job *j)
 {
+    if (j->bread)
+        dl_cl.clReleaseEvent(j->bread);
+    free(j->bounds);
     free(j->host);
     free(j);
 }

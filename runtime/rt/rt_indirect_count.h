@@ -28,9 +28,20 @@ typedef struct rt_job {
     dl_int_type type;
     void *host;
     size_t first, count;
-    cl_event read; /* retained until its callback */
-    cl_int status; /* the read's, given to the callback */
-    int claimed;   /* atomic: counted (by the thread or the exit) */
+    /* A row-bounded loop (CSR, rt_indirect_rows.c): `bounds` holds its
+     * bounds array's entries from bfirst on, bcount of them, read before P
+     * (P's read waits on `bread`); work-item t's row runs from entry
+     * rbase[0] + t * rstride[0] to entry rbase[1] + t * rstride[1] of
+     * that array, over `threads` work-items. */
+    int rows;
+    void *bounds;
+    dl_int_type btype;
+    size_t bfirst, bcount, threads;
+    int64_t rbase[2], rstride[2];
+    cl_event bread; /* retained */
+    cl_event read;  /* retained until its callback */
+    cl_int status;  /* the read's, given to the callback */
+    int claimed;    /* atomic: counted (by the thread or the exit) */
     struct rt_job *prev, *next; /* the pending, then the done list */
 } rt_job;
 
@@ -52,6 +63,25 @@ int rt_job_watch(rt_job *j);
  * RT_SAMPLE_ENTRIES), as a job like `proto` (into, geometry, counted,
  * owner).  NULL, or why not (nothing enqueued). */
 #define RT_SAMPLE_ENTRIES (1u << 18)
+
+/* The handle and size of k's buffer argument `arg` at this launch, or
+ * why not.  Locked briefly: a buffer dlayout holds in another layout is
+ * not read. */
+const char *rt_indirect_buffer(const rt_kernel *k, uint32_t arg, cl_mem *m,
+                               size_t *bytes);
+
+/* rt_indirect_rows.c: the job of a row-bounded reference r at launch c
+ * (P of p_bytes read whole; its bounds array, *bounds, from the first to
+ * the last row the first `sample` work-items (0: all) read), or NULL with
+ * the reason in *why. */
+rt_job *rt_rows_job(const launch_call *c, const rt_kernel *k,
+                    const dl_annot_indirect *r, size_t p_bytes, size_t sample,
+                    cl_mem *bounds, const char **why);
+
+/* The counts of a row-bounded job over P's `entries` (4- or 8-byte signed,
+ * j->count of them). */
+dl_status rt_rows_count(const rt_job *j, const void *entries, unsigned bytes,
+                        dl_coalesce_counts *c);
 const char *rt_indirect_read(const launch_call *c, const rt_kernel *k,
                              const dl_annot_indirect *r, cl_event launched,
                              size_t sample, const rt_job *proto);

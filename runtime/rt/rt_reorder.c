@@ -128,7 +128,9 @@ static size_t mem_size(cl_mem m)
 
 /* The key of reference r at launch c: A' over every entry of P, whole
  * elements, so that one copy serves every reference through (A, P,
- * offset) whatever its index and field.  NULL, or why not. */
+ * offset) whatever its index and field, also one in a row-bounded loop
+ * (CSR), which may read any entry of P its bounds arrays name.  NULL, or
+ * why not. */
 static const char *job_key(const launch_call *c, const rt_kernel *k,
                            const dl_annot_indirect *r, gather_job *j)
 {
@@ -144,10 +146,16 @@ static const char *job_key(const launch_call *c, const rt_kernel *k,
                        .global_offset = c->task ? NULL : c->offset,
                        .args = raw,
                        .nargs = n};
-    dl_annot_indirect_range range;
-    if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
-                               k->prog ? k->prog->options : NULL,
-                               &range) != DL_SUCCESS)
+    /* A row-bounded loop's entries are unknown without its bounds'
+     * contents: its range stays empty (no chunks), its offset is known. */
+    dl_annot_indirect_range range = {0};
+    void *options = k->prog ? k->prog->options : NULL;
+    if ((r->rows[0].index ? dl_annot_indirect_offset(r, k->annot->nparams, &env,
+                                                     rt_indirect_macro, options,
+                                                     &range.offset)
+                          : dl_annot_indirect_eval(r, k->annot->nparams, &env,
+                                                   rt_indirect_macro, options,
+                                                   &range)) != DL_SUCCESS)
         return "its offset cannot be evaluated at this launch";
     cl_mem a = rt_launch_arg_mem(k, r->array), p = rt_launch_arg_mem(k, r->via);
     size_t isz = dl_int_type_size(r->via_type);

@@ -10,7 +10,8 @@
     "kernel void k(global const float *x, global const int *col,\n"            \
     "              global const uint *perm, global struct atom *a,\n"          \
     "              global float *y, global const float4 *v, int n,\n"          \
-    "              uint N, float w) { }\n"
+    "              uint N, float w, global const int *rowptr,\n"               \
+    "              global const ushort *len) { }\n"
 
 static dl_annot_program *parse_with(const char *annotations)
 {
@@ -89,6 +90,49 @@ static void test_forms(void **state)
                 "record(size=16; 0:4, 8:4) for(j < 4)",
                 "//DL: v1 indirect: read a[col[(gid + 3) * 4 - j]] "
                 "record(size=16; 0:4, 8:4) for(j < 4)");
+    /* CSR: k runs from rowptr[gid] to rowptr[gid + 1] - 1. */
+    accepted_as("//DL: indirect: read x[col[k]] for(k in rowptr[gid] .. "
+                "rowptr[gid + 1])",
+                "//DL: v1 indirect: read x[col[k]] for(k in rowptr[gid] .. "
+                "rowptr[gid + 1])");
+    accepted_as("//DL: indirect: read a[col[k + 1] - 1] record(size=16; 4:4) "
+                "FOR ( k IN rowptr [ 2*gid ] .. len[2 * gid + n] )",
+                "//DL: v1 indirect: read a[col[k + 1] - 1] record(size=16; "
+                "4:4) for(k in rowptr[2 * gid] .. len[2 * gid + n])");
+}
+
+/* A row-bounded loop: its bounds bound to the kernel's arguments, and no
+ * affine range at a launch (its entries depend on rowptr's contents). */
+static void test_rows(void **state)
+{
+    (void)state;
+    dl_annot_program *prog =
+        parse_with("//DL: indirect: read x[col[k] + 2] for(k in rowptr[gid] .. "
+                   "rowptr[gid + 1])\n");
+    const dl_annot_kernel *k = kernel(prog, "k");
+    assert_true(k->ok);
+    const dl_annot_indirect *r = &k->indirect[0];
+    assert_null(r->trips);
+    assert_string_equal(r->loop_var, "k");
+    assert_int_equal(r->rows[0].array, 9);
+    assert_int_equal(r->rows[1].array, 9);
+    assert_int_equal(r->rows[0].type, DL_INT_I32);
+    assert_string_equal(r->rows[1].name, "rowptr");
+    size_t global = 8;
+    dl_dims_raw_arg raw[11] = {0};
+    dl_dims_env env = {
+        .work_dim = 1, .global_size = &global, .args = raw, .nargs = 11};
+    dl_annot_indirect_range range;
+    assert_int_not_equal(
+        dl_annot_indirect_eval(r, k->nparams, &env, NULL, NULL, &range),
+        DL_SUCCESS);
+    assert_non_null(strstr(dl_last_error(), "contents of 'rowptr'"));
+    int64_t offset = 0;
+    assert_int_equal(
+        dl_annot_indirect_offset(r, k->nparams, &env, NULL, NULL, &offset),
+        DL_SUCCESS);
+    assert_int_equal(offset, 2);
+    dl_annot_free(prog);
 }
 
 static void test_field_span(void **state)
@@ -177,6 +221,36 @@ static void test_rejections(void **state)
     refused("//DL: indirect: read x[col[gid]] for(gid < 4)", "the global id");
     refused("//DL: indirect: read x[col[gid + 1]] record(size=4; 0:4, 2:2)",
             "overlap");
+    refused("//DL: indirect: read x[col[k]] for(k in rowptr[gid])",
+            "expected '..'");
+    refused("//DL: indirect: read x[col[k]] for(k in rowptr[gid] .. )",
+            "the bounds array's name");
+    refused("//DL: indirect: read x[col[k]] for(k in rowptr gid .. r[gid])",
+            "expected '['");
+    refused("//DL: indirect: read x[col[k]] for(k in rowptr[gid] .. "
+            "rowptr[gid + 1]",
+            "expected ')'");
+    refused("//DL: indirect: read x[col[k]] for(k on rowptr[gid])",
+            "'<' or in");
+    refused("//DL: indirect: read x[col[k]] for(k in rows[gid] .. "
+            "rowptr[gid + 1])",
+            "no argument 'rows'");
+    refused("//DL: indirect: read x[col[k]] for(k in y[gid] .. y[gid + 1])",
+            "holds float, not integers");
+    refused("//DL: indirect: read x[col[k]] for(k in n[gid] .. n[gid + 1])",
+            "not a __global");
+    refused("//DL: indirect: read x[col[k]] for(k in col[gid] .. "
+            "col[gid + 1])",
+            "also the array or the index buffer");
+    refused("//DL: indirect: read x[col[k]] for(k in rowptr[gid * gid] .. "
+            "rowptr[gid + 1])",
+            "not affine");
+    refused("//DL: indirect: read x[col[k]] for(k in rowptr[k] .. "
+            "rowptr[gid + 1])",
+            "names the loop variable");
+    refused("//DL: indirect: read x[col[gid]] for(k in rowptr[gid] .. "
+            "rowptr[gid + 1])",
+            "does not appear in the index");
 }
 
 static void test_twice(void **state)
@@ -266,9 +340,12 @@ static void test_mutations(void **state)
     static const char base[] =
         "//DL: indirect: read x[col[j * N + gid] + 1] for(j < K)\n"
         "//DL: v1 indirect: write a[perm[2 * gid]] record(size=16; 4:4)\n"
-        "//DL: indirect: read x[perm[gid] - (n - 1)]\n" KERNEL;
+        "//DL: indirect: read x[perm[gid] - (n - 1)]\n"
+        "//DL: indirect: read x[col[k] + 1] for(k in rowptr[gid] .. "
+        "rowptr[gid + 1])\n" KERNEL;
     static const char alphabet[] = "[]():;,-+<*/%\\\n\" gidjnNKxcolperm"
-                                   "readwriteindirectforrecord0123456789";
+                                   "readwriteindirectforrecord0123456789"
+                                   ".inrowptrlenk";
     char src[sizeof base + 64];
     rng = 12345u; /* this file's sequence */
     for (int iter = 0; iter < 20000; iter++) {
@@ -277,6 +354,10 @@ static void test_mutations(void **state)
                             sizeof alphabet - 1);
         dl_annot_program *prog = NULL;
         assert_int_equal(dl_annot_parse(src, len, "mut", &prog), DL_SUCCESS);
+        /* A reference reads back against KERNEL where no edit changed
+         * the kernel (else its names may differ). */
+        size_t klen = strlen(KERNEL);
+        int intact = len >= klen && !memcmp(src + len - klen, KERNEL, klen);
         for (uint32_t i = 0; i < prog->nkernels; i++) {
             const dl_annot_kernel *k = &prog->kernels[i];
             for (uint32_t j = 0; j < k->nindirect; j++) {
@@ -284,8 +365,12 @@ static void test_mutations(void **state)
                 assert_true(r->array < k->nparams && r->via < k->nparams);
                 assert_non_null(r->index);
                 assert_true(r->elem_size > 0);
-                assert_true(!r->loop_var == !r->trips);
+                assert_true(!r->loop_var == !(r->trips || r->rows[0].index));
+                assert_true(!r->trips || !r->rows[0].index);
+                assert_true(!r->rows[0].index == !r->rows[1].index);
                 char once[1024], twice[1024], text[2048];
+                if (!intact)
+                    continue;
                 dl_annot_format_indirect(r, once, sizeof once);
                 snprintf(text, sizeof text, "%s\n%s", once, KERNEL);
                 dl_annot_program *again = NULL;
@@ -309,6 +394,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_field_span),
+        cmocka_unit_test(test_rows),
         cmocka_unit_test(test_several),
         cmocka_unit_test(test_rejections),
         cmocka_unit_test(test_twice),

@@ -276,6 +276,41 @@ static void test_geometry_of_device(void **state)
     dl_test_cl_close(&cl);
 }
 
+/* A CSR row loop, worked by hand: W = 2, S = 8 (two floats a segment),
+ * rowptr {0, 3, 4, 6}, col {0, 5, 2, 7, 1, 6}.  Warp of rows 0 and 1:
+ * step 0 reads k = 0 and 3 (x[0], x[7]: segments 0 and 3; A'[0], A'[3]:
+ * 0 and 1), step 1 k = 1 alone (x[5]: 2; A'[1]: 0), step 2 k = 2 (x[2]:
+ * 1; A'[2]: 1).  Warp of row 2: k = 4 (x[1]: 0; A'[4]: 2), k = 5 (x[6]:
+ * 3; A'[5]: 2).  5 accesses, 6 transactions before, 6 after. */
+static void test_rows(void **state)
+{
+    (void)state;
+    static const int32_t rowptr[] = {0, 3, 4, 6};
+    static const int32_t col[] = {0, 5, 2, 7, 1, 6};
+    dl_coalesce_geometry g = {2, 8};
+    dl_coalesce_rows rows = {3, rowptr, rowptr + 1, 4};
+    dl_coalesce_counts c;
+    assert_int_equal(
+        dl_coalesce_count_rows(&g, &float_ref, &rows, col, 6, 4, &c),
+        DL_SUCCESS);
+    expect(c, 5, 6, 6);
+    /* Row 1 past the end of P (col cut to 3 entries): warp 0 keeps row
+     * 0's three steps, k = 0 alone at step 0 (x[0]); row 2 reads none. */
+    assert_int_equal(
+        dl_coalesce_count_rows(&g, &float_ref, &rows, col, 3, 4, &c),
+        DL_SUCCESS);
+    expect(c, 3, 3, 3);
+    rows.bound_bytes = 2;
+    assert_int_not_equal(
+        dl_coalesce_count_rows(&g, &float_ref, &rows, col, 6, 4, &c),
+        DL_SUCCESS);
+    rows.bound_bytes = 4;
+    rows.begin = NULL;
+    assert_int_not_equal(
+        dl_coalesce_count_rows(&g, &float_ref, &rows, col, 6, 4, &c),
+        DL_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_offsets),
         cmocka_unit_test(test_record_field),
         cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_rows),
         cmocka_unit_test(test_invalid),
         cmocka_unit_test(test_geometry_presets),
         cmocka_unit_test(test_geometry_of_device),

@@ -63,6 +63,29 @@ DL_API dl_status dl_coalesce_count(const dl_coalesce_geometry *geometry,
                                    unsigned index_bytes,
                                    dl_coalesce_counts *out);
 
+/* A row-bounded loop (CSR): work-item t in [0, threads) reads A[P[e] + c]
+ * for e = begin[t], begin[t] + 1, ..., end[t] - 1, one entry per step, so
+ * that at step j its lane reads entry begin[t] + j while j < end[t] -
+ * begin[t].  begin and end hold `threads` signed integers of bound_bytes
+ * (4 or 8) bytes each; for a CSR row pointer, begin = rowptr and end =
+ * rowptr + 1.  A lane past its row, or whose entry falls outside P, is
+ * inactive. */
+typedef struct dl_coalesce_rows {
+    size_t threads;
+    const void *begin, *end;
+    unsigned bound_bytes;
+} dl_coalesce_rows;
+
+/* dl_coalesce_count for a row-bounded loop: per warp and step, the
+ * distinct segments of the active lanes, before (A[P[e] + c]) and after
+ * (the duplication layout A'[e] = A[P[e] + c], read at the same e). */
+DL_API dl_status dl_coalesce_count_rows(const dl_coalesce_geometry *geometry,
+                                        const dl_coalesce_ref *ref,
+                                        const dl_coalesce_rows *rows,
+                                        const void *index, size_t index_count,
+                                        unsigned index_bytes,
+                                        dl_coalesce_counts *out);
+
 /* "W=32 S=128: 4.1 -> 1.0 transactions per warp-access (75.6% fewer)"
  * into buf, truncated to size; returns the length snprintf would. */
 DL_API int dl_coalesce_format(const dl_coalesce_geometry *geometry,

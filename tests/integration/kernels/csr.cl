@@ -1,0 +1,46 @@
+/* csr.cl - a CSR SpMV, one row a work-item, whose row loop runs between
+ * rowptr[row] and rowptr[row + 1]: dl-annotate wrote the row-bounded
+ * annotation and the DL_ACTIVE_csr_spmv branch, which reads
+ * dl_gather_x_col[k] = x[col[k]], gathered by the runtime over all of col. */
+//DL: v1 indirect: read x[col[k]] for(k in rowptr[gid] .. rowptr[gid + 1])
+//DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_csr_spmv
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
+__kernel void csr_spmv(__global const float *val, __global const int *col,
+                       __global const int *rowptr, __global const float *x,
+                       __global float *y, int rows
+#ifdef DL_ACTIVE_csr_spmv
+, __global const float *dl_gather_x_col
+#endif
+#ifdef DL_JOBSWAP_csr_spmv
+, __global const uint *dl_job
+#endif
+)
+{
+#ifdef DL_ACTIVE_csr_spmv
+
+    int row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float s = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        s += val[k] * dl_gather_x_col[k];
+    y[row] = s;
+
+#else
+
+    int row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float s = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        s += val[k] * x[col[k]];
+    y[row] = s;
+
+#endif
+}
+#ifdef DL_JOBSWAP_csr_spmv
+#undef get_global_id
+#endif
