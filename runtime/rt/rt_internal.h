@@ -396,6 +396,9 @@ typedef struct rt_stats {
     uint64_t chunked_launches, overlapped_gathers, partial_launches;
     /* The permutation layout (rt_permute.c): pairs applied, restored. */
     uint64_t permutations_applied, permutations_restored;
+    /* The selector's plannings started (rt_jobswap.c): under auto only
+     * where the kernel's plain time so far could pay one. */
+    uint64_t irregular_plans;
 } rt_stats;
 
 typedef struct rt_state {

@@ -16,6 +16,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Under DL_POLICY=auto the selector's planning starts only once the
+ * kernel's launches took PLAN_PAYS_AFTER times its estimated cost: P's
+ * entries at PLAN_NS_PER_ENTRY (its read, the counts, the job map, the
+ * permutation's and padding's plans: 2.7 s for 16.8M entries of a 2M-row
+ * ELL SpMV on POCL here), and two builds of the program (the job-swapped
+ * form, padding's kernel).  A program too short to pay it plans nothing. */
+#define PLAN_NS_PER_ENTRY 150.0
+#define PLAN_PAYS_AFTER   4.0
+/* The launches the tuner runs plain before any probe (tuner.h). */
+#define PLAN_MIN_LAUNCHES 3u
 
 /* ------------------------------------------------------------- facts */
 
@@ -55,11 +67,20 @@ static int a_written(const dl_annot_kernel *ak, const dl_annot_indirect *r)
 
 /* ------------------------------------------------------------ state */
 
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 /* Locked: k's state, made at its first launch; NULL when out of memory. */
 static rt_irregular *state_of(rt_kernel *k)
 {
-    if (!k->irregular && (k->irregular = calloc(1, sizeof *k->irregular)))
+    if (!k->irregular && (k->irregular = calloc(1, sizeof *k->irregular))) {
         k->irregular->refs = 1;
+        k->irregular->first_ns = now_ns();
+    }
     return k->irregular;
 }
 
@@ -310,6 +331,22 @@ static void padding_watch(rt_jobswap_plan *p)
     }
 }
 
+/* The entries of P (`total` of them, more than range->base) that launch
+ * c reads, up to P's end (its last work-item's last step, unless that
+ * overflows). */
+static size_t entries_read(const launch_call *c,
+                           const dl_annot_indirect_range *range, uint64_t total)
+{
+    uint64_t left = total - (uint64_t)range->base, last, step;
+    if (__builtin_mul_overflow((uint64_t)(c->global[0] - 1),
+                               (uint64_t)range->t_stride, &last) ||
+        __builtin_mul_overflow(range->steps - 1, (uint64_t)range->j_stride,
+                               &step) ||
+        __builtin_add_overflow(last, step, &last) || last >= left)
+        last = left - 1;
+    return (size_t)last + 1;
+}
+
 /* The planning of reference r at launch c, without P's entries yet.
  * NULL, or *why. */
 static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
@@ -329,16 +366,7 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
                  : "out of host memory";
         return NULL;
     }
-    /* The entries the launch reads, up to P's end (its last work-item's
-     * last step, unless that overflows). */
-    uint64_t left = bytes / isz - (uint64_t)range->base, last, step;
-    if (__builtin_mul_overflow((uint64_t)(c->global[0] - 1),
-                               (uint64_t)range->t_stride, &last) ||
-        __builtin_mul_overflow(range->steps - 1, (uint64_t)range->j_stride,
-                               &step) ||
-        __builtin_add_overflow(last, step, &last) || last >= left)
-        last = left - 1;
-    p->entries = (size_t)last + 1;
+    p->entries = entries_read(c, range, bytes / isz);
     p->global = c->global[0];
     p->t_stride = (uint64_t)range->t_stride;
     p->j_stride = (uint64_t)range->j_stride;
@@ -411,6 +439,7 @@ static const char *read_index(const launch_call *c, rt_kernel *k,
         return "the index buffer cannot be read";
     }
     dl_cl.clFlush(c->queue); /* the read runs even if nothing waits */
+    RT_ADD(dl_rt.stats.irregular_plans, 1);
     if (rt_jobswap_plan_start(p)) {
         /* The read goes on into p->host, and nothing may wait for it:
          * p stays allocated (a rare failure of clSetEventCallback). */
@@ -430,6 +459,58 @@ static const dl_annot_indirect *planned_ref(rt_kernel *k)
     int ref = rt_permute_ref(k);
     rt_unlock();
     return &k->annot->indirect[ref < 0 ? 0 : ref];
+}
+
+/* The planning's estimated cost for launch c (0: it cannot plan from
+ * it, which the first launch says at once). */
+static double plan_cost_ns(const launch_call *c, rt_kernel *k)
+{
+    const dl_annot_indirect *r = planned_ref(k);
+    dl_annot_indirect_range range;
+    cl_mem pm = rt_launch_arg_mem(k, r->via);
+    size_t isz = dl_int_type_size(r->via_type), bytes = 0;
+    if (unplannable(c) || plan_range(c, k, r, &range) || !pm || !isz ||
+        dl_cl.clGetMemObjectInfo(pm, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) !=
+            CL_SUCCESS ||
+        (uint64_t)range.base >= bytes / isz)
+        return 0;
+    return (double)entries_read(c, &range, bytes / isz) * PLAN_NS_PER_ENTRY +
+           2.0 * (double)k->prog->build_ns;
+}
+
+/* Under DL_POLICY=auto with the selector: whether this launch of k, the
+ * st->launches-th, starts the planning.  Only once the kernel's launches
+ * took (at their plain speed, as the tuner measured them, else the host
+ * time since the first) PLAN_PAYS_AFTER times what the planning costs:
+ * a short program plans nothing, and its exit waits for no planning.
+ * Under DL_POLICY=always, a forced method or without a tuner: at once. */
+static int planning_pays(const launch_call *c, rt_kernel *k, rt_irregular *st)
+{
+    if (dl_rt.controls.policy != DL_POLICY_AUTO ||
+        dl_rt.controls.irregular != DL_IRREGULAR_AUTO || !dl_rt.tuner)
+        return 1;
+    rt_lock();
+    uint64_t launches = ++st->launches, first = st->first_ns;
+    int logged = st->deferred;
+    st->deferred = 1;
+    rt_unlock();
+    double cost = plan_cost_ns(c, k);
+    double spent = dl_tuner_plain_spent(dl_rt.tuner, k);
+    if (spent <= 0)
+        spent = (double)(now_ns() - first);
+    int pays = !cost || (launches >= PLAN_MIN_LAUNCHES &&
+                         spent >= PLAN_PAYS_AFTER * cost);
+    if (pays && cost)
+        DL_LOG_DEBUG("irregular: kernel '%s': the selector plans at launch "
+                     "%llu: %.1f ms spent in it, the planning %.1f ms",
+                     k->name, (unsigned long long)launches, spent / 1e6,
+                     cost / 1e6);
+    else if (!pays && !logged)
+        DL_LOG_DEBUG("irregular: kernel '%s': the selector plans once its "
+                     "launches took %.0f times the planning's %.1f ms "
+                     "(%.1f ms so far)",
+                     k->name, PLAN_PAYS_AFTER, cost / 1e6, spent / 1e6);
+    return pays;
 }
 
 /* The first launch: as it would run, then P's read after it. */
@@ -587,7 +668,9 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
         rt_select_facts f;
         rt_select_facts_init(&f);
         done = settle(k, rt_select_path(mode, &f, &sel), sel.reason);
-    } else
+    } else if (!planning_pays(c, k, st))
+        done = RT_IRREGULAR_ASIS; /* not yet: its path as before */
+    else
         done = first_launch(c, k, nwait, wait, event, err);
     if (variant) {
         dl_cl.clReleaseKernel(variant);

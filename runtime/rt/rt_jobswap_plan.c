@@ -3,8 +3,11 @@
  * written, duplicated and job-swapped (the analyser), the choice (the
  * selector, or DL_IRREGULAR) logged once at info level, and for job swap
  * R uploaded and the job-swapped form built.  Never under dlayout's lock
- * but for the final store; the exit waits for the planning threads
- * running, which use OpenCL, before the process goes on to tear it down. */
+ * but for the final store.  The exit stops the planning threads running:
+ * each checks between its steps, and before any OpenCL call, whether the
+ * process exits, and then drops its planning; the exit waits only for
+ * the step in flight (an OpenCL call included), since those threads use
+ * OpenCL, before the process goes on to tear it down. */
 #define _GNU_SOURCE /* asprintf */
 #include "rt_jobswap_plan.h"
 #include "freq_order.h"
@@ -24,18 +27,19 @@
 static pthread_mutex_t flight_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t flight_done = PTHREAD_COND_INITIALIZER;
 static unsigned in_flight; /* planning threads running */
-static int exiting;        /* no planning starts from now on */
+static int exiting;        /* no planning starts or goes on from now on */
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 
-/* At exit: the plannings running finish first (at most 30 s); a read
- * that completes later starts none (its planning is dropped). */
+/* At exit: the plannings running stop at their next step (the one in
+ * flight finishes, at most 30 s); a read that completes later starts
+ * none (its planning is dropped). */
 static void wait_in_flight(void)
 {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 30;
     pthread_mutex_lock(&flight_lock);
-    exiting = 1;
+    __atomic_store_n(&exiting, 1, __ATOMIC_RELAXED);
     while (in_flight &&
            pthread_cond_timedwait(&flight_done, &flight_lock, &until) == 0)
         ;
@@ -45,6 +49,12 @@ static void wait_in_flight(void)
 static void register_exit(void)
 {
     atexit(wait_in_flight);
+}
+
+/* Whether the process exits: a planning stops at its next step. */
+static int stopping(void)
+{
+    return __atomic_load_n(&exiting, __ATOMIC_RELAXED);
 }
 
 int rt_irregular_flight(int delta)
@@ -224,25 +234,28 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
     for (size_t t = 0; ok && t < active; t++)
         elem[t] = all[t * p->t_stride] + p->ref.offset;
     unsigned per_segment = g.segment_bytes / p->ref.elem_bytes;
-    ok = ok && (!active || dl_job_swap_by_segment(elem, active, g.simd_width,
-                                                  per_segment ? per_segment : 1,
-                                                  job) == DL_SUCCESS);
-    if (ok) {
-        dl_coalesce_range as_read = {p->global, p->steps, 0, p->t_stride,
-                                     p->j_stride};
-        dl_coalesce_range by_item = {active, p->steps, 0, p->steps, 1};
+    ok = ok && !stopping() &&
+         (!active || dl_job_swap_by_segment(elem, active, g.simd_width,
+                                            per_segment ? per_segment : 1,
+                                            job) == DL_SUCCESS);
+    /* Each step checks first whether the process exits. */
+    dl_coalesce_range as_read = {p->global, p->steps, 0, p->t_stride,
+                                 p->j_stride};
+    dl_coalesce_range by_item = {active, p->steps, 0, p->steps, 1};
+    if (ok && !stopping())
         p->facts.tx_none = transactions(&g, &p->ref, &as_read, all, p->entries,
                                         &p->facts.tx_duplication);
+    if (ok && !stopping()) {
         entries_by_item(p, all, active, job, swapped);
         p->facts.tx_job_swap =
             transactions(&g, &p->ref, &by_item, swapped, items, NULL);
-        if (p->facts.remap_form)
-            p->facts.tx_remap = remapped(p, &g, &as_read, all);
-        if (p->facts.padding_form && p->facts.jobswap_form)
-            p->pad_job = padding_jobs(p, elem, active);
-        if (p->facts.padding_form)
-            rt_padding_plan(p, all, &g, &as_read);
     }
+    if (ok && p->facts.remap_form && !stopping())
+        p->facts.tx_remap = remapped(p, &g, &as_read, all);
+    if (ok && p->facts.padding_form && p->facts.jobswap_form && !stopping())
+        p->pad_job = padding_jobs(p, elem, active);
+    if (ok && p->facts.padding_form && !stopping())
+        rt_padding_plan(p, all, &g, &as_read);
     free(all);
     free(elem);
     free(swapped);
@@ -256,6 +269,10 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
 static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
                      const char **why)
 {
+    if (stopping()) {
+        *why = "the process exits";
+        return NULL;
+    }
     uint32_t *r = malloc(p->global * sizeof *r);
     if (!r) {
         *why = "out of host memory";
@@ -278,6 +295,10 @@ static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
 static cl_kernel build(rt_jobswap_plan *p, const char **why)
 {
     char *options = NULL;
+    if (stopping()) { /* nothing would run it */
+        *why = "the process exits";
+        return NULL;
+    }
     if (asprintf(&options, "%s -D DL_JOBSWAP_%s=1", p->options, p->kernel) <
         0) {
         *why = "out of host memory";
@@ -332,9 +353,11 @@ static void plan(rt_jobswap_plan *p)
 {
     size_t active = rt_jobswap_active(p);
     size_t *job = malloc((active ? active : 1) * sizeof *job);
-    if (!job || plan_jobs(p, active, job)) {
-        DL_LOG_INFO("irregular: %s keeps its path: out of host memory",
-                    p->label);
+    int failed = !job || plan_jobs(p, active, job);
+    if (failed || stopping()) { /* exiting: dropped, no launch follows */
+        if (!stopping())
+            DL_LOG_INFO("irregular: %s keeps its path: out of host memory",
+                        p->label);
         free(job);
         store(p, RT_PATH_ASIS, NULL, NULL, NULL);
         return;
@@ -371,8 +394,12 @@ static void plan(rt_jobswap_plan *p)
             DL_LOG_INFO("irregular: %s runs padded without its job map: %s",
                         p->label, why);
     }
+    int stop = stopping();
+    if (stop)
+        why = "the process exits";
     if (path == RT_PATH_PADDING &&
-        !(pad = rt_padding_upload(p, variant, variant ? r : NULL, &why))) {
+        (stop ||
+         !(pad = rt_padding_upload(p, variant, variant ? r : NULL, &why)))) {
         DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
         path = RT_PATH_PLAIN;
     }

@@ -19,6 +19,12 @@ typedef struct rt_irregular {
     int gone;           /* the kernel was released */
     int announced;      /* its first job-swapped launch was logged */
     struct rt_pad *pad; /* padding's A'' and Q' (rt_padding.h) */
+    /* Under DL_POLICY=auto, before a planning starts (rt_jobswap.c,
+     * planning_pays): the host time of the first launch, the launches
+     * so far, and whether the wait was logged. */
+    uint64_t first_ns;
+    uint64_t launches;
+    int deferred;
 } rt_irregular;
 
 /* One planning: P's entries read at a launch, and what the thread needs

@@ -32,6 +32,7 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(partial_launches)
     RT_GET(permutations_applied)
     RT_GET(permutations_restored)
+    RT_GET(irregular_plans)
 #undef RT_GET
     /* The memos' launches not yet retired into the counters.  Only the
      * mutex: rt_lock() would also invalidate every memo. */
@@ -58,7 +59,8 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "decided_plain=%llu reorders=%llu reorder_hits=%llu "
         "reorder_invalidations=%llu chunked_launches=%llu "
         "overlapped_gathers=%llu partial_launches=%llu "
-        "permutations_applied=%llu permutations_restored=%llu",
+        "permutations_applied=%llu permutations_restored=%llu "
+        "irregular_plans=%llu",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
@@ -74,7 +76,8 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->overlapped_gathers,
         (unsigned long long)s->partial_launches,
         (unsigned long long)s->permutations_applied,
-        (unsigned long long)s->permutations_restored);
+        (unsigned long long)s->permutations_restored,
+        (unsigned long long)s->irregular_plans);
 }
 
 void rt_stats_ran_transformed(rt_kernel *k)

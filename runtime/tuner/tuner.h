@@ -164,6 +164,12 @@ void dl_tuner_counts(const dl_tuner *tuner, uint64_t *decided_transform,
 unsigned dl_tuner_measured(dl_tuner *tuner, uint64_t ticket, int transformed,
                            double *ns);
 
+/* The time the kernel's launches so far took at its measured plain
+ * speed, over all its patterns with a plain time: what the program has
+ * spent in it, that a cost up front (e.g. the selector's planning) must
+ * be small against.  0 when no plain time was reported. */
+double dl_tuner_plain_spent(dl_tuner *tuner, const void *kernel);
+
 /* The injected clock, or CLOCK_MONOTONIC: for host timing of launches. */
 uint64_t dl_tuner_now(const dl_tuner *tuner);
 

@@ -721,3 +721,15 @@ void dl_tuner_counts(const dl_tuner *t, uint64_t *decided_transform,
         *decided_plain = t->decided_plain;
     pthread_mutex_unlock((pthread_mutex_t *)&t->lock);
 }
+
+double dl_tuner_plain_spent(dl_tuner *t, const void *kernel)
+{
+    double spent = 0;
+    pthread_mutex_lock(&t->lock);
+    for (unsigned b = 0; b < TUNER_BUCKETS; b++)
+        for (const dl_tuner_entry *e = t->buckets[b]; e; e = e->next)
+            if (e->kernel == kernel && e->plain_n)
+                spent += (double)e->launches * e->plain_ns;
+    pthread_mutex_unlock(&t->lock);
+    return spent;
+}

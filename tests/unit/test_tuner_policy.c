@@ -164,6 +164,26 @@ static void test_short_programs_pay_nothing(void **state)
     dl_tuner_destroy(s.tuner);
 }
 
+/* What the kernel's launches took at their plain speed (the selector's
+ * planning waits for it): nothing before a plain time is reported, then
+ * launches times the plain time, over its patterns only. */
+static void test_plain_spent(void **state)
+{
+    (void)state;
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    assert_true(dl_tuner_plain_spent(s.tuner, &kernel_a) == 0);
+    dl_tuner_launch l = {&kernel_a, "k", 1, NULL, 0};
+    dl_tuner_choice c = dl_tuner_choose(s.tuner, &l);
+    assert_true(dl_tuner_plain_spent(s.tuner, &kernel_a) == 0);
+    dl_tuner_report_kernel(s.tuner, c.ticket, 0, 2 * MS);
+    assert_true(dl_tuner_plain_spent(s.tuner, &kernel_a) == 2.0 * MS);
+    launch(&s, &kernel_a, 1, NULL);
+    launch(&s, &kernel_a, 2, NULL); /* another pattern */
+    assert_true(dl_tuner_plain_spent(s.tuner, &kernel_a) == 6.0 * MS);
+    assert_true(dl_tuner_plain_spent(s.tuner, &kernel_b) == 0);
+    dl_tuner_destroy(s.tuner);
+}
+
 /* A kernel too short for any probe to pay (20 us plain, while building
  * the activated variant takes 35 ms): plain without converting, until a
  * long loop of it makes the probe worth it.
@@ -704,6 +724,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lbm_switches_early),
         cmocka_unit_test(test_short_programs_pay_nothing),
+        cmocka_unit_test(test_plain_spent),
         cmocka_unit_test(test_shut_down_after_losing_probe),
         cmocka_unit_test(test_dear_first_marshal_keeps_a_gain),
         cmocka_unit_test(test_shut_down_when_conversions_recur),
