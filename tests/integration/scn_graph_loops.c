@@ -1,0 +1,179 @@
+/* scn_graph_loops.c - the graph-kernel loops of issue 20 as an ordinary
+ * host program (kernels/graph_loops.cl), vectors ping-ponged between two
+ * buffers, the last one read once:
+ * - "pagerank": the pull form over an R-MAT power-law graph (2^scale
+ *   vertices, 8 edges each; a = 0.57, b = c = 0.19) with its vertices
+ *   renumbered at random; row v lists the sources of v's in-edges;
+ *   rank' = (1 - d)/n + d * sum rank[u] / outdeg[u], d = 0.85;
+ * - "spmv": the iterated symmetric SpMV x' = A x / 12 over the 3D 7-point
+ *   stencil of n^3 rows, renumbered at random (rows and columns alike).
+ * argv[0] the loop, argv[1] its size (scale 1..24, default 20; n 1..200,
+ * default 100), argv[2] iterations (default 20).  The digest goes to
+ * stdout; the loop's time, from the first buffer to the read's end
+ * (every reorganisation included), to stderr. */
+#include "csr_gen.h"
+#include "scenarios.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define EDGE_FACTOR 8
+#define DAMPING     0.85f
+
+/* One R-MAT edge: each of `scale` bits picks a quadrant. */
+static void rmat_edge(unsigned scale, uint64_t *s, size_t *src, size_t *dst)
+{
+    *src = *dst = 0;
+    for (unsigned bit = 0; bit < scale; bit++) {
+        uint64_t u = csr_next(s) % 100;
+        *src = *src << 1 | (u >= 76);
+        *dst = *dst << 1 | ((u >= 57 && u < 76) || u >= 95);
+    }
+}
+
+/* The in-edge CSR of the R-MAT graph renumbered by num (rows by
+ * destination, col the sources, val unused); outdeg[u] how often u is a
+ * source (1 where never: no row reads it). */
+static void rmat(csr_matrix *m, float **outdeg, unsigned scale, uint64_t *s)
+{
+    size_t rows = (size_t)1 << scale, nnz = rows * EDGE_FACTOR;
+    cl_int *src = malloc(nnz * sizeof *src), *dst = malloc(nnz * sizeof *dst);
+    unsigned *deg = calloc(rows, sizeof *deg);
+    *outdeg = malloc(rows * sizeof **outdeg);
+    if (!src || !dst || !deg || !*outdeg)
+        it_fail("out of memory");
+    for (size_t e = 0; e < nnz; e++) {
+        size_t a, b;
+        rmat_edge(scale, s, &a, &b);
+        src[e] = (cl_int)a;
+        dst[e] = (cl_int)b;
+    }
+    size_t *num = csr_shuffle(rows, s);
+    csr_alloc(m, rows, nnz);
+    for (size_t e = 0; e < nnz; e++) {
+        m->rowptr[num[dst[e]] + 1]++;
+        deg[num[src[e]]]++;
+    }
+    for (size_t r = 0; r < rows; r++)
+        m->rowptr[r + 1] += m->rowptr[r];
+    for (size_t e = 0; e < nnz; e++) /* counting sort, edge order kept */
+        m->col[m->rowptr[num[dst[e]]]++] = (cl_int)num[src[e]];
+    for (size_t r = rows; r > 0; r--)
+        m->rowptr[r] = m->rowptr[r - 1];
+    m->rowptr[0] = 0;
+    for (size_t v = 0; v < rows; v++)
+        (*outdeg)[v] = deg[v] ? (float)deg[v] : 1.0f;
+    free(num);
+    free(deg);
+    free(src);
+    free(dst);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* One loop's kernel and inputs; each iteration reads one vector and
+ * writes the other. */
+typedef struct graph_loop {
+    const char *kernel, *label;
+    csr_matrix m;
+    float *x;           /* the first vector */
+    void *extra;        /* pagerank: outdeg (an argument after x) */
+    size_t extra_bytes;
+    float mul, add;
+} graph_loop;
+
+static void run_loop(it_cl *cl, graph_loop *g, long iterations)
+{
+    double t0 = now();
+    size_t rows = g->m.rows, vec = rows * sizeof *g->x;
+    cl_program program = it_build(cl, "graph_loops.cl", "");
+    cl_kernel k = it_kernel(program, g->kernel);
+    int pr = !strcmp(g->kernel, "pagerank");
+    cl_mem val = pr ? NULL : csr_buffer(cl, g->m.nnz * sizeof *g->m.val,
+                                        g->m.val);
+    cl_mem col = csr_buffer(cl, g->m.nnz * sizeof *g->m.col, g->m.col);
+    cl_mem rowptr = csr_buffer(cl, (rows + 1) * sizeof *g->m.rowptr,
+                               g->m.rowptr);
+    cl_mem v[2] = {csr_buffer(cl, vec, g->x), csr_buffer(cl, vec, g->x)};
+    cl_mem extra = pr ? csr_buffer(cl, g->extra_bytes, g->extra) : NULL;
+    const cl_int n = (cl_int)rows;
+    cl_uint a = 0;
+    if (!pr)
+        CHECK(clSetKernelArg(k, a++, sizeof val, &val));
+    CHECK(clSetKernelArg(k, a++, sizeof col, &col));
+    CHECK(clSetKernelArg(k, a++, sizeof rowptr, &rowptr));
+    cl_uint in = a++, out = pr ? a + 1 : a;
+    if (pr)
+        CHECK(clSetKernelArg(k, a++, sizeof extra, &extra));
+    a++;
+    CHECK(clSetKernelArg(k, a++, sizeof n, &n));
+    CHECK(clSetKernelArg(k, a++, sizeof g->mul, &g->mul));
+    if (pr)
+        CHECK(clSetKernelArg(k, a++, sizeof g->add, &g->add));
+    for (long i = 0; i < iterations; i++) {
+        CHECK(clSetKernelArg(k, in, sizeof v[i % 2], &v[i % 2]));
+        CHECK(clSetKernelArg(k, out, sizeof v[(i + 1) % 2], &v[(i + 1) % 2]));
+        it_run(cl->queue, k, it_round_up(rows));
+    }
+    it_print_buffer(cl, v[iterations % 2], vec, g->label);
+    fprintf(stderr, "graph_loops: %s: %zu rows, %zu entries, %ld "
+            "iterations: %.3f s\n", g->kernel, rows, g->m.nnz, iterations,
+            now() - t0);
+    cl_mem all[5] = {val, col, rowptr, v[0], v[1]};
+    for (int i = 0; i < 5; i++)
+        if (all[i])
+            CHECK(clReleaseMemObject(all[i]));
+    if (extra)
+        CHECK(clReleaseMemObject(extra));
+    CHECK(clReleaseKernel(k));
+    CHECK(clReleaseProgram(program));
+}
+
+static float *vector(size_t n, uint64_t *s, float value)
+{
+    float *x = malloc(n * sizeof *x);
+    if (!x)
+        it_fail("out of memory");
+    for (size_t i = 0; i < n; i++)
+        x[i] = s ? (float)(csr_next(s) % 1000) / 1000.0f : value;
+    return x;
+}
+
+void scn_graph_loops(it_cl *cl, int argc, char **argv)
+{
+    const char *kind = argc > 0 ? argv[0] : "pagerank";
+    int pr = !strcmp(kind, "pagerank");
+    size_t size = argc > 1 ? strtoul(argv[1], NULL, 10) : pr ? 20 : 100;
+    long iterations = argc > 2 ? strtol(argv[2], NULL, 10) : 20;
+    if ((!pr && strcmp(kind, "spmv")) || size < 1 || size > (pr ? 24 : 200) ||
+        iterations < 1 || iterations > 100000)
+        it_fail("graph_loops: pagerank SCALE (1..24) or spmv N (1..200), "
+                "iterations 1..100000");
+    uint64_t s = 0x2545f4914f6cdd1dull;
+    graph_loop g = {.kernel = pr ? "pagerank" : "sym_spmv",
+                    .label = pr ? "graph_loops: rank" : "graph_loops: x"};
+    if (pr) {
+        rmat(&g.m, (float **)&g.extra, (unsigned)size, &s);
+        g.extra_bytes = g.m.rows * sizeof(float);
+        g.x = vector(g.m.rows, NULL, 1.0f / (float)g.m.rows);
+        g.mul = DAMPING;
+        g.add = (1.0f - DAMPING) / (float)g.m.rows;
+    } else {
+        size_t *num = csr_shuffle(size * size * size, &s);
+        csr_stencil(&g.m, size, num);
+        free(num);
+        g.x = vector(g.m.rows, &s, 0.0f);
+        g.mul = 1.0f / 12.0f;
+    }
+    run_loop(cl, &g, iterations);
+    csr_free(&g.m);
+    free(g.x);
+    free(g.extra);
+}
