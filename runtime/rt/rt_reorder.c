@@ -439,6 +439,16 @@ static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
 
 static int gathered_once; /* atomic: a gather program was built */
 
+/* Whether a launch gathers some copy rather than finding all in the
+ * cache. */
+static int any_gather(const gather_job *jobs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (jobs[i].gather)
+            return 1;
+    return 0;
+}
+
 /* Under DL_POLICY=auto the tuner decides (rt_reorder_tune.h). */
 static int tuned(void)
 {
@@ -472,10 +482,7 @@ static const char *prepare(const launch_call *c, rt_kernel *k, gather_job *jobs,
     rt_lock();
     const char *why = lookup(c, jobs, n, order, plan);
     rt_unlock();
-    int gathers = 0;
-    for (uint32_t i = 0; !why && i < n; i++)
-        gathers |= jobs[i].gather;
-    if (gathers)
+    if (!why && any_gather(jobs, n))
         rt_chunks_choose_overlap(k, plan);
     why = why ? why : gather(c, jobs, n, nwait, wait, order, plan);
     if (!why)
@@ -534,6 +541,12 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         if (*err == CL_SUCCESS && tc.transform)
             rt_stats_ran_transformed(k);
         rt_unlock();
+        /* A copy gathered again (its array or index written since, as
+         * in a loop that writes the vector it reads next): the tuner
+         * weighs such gathers as paid at every launch, not once. */
+        if (*err == CL_SUCCESS && tc.transform && tc.ticket &&
+            any_gather(jobs, n))
+            dl_tuner_note_conversion(dl_rt.tuner, tc.ticket);
         if (*err == CL_SUCCESS)
             rt_chunks_time(c, k, &plan);
         if (sample && *err == CL_SUCCESS)
