@@ -83,9 +83,8 @@ static double now(void)
 typedef struct graph_loop {
     const char *kernel, *label;
     csr_matrix m;
-    float *x;           /* the first vector */
-    void *extra;        /* pagerank: outdeg (an argument after x) */
-    size_t extra_bytes;
+    float *x;      /* the first vector */
+    float *outdeg; /* pagerank's; NULL for the SpMV */
     float mul, add;
 } graph_loop;
 
@@ -96,42 +95,41 @@ static void run_loop(it_cl *cl, graph_loop *g, long iterations)
     cl_program program = it_build(cl, "graph_loops.cl", "");
     cl_kernel k = it_kernel(program, g->kernel);
     int pr = !strcmp(g->kernel, "pagerank");
-    cl_mem val = pr ? NULL : csr_buffer(cl, g->m.nnz * sizeof *g->m.val,
-                                        g->m.val);
+    cl_mem val =
+        pr ? NULL : csr_buffer(cl, g->m.nnz * sizeof *g->m.val, g->m.val);
     cl_mem col = csr_buffer(cl, g->m.nnz * sizeof *g->m.col, g->m.col);
-    cl_mem rowptr = csr_buffer(cl, (rows + 1) * sizeof *g->m.rowptr,
-                               g->m.rowptr);
+    cl_mem rowptr =
+        csr_buffer(cl, (rows + 1) * sizeof *g->m.rowptr, g->m.rowptr);
     cl_mem v[2] = {csr_buffer(cl, vec, g->x), csr_buffer(cl, vec, g->x)};
-    cl_mem extra = pr ? csr_buffer(cl, g->extra_bytes, g->extra) : NULL;
+    cl_mem outdeg = pr ? csr_buffer(cl, vec, g->outdeg) : NULL;
+    /* pagerank(col, rowptr, rank, outdeg, next, rows, mul, add) and
+     * sym_spmv(val, col, rowptr, x, y, rows, mul): the vectors, at `in`
+     * and 4, are set at each iteration. */
+    cl_mem fixed[2][5] = {{val, col, rowptr, NULL, NULL},
+                          {col, rowptr, NULL, outdeg, NULL}};
+    for (cl_uint i = 0; i < 5; i++)
+        if (fixed[pr][i])
+            CHECK(clSetKernelArg(k, i, sizeof(cl_mem), &fixed[pr][i]));
     const cl_int n = (cl_int)rows;
-    cl_uint a = 0;
-    if (!pr)
-        CHECK(clSetKernelArg(k, a++, sizeof val, &val));
-    CHECK(clSetKernelArg(k, a++, sizeof col, &col));
-    CHECK(clSetKernelArg(k, a++, sizeof rowptr, &rowptr));
-    cl_uint in = a++, out = pr ? a + 1 : a;
+    const cl_uint in = pr ? 2 : 3, out = 4;
+    CHECK(clSetKernelArg(k, 5, sizeof n, &n));
+    CHECK(clSetKernelArg(k, 6, sizeof g->mul, &g->mul));
     if (pr)
-        CHECK(clSetKernelArg(k, a++, sizeof extra, &extra));
-    a++;
-    CHECK(clSetKernelArg(k, a++, sizeof n, &n));
-    CHECK(clSetKernelArg(k, a++, sizeof g->mul, &g->mul));
-    if (pr)
-        CHECK(clSetKernelArg(k, a++, sizeof g->add, &g->add));
+        CHECK(clSetKernelArg(k, 7, sizeof g->add, &g->add));
     for (long i = 0; i < iterations; i++) {
         CHECK(clSetKernelArg(k, in, sizeof v[i % 2], &v[i % 2]));
         CHECK(clSetKernelArg(k, out, sizeof v[(i + 1) % 2], &v[(i + 1) % 2]));
         it_run(cl->queue, k, it_round_up(rows));
     }
     it_print_buffer(cl, v[iterations % 2], vec, g->label);
-    fprintf(stderr, "graph_loops: %s: %zu rows, %zu entries, %ld "
-            "iterations: %.3f s\n", g->kernel, rows, g->m.nnz, iterations,
-            now() - t0);
-    cl_mem all[5] = {val, col, rowptr, v[0], v[1]};
-    for (int i = 0; i < 5; i++)
+    fprintf(stderr,
+            "graph_loops: %s: %zu rows, %zu entries, %ld "
+            "iterations: %.3f s\n",
+            g->kernel, rows, g->m.nnz, iterations, now() - t0);
+    cl_mem all[6] = {val, col, rowptr, v[0], v[1], outdeg};
+    for (int i = 0; i < 6; i++)
         if (all[i])
             CHECK(clReleaseMemObject(all[i]));
-    if (extra)
-        CHECK(clReleaseMemObject(extra));
     CHECK(clReleaseKernel(k));
     CHECK(clReleaseProgram(program));
 }
@@ -160,8 +158,7 @@ void scn_graph_loops(it_cl *cl, int argc, char **argv)
     graph_loop g = {.kernel = pr ? "pagerank" : "sym_spmv",
                     .label = pr ? "graph_loops: rank" : "graph_loops: x"};
     if (pr) {
-        rmat(&g.m, (float **)&g.extra, (unsigned)size, &s);
-        g.extra_bytes = g.m.rows * sizeof(float);
+        rmat(&g.m, &g.outdeg, (unsigned)size, &s);
         g.x = vector(g.m.rows, NULL, 1.0f / (float)g.m.rows);
         g.mul = DAMPING;
         g.add = (1.0f - DAMPING) / (float)g.m.rows;
@@ -175,5 +172,5 @@ void scn_graph_loops(it_cl *cl, int argc, char **argv)
     run_loop(cl, &g, iterations);
     csr_free(&g.m);
     free(g.x);
-    free(g.extra);
+    free(g.outdeg);
 }
