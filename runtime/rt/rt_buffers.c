@@ -174,6 +174,7 @@ rt_buffer *rt_buffer_get(cl_mem mem)
     b->size = size;
     b->context = ctx;
     b->parent = parent;
+    b->closed = rt_context_closed(ctx);
     /* A sub-buffer's accesses always take the locked path, which
      * restores its parent (rt_access.c). */
     b->ever_converted = parent != NULL;
@@ -217,7 +218,7 @@ static void forget_uses(rt_buffer *b)
 void rt_buffer_used(rt_buffer *b, cl_command_queue queue, cl_event event)
 {
     (void)queue;
-    if (!event)
+    if (!event || b->closed) /* no conversion to order any more */
         return;
     if (b->uses.n >= RT_MAX_USES)
         events_prune(&b->uses);
@@ -572,6 +573,7 @@ void rt_buffers_close_context(cl_context context)
         rt_events_free(&done);
         forget_uses(b);
         forget_converted(b);
+        b->closed = 1;
     }
 }
 

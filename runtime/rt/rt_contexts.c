@@ -16,7 +16,10 @@
  * released (they keep it alive).  A closed context gets no new engine,
  * so its launches run untransformed with a warning: an engine made then
  * would keep the context alive for ever, as no later call says when the
- * program's last object of it goes.  Contexts dlayout never saw
+ * program's last object of it goes.  For the same reason its buffers'
+ * entries keep no events of their later uses (rt_buffer.closed): such an
+ * entry goes only at the next locked call after the buffer's
+ * destruction, which may never come.  Contexts dlayout never saw
  * created (the unit tests call the runtime directly) are not counted and
  * keep their engines for the life of the process, as before.
  *
@@ -72,6 +75,11 @@ static rt_context *context_add(cl_context context, int counted)
 }
 
 static dl_status engine_entry(cl_command_queue queue, rt_engine **out);
+
+int rt_context_closed(cl_context context)
+{
+    return counting && !*context_slot(context);
+}
 
 dl_status rt_context_engine(cl_command_queue queue, dl_engine **out)
 {

@@ -349,6 +349,10 @@ typedef struct rt_buffer {
      * buffer of, or NULL. */
     struct rt_perm *perm;
     int gone; /* OpenCL destroyed it; its entry is being dropped (locked) */
+    /* The program released its context: the entry keeps no events (they
+     * would keep the context alive if the buffer's destruction came after
+     * the program's last call into dlayout, as nothing drops it then). */
+    int closed;
 } rt_buffer;
 
 /* Offset DA (rt_offset.c, docs/layouts.md).  Locked: where argument j
@@ -532,6 +536,9 @@ dl_status rt_context_side_queue(cl_command_queue queue, cl_command_queue *out);
 dl_status rt_context_engine_hold(cl_command_queue queue, dl_engine **out,
                                  void **hold);
 void rt_context_engine_unhold(void *hold);
+/* rt_contexts.c (locked): whether the program has released the context
+ * (its buffers' entries then keep no events). */
+int rt_context_closed(cl_context context);
 
 /* rt_buffers.c (all locked) */
 rt_buffer *rt_buffer_find(cl_mem mem);

@@ -4,9 +4,13 @@
  * destructor callback fires), and the process must not grow per cycle.
  * argv: the number of cycles (default 50), then `early` to release each
  * context after the first launch: its objects keep it alive, and are
- * used (a second launch, the read) and released afterwards; or `in-flight` to
- * release the buffer, kernel and program while the launch and a non-blocking
- * read are still enqueued behind a user event, then set it and clFinish. */
+ * used (a second launch, the read) and released afterwards;
+ * `early-buffer-last` as `early`, the buffer released after everything
+ * else, so that it goes after the program's last call that dlayout takes
+ * its lock for (as under load, where POCL's threads let go of it late);
+ * or `in-flight` to release the buffer, kernel and program while the
+ * launch and a non-blocking read are still enqueued behind a user event,
+ * then set it and clFinish. */
 /* clSetContextDestructorCallback is OpenCL 3.0 (ocl-icd and POCL have it). */
 #undef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
@@ -43,7 +47,7 @@ static long resident_kb(void)
 
 /* One job: its own context, queue, program, buffer; one launch and a
  * read; everything released. */
-enum release_order { IN_ORDER, EARLY, IN_FLIGHT };
+enum release_order { IN_ORDER, EARLY, EARLY_BUFFER_LAST, IN_FLIGHT };
 
 static void one_cycle(int cycle, int last, enum release_order order)
 {
@@ -53,6 +57,7 @@ static void one_cycle(int cycle, int last, enum release_order order)
     CHECK(
         clSetContextDestructorCallback(cl.context, on_context_destroyed, NULL));
     cl_context context = cl.context;
+    int early = order == EARLY || order == EARLY_BUFFER_LAST;
     cl_program program = it_build(&cl, "particles.cl", NULL);
     cl_kernel advance = it_kernel(program, "advance");
     cl_mem buf = it_particle_buffer(&cl, 0, n, 20 + (uint32_t)(cycle % 3));
@@ -66,7 +71,7 @@ static void one_cycle(int cycle, int last, enum release_order order)
         CHECK(clEnqueueMarkerWithWaitList(cl.queue, 1, &gate, NULL));
     }
     it_run(cl.queue, advance, it_round_up(n));
-    if (order == EARLY) {
+    if (early) {
         CHECK(clReleaseContext(context));
         it_run(cl.queue, advance, it_round_up(n));
     }
@@ -92,13 +97,16 @@ static void one_cycle(int cycle, int last, enum release_order order)
         free(p);
     }
     if (buf) {
-        CHECK(clReleaseMemObject(buf));
+        if (order != EARLY_BUFFER_LAST)
+            CHECK(clReleaseMemObject(buf));
         CHECK(clReleaseKernel(advance));
         CHECK(clReleaseProgram(program));
     }
     CHECK(clReleaseCommandQueue(cl.queue));
-    if (order != EARLY)
+    if (!early)
         CHECK(clReleaseContext(context));
+    if (order == EARLY_BUFFER_LAST)
+        CHECK(clReleaseMemObject(buf));
 }
 
 /* The implementation may let go of a context from its own threads, a
@@ -122,6 +130,8 @@ void scn_contexts(it_cl *unused, int argc, char **argv)
     enum release_order order = IN_ORDER;
     if (argc > 1 && !strcmp(argv[1], "early"))
         order = EARLY;
+    else if (argc > 1 && !strcmp(argv[1], "early-buffer-last"))
+        order = EARLY_BUFFER_LAST;
     else if (argc > 1 && !strcmp(argv[1], "in-flight"))
         order = IN_FLIGHT;
     else if (argc > 1)
