@@ -257,6 +257,19 @@ typedef struct rt_memo {
     cl_uint nwritten;
 } rt_memo;
 
+/* What rt_reorder.c saw of a kernel's gathered copies at its launches
+ * under DL_POLICY=auto: the versions of the last (A, P) pairs, and how
+ * many of the copies' bytes were stale at a launch (A or P written since
+ * the kernel's previous launch) out of those seen (locked). */
+#define RT_SEEN_PAIRS 8
+typedef struct rt_reorder_seen {
+    cl_mem a[RT_SEEN_PAIRS], p[RT_SEEN_PAIRS];
+    uint64_t version[RT_SEEN_PAIRS];
+    unsigned next; /* the slot replaced next */
+    double stale_bytes, seen_bytes;
+    const char *stale_most; /* the array last seen stale */
+} rt_reorder_seen;
+
 typedef struct rt_kernel {
     cl_kernel kernel;
     char *name;
@@ -269,6 +282,7 @@ typedef struct rt_kernel {
     int reorder;
     int reorder_warned; /* a decline of rt_reorder.c was logged (locked) */
     int chunks_warned;  /* why it runs whole was logged (locked)         */
+    rt_reorder_seen reorder_seen;
     /* DL_OVERLAP=auto's measurements (rt_chunks.c), shared with their
      * pending callbacks: NULL until the first. */
     struct rt_overlap_times *overlap;

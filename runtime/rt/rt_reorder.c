@@ -455,6 +455,51 @@ static int tuned(void)
     return dl_rt.controls.policy == DL_POLICY_AUTO && dl_rt.tuner;
 }
 
+/* Locked: slot of the (a, p) pair in what k saw, or -1. */
+static int seen_slot(const rt_reorder_seen *s, cl_mem a, cl_mem p)
+{
+    for (int i = 0; i < RT_SEEN_PAIRS; i++)
+        if (s->a[i] == a && s->p[i] == p)
+            return i;
+    return -1;
+}
+
+/* Locked: notes the versions of the n jobs' A and P at this launch of k:
+ * a copy whose pair changed version since k's previous launch, or was
+ * not seen then, would be gathered again here (a loop that reads the
+ * vector its previous launch wrote).  The first launch sees nothing.
+ * A and P are tracked from their first sight, so that the launches that
+ * write them move their versions; writes dlayout does not see (the
+ * host's, before A is watched) look unchanged: the tuner then probes as
+ * before, and measures them. */
+static void note_versions(rt_kernel *k, const gather_job *jobs, uint32_t n)
+{
+    rt_reorder_seen *s = &k->reorder_seen;
+    int first = s->a[0] == NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const dl_reorder_key *key = &jobs[i].key;
+        rt_buffer *a = rt_buffer_get(key->a), *p = rt_buffer_get(key->p);
+        if (!a || !p)
+            continue;
+        uint64_t version = version_of(a) + version_of(p);
+        int slot = seen_slot(s, key->a, key->p);
+        int stale = slot < 0 || s->version[slot] != version;
+        if (slot < 0) {
+            slot = (int)(s->next++ % RT_SEEN_PAIRS);
+            s->a[slot] = key->a;
+            s->p[slot] = key->p;
+        }
+        s->version[slot] = version;
+        if (first)
+            continue;
+        s->seen_bytes += (double)jobs[i].bytes;
+        if (!stale)
+            continue;
+        s->stale_bytes += (double)jobs[i].bytes;
+        s->stale_most = k->annot->params[jobs[i].ref->array].name;
+    }
+}
+
 /* The choice for this launch: always the variant under DL_POLICY=always,
  * the tuner's under auto (docs/tuning.md), keyed by the work sizes `sig`,
  * told what the n jobs' gathers would move. */
@@ -464,12 +509,19 @@ static dl_tuner_choice choose(const launch_call *c, rt_kernel *k,
     dl_tuner_choice always = {1, 0, 0, 0};
     if (!tuned())
         return always;
-    rt_reorder_sizes sizes = {0, 0, n};
+    rt_reorder_sizes sizes = {0, 0, n, 0, NULL};
     for (uint32_t i = 0; i < n; i++) {
         sizes.index_bytes +=
             jobs[i].key.range.threads * jobs[i].key.index_bytes;
         sizes.copy_bytes += jobs[i].bytes;
     }
+    rt_lock();
+    note_versions(k, jobs, n);
+    const rt_reorder_seen *seen = &k->reorder_seen;
+    if (seen->seen_bytes > 0)
+        sizes.stale_share = seen->stale_bytes / seen->seen_bytes;
+    sizes.stale_array = seen->stale_most;
+    rt_unlock();
     return rt_reorder_tune(c, k, sig, &sizes, RT_LOAD(gathered_once));
 }
 

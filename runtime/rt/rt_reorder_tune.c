@@ -16,7 +16,11 @@
  *   gather took 150 ms here against 19 predicted by bandwidth); the
  *   copies' memory is this first write of them, bounded by
  *   DL_GATHER_BUDGET before any of this (rt_reorder.c).
- * The gathers recur only when A or P is written; a probe measures them.
+ * The gathers recur only when A or P is written: the share of the
+ * launches so far at which a copy would have been stale (rt_reorder.c
+ * watches A's and P's versions at every launch) is the share of them
+ * that would gather again; where that eats the saving, no probe
+ * (tuner_predict.c).  A probe measures them.
  * The cost is weighed against the launches run so far (past_horizon):
  * a gather costs a few plain launches, which a three-launch program never
  * gets back.  The analyser's predicted transactions
@@ -93,6 +97,8 @@ static dl_tuner_prediction prediction(const launch_call *c, const rt_kernel *k,
             ((double)s->index_bytes + 2.0 * (double)s->copy_bytes) / rate;
     p.past_horizon = 1;
     p.conversion_rereads = s->gathers > 0;
+    p.regather_share = s->stale_share;
+    p.regathered = s->stale_array;
     p.refresh = refresh;
     p.refresh_kernel = k;
     p.refresh_signature = sig;
@@ -100,11 +106,12 @@ static dl_tuner_prediction prediction(const launch_call *c, const rt_kernel *k,
     DL_LOG_DEBUG("reorder: kernel '%s': trying it costs %.3f ms of builds "
                  "(variant %.3f, gather program %.3f) and %.3f ms of gathers "
                  "(%.1f MiB at %.1f bytes/ns); predicted transactions %.2f "
-                 "-> %.2f",
+                 "-> %.2f; stale at %.0f%% of the launches",
                  k->name, p.first_ns / 1e6, built ? 0 : build / 1e6,
                  gather_built ? 0 : gather_build / 1e6, p.conversion_ns / 1e6,
                  (double)(s->index_bytes + 2 * s->copy_bytes) / 1048576.0, rate,
-                 p.transactions_before, p.transactions_after);
+                 p.transactions_before, p.transactions_after,
+                 100.0 * p.regather_share);
     return p;
 }
 

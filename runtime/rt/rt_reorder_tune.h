@@ -15,6 +15,11 @@
 typedef struct rt_reorder_sizes {
     size_t index_bytes, copy_bytes;
     unsigned gathers;
+    /* Of the copies' bytes over the launches seen so far, the share
+     * stale at a launch (gathered again there), and the array last seen
+     * rewritten (rt_reorder.c). */
+    double stale_share;
+    const char *stale_array;
 } rt_reorder_sizes;
 
 /* The launch shape the tuner keys reordering by: the work sizes. */

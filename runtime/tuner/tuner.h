@@ -65,6 +65,14 @@ typedef struct dl_tuner_prediction {
      * conversion_ns says (a gather of 64 MiB at random took 150 ms here,
      * where copy bandwidth says 19). */
     int conversion_rereads;
+    /* The share of the conversions' bytes, over the pattern's launches
+     * so far, whose copy would have been stale at the launch (its array
+     * or index written since the kernel's previous launch, as a loop
+     * that reads the vector its previous launch wrote): gathered again
+     * at that share of the launches; `regathered` names the array most
+     * often rewritten.  0: never seen stale (tuner_predict.c). */
+    double regather_share;
+    const char *regathered;
     /* Where set, the tuner calls it (under its own lock) for a fresh copy
      * of the prediction after it waited for plain times before a probe:
      * the transactions may have been counted meanwhile.  It must take no

@@ -360,6 +360,21 @@ static int saving_too_low(dl_tuner *t, dl_tuner_entry *e,
     return 1;
 }
 
+/* Before a probe: copies stale at so many launches that their gathers
+ * eat the saving (a loop that rewrites the vector it reads) put the
+ * probe off, said once at info level; a loop that stops rewriting it
+ * lowers the share and is probed later. */
+static int regathers_outweigh(dl_tuner *t, dl_tuner_entry *e,
+                              const dl_tuner_prediction *p)
+{
+    char why[TUNER_WHY_MAX];
+    if (e->plain_n == 0 ||
+        !dl_tuner_regathers_outweigh(p, e->plain_ns, why, sizeof why))
+        return 0;
+    plain_unprobed(t, e, DEFERRED, why);
+    return 1;
+}
+
 static dl_tuner_entry *entry_by_ticket(dl_tuner *t, uint64_t ticket);
 
 static int probe_reported(const dl_tuner *t, const dl_tuner_entry *e)
@@ -517,7 +532,8 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             e->state = PLAIN_PROBE;
     }
     char why[TUNER_WHY_MAX];
-    if (e->state == DEFERRED && !probe_cannot_pay(t, e, p, why, sizeof why)) {
+    if (e->state == DEFERRED && !regathers_outweigh(t, e, p) &&
+        !probe_cannot_pay(t, e, p, why, sizeof why)) {
         DL_LOG_INFO("tuner: kernel '%s': %s", e->name, why);
         e->state = PLAIN_PROBE; /* due: the probe starts now */
     }
@@ -545,6 +561,8 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             if (saving_too_low(t, e, p))
                 break;
         }
+        if (due && regathers_outweigh(t, e, p))
+            break;
         if (due && probe_cannot_pay(t, e, p, why, sizeof why)) {
             plain_unprobed(t, e, DEFERRED, why);
             break;

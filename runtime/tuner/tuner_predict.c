@@ -47,15 +47,43 @@ int dl_tuner_saving_too_low(const dl_tuner_prediction *p, double min_saving,
     return 1;
 }
 
+/* One gather of every copy: what conversion_ns says, at least the
+ * share of a plain launch the gathers redo (conversion_rereads). */
+static double gather_ns(const dl_tuner_prediction *p, double plain_ns)
+{
+    double reread = plain_ns * dl_tuner_saving_share(p);
+    return p->conversion_rereads && reread > p->conversion_ns
+               ? reread
+               : p->conversion_ns;
+}
+
+int dl_tuner_regathers_outweigh(const dl_tuner_prediction *p, double plain_ns,
+                                char *why, size_t size)
+{
+    if (!p || p->regather_share <= 0 || plain_ns <= 0)
+        return 0;
+    double saving = plain_ns * dl_tuner_saving_share(p);
+    double gather = gather_ns(p, plain_ns);
+    if (saving > p->regather_share * gather)
+        return 0;
+    const char *what = p->regathered ? p->regathered : "an array it reads";
+    char often[64] = "every launch";
+    if (p->regather_share < 0.995)
+        snprintf(often, sizeof often, "%.0f%% of the launches",
+                 100.0 * p->regather_share);
+    snprintf(why, size,
+             "not reorganising: %s is rewritten before %s, so its copy "
+             "would be gathered again each time (about %.1f ms) against a "
+             "saving of %.1f ms; no probe",
+             what, often, gather / 1e6, saving / 1e6);
+    return 1;
+}
+
 double dl_tuner_upfront_ns(const dl_tuner_prediction *p, double plain_ns)
 {
     if (!p)
         return 0;
-    double conversions = p->conversion_ns;
-    double reread = plain_ns * dl_tuner_saving_share(p);
-    if (p->conversion_rereads && reread > conversions)
-        conversions = reread;
-    return p->first_ns + conversions;
+    return p->first_ns + gather_ns(p, plain_ns);
 }
 
 double dl_tuner_payback_launches(const dl_tuner_prediction *p, double horizon,

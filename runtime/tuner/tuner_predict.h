@@ -22,6 +22,14 @@ double dl_tuner_saving_share(const dl_tuner_prediction *p);
 int dl_tuner_saving_too_low(const dl_tuner_prediction *p, double min_saving,
                             char *why, size_t size);
 
+/* Whether the gathers redone at every launch whose copy is stale (the
+ * prediction's regather_share of a gather each launch) cost at least
+ * what a launch of `plain_ns` can save (the predicted share of it): then
+ * trying cannot pay however long the loop, and no probe is made.  The
+ * reason, in words, into why; 0 where the plain time is unknown. */
+int dl_tuner_regathers_outweigh(const dl_tuner_prediction *p, double plain_ns,
+                                char *why, size_t size);
+
 /* What trying the variant costs up front, with plain launches of
  * `plain_ns` (0: unknown): its first_ns and its conversions. */
 double dl_tuner_upfront_ns(const dl_tuner_prediction *p, double plain_ns);
