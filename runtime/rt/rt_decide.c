@@ -150,11 +150,11 @@ static int on_cpu(const launch_call *c)
 static const char *flat_plain_reason(rt_flat_only flat)
 {
     if (flat == RT_FLAT_KERNEL)
-        return "its ASTA variant can only use the flat index here (it calls "
-               "work-item functions other than get_global_id(0), e.g. "
-               "get_local_id: `dl-annotate --explain` names them), which is "
-               "slower than the program's layout on this CPU device; "
-               "DL_POLICY=always forces it";
+        return "its ASTA variant can only use the flat index here (it has "
+               "no tiled launch, e.g. it calls get_local_id or get_group_id: "
+               "`dl-annotate --explain` says why), which is slower than the "
+               "program's layout on this CPU device; DL_POLICY=always forces "
+               "it";
     return "its ASTA variant can only use the flat index for this range (the "
            "tiled launch needs a 1-D range whose offset and size are "
            "multiples of the tile), which is slower than the program's "
