@@ -4,6 +4,7 @@
  * signature, and the tuner's choice (rt_launch.h). */
 #include "rt_launch.h"
 #include "rt_memo.h"
+#include "rt_reshape.h"
 #include "tuner_calib.h"
 
 #include <stdint.h>
@@ -125,18 +126,66 @@ static const dl_calibration *launch_calibration(const launch_call *c)
     return dl_calib_for_device(ctx, dev, c->queue);
 }
 
+/* Whether the launch's queue is on a CPU device. */
+static int on_cpu(const launch_call *c)
+{
+    cl_device_id dev = NULL;
+    cl_device_type type = 0;
+    return dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof dev,
+                                       &dev, NULL) == CL_SUCCESS &&
+           dl_cl.clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type,
+                                 NULL) == CL_SUCCESS &&
+           (type & CL_DEVICE_TYPE_CPU);
+}
+
+/* Why a launch that could only use the flat ASTA index runs plain on a
+ * CPU device: that index, (i / T * S + s) * T + i % T, keeps the accesses
+ * scalar where the program's own layout vectorises (Parboil LBM's
+ * ASTA(8) flat form ran 13-37% slower than AoS on POCL; SpMV at a range
+ * no tile divides 12-13 ms against 10-11).  The calibration does not tell
+ * the flat index from the tiled one (its ASTA kernel is one streaming
+ * loop, that says ASTA(8) beats AoS at 19 floats), so it cannot say the
+ * flat form pays: a probe would only pay the variant's build and two
+ * conversions to find it slower. */
+static const char *flat_plain_reason(rt_flat_only flat)
+{
+    if (flat == RT_FLAT_KERNEL)
+        return "its ASTA variant can only use the flat index here (it has "
+               "no tiled launch, e.g. it calls get_local_id or get_group_id: "
+               "`dl-annotate --explain` says why), which is slower than the "
+               "program's layout on this CPU device; DL_POLICY=always forces "
+               "it";
+    return "its ASTA variant can only use the flat index for this range (the "
+           "tiled launch needs a 1-D range whose offset and size are "
+           "multiples of the tile), which is slower than the program's "
+           "layout on this CPU device; DL_POLICY=always forces it";
+}
+
 /* The prediction is read under the lock: it asks the engines what the
- * conversions would build. */
+ * conversions would build.  A launch that could only use the flat ASTA
+ * index on a CPU device runs plain without a probe or a calibration. */
 dl_tuner_choice rt_launch_decide(const launch_call *c, rt_kernel *k,
                                  const dl_dims_env *env)
 {
     dl_tuner_choice always = {1, 0, 0, 0};
     if (!rt_launch_tuned(k))
         return always;
-    const dl_calibration *calib = launch_calibration(c);
     rt_lock();
-    dl_tuner_prediction pred = launch_prediction(k, env, calib, c->queue);
+    rt_flat_only flat = rt_reshape_flat_only(k, env);
+    /* Once the tiled variant ran, the buffers may hold ASTA already: the
+     * flat form then runs them without a conversion, the tuner decides. */
+    if (flat == RT_FLAT_RANGE && k->xform)
+        flat = RT_FLAT_NO;
     rt_unlock();
+    dl_tuner_prediction pred = {0};
+    if (flat != RT_FLAT_NO && on_cpu(c)) {
+        pred.plain_reason = flat_plain_reason(flat);
+    } else {
+        const dl_calibration *calib = launch_calibration(c);
+        rt_lock();
+        pred = launch_prediction(k, env, calib, c->queue);
+        rt_unlock();
+    }
     /* The memo's launches since the last one that asked. */
     dl_tuner_launch tl = {k, k->name, launch_signature(c, k), &pred,
                           rt_memo_served(&k->memo)};

@@ -129,3 +129,35 @@ int rt_reshape_flat_form(rt_kernel *k)
         k->flat_form = source_has_flat(k) ? 1 : 2;
     return k->flat_form == 1;
 }
+
+/* Whether every argument k converts goes to ASTA(T > 1). */
+static int asta_only(const rt_kernel *k)
+{
+    const dl_annot_kernel *ak = k->annot;
+    const size_t *tiles =
+        k->prog->tiles ? k->prog->tiles[k->annot_index] : NULL;
+    int any = 0;
+    for (uint32_t j = 0; ak && tiles && j < ak->nargs; j++) {
+        const dl_annot_arg *arg = &ak->args[j];
+        if (arg->from.kind == arg->to.kind && arg->from.tile == arg->to.tile)
+            continue; /* not converted */
+        if (arg->to.kind != DL_KIND_ASTA || tiles[j] <= 1)
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+rt_flat_only rt_reshape_flat_only(rt_kernel *k, const dl_dims_env *env)
+{
+    if (!asta_only(k))
+        return RT_FLAT_NO;
+    if (!rt_reshape_tile(k))
+        return RT_FLAT_KERNEL;
+    rt_reshaped shape;
+    if (rt_reshape_launch(k, env->work_dim, env->global_offset,
+                          env->global_size, env->local_size, &shape) < 0 &&
+        rt_reshape_flat_form(k))
+        return RT_FLAT_RANGE;
+    return RT_FLAT_NO;
+}

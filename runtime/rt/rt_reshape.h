@@ -44,4 +44,16 @@ int rt_reshape_launch(const rt_kernel *k, cl_uint work_dim,
  * no such condition: such ranges run plain. */
 int rt_reshape_flat_form(rt_kernel *k); /* locked */
 
+/* Whether a transformed launch of k on this range could only use the flat
+ * ASTA index: every record argument k converts goes to ASTA, and k takes
+ * no tiled launch (RT_FLAT_KERNEL: dl-annotate wrote none, e.g. it calls
+ * get_local_id) or this range cannot be tiled while the flat form exists
+ * (RT_FLAT_RANGE); else RT_FLAT_NO (DA, or the tiled launch).  Locked. */
+typedef enum rt_flat_only {
+    RT_FLAT_NO,
+    RT_FLAT_KERNEL,
+    RT_FLAT_RANGE
+} rt_flat_only;
+rt_flat_only rt_reshape_flat_only(rt_kernel *k, const dl_dims_env *env);
+
 #endif

@@ -78,6 +78,11 @@ typedef struct dl_tuner_prediction {
      * the transactions may have been counted meanwhile.  It must take no
      * lock the tuner's callers hold and call no OpenCL. */
     void (*refresh)(struct dl_tuner_prediction *p);
+    /* Set by the runtime where it knows the transformed form loses on
+     * this device (the flat ASTA index on a CPU, rt_decide.c): a new
+     * pattern runs plain for good without a probe, and the decision's
+     * line gives this reason.  NULL: the tuner decides. */
+    const char *plain_reason;
     const void *refresh_kernel; /* for refresh: the runtime's kernel */
     uint64_t refresh_signature; /* and the launch shape              */
 } dl_tuner_prediction;

@@ -522,6 +522,8 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
             age_conversions(e);
             e->trans_launches++;
         }
+    if (e->state == NEW && p && p->plain_reason)
+        plain_unprobed(t, e, PLAIN, p->plain_reason);
     if (!saving_too_low(t, e, p) && e->state == NEW) {
         if (p && p->speedup > 0 && p->speedup < t->cfg.skip_below)
             decide(t, e, 0, "the calibration predicts no gain");

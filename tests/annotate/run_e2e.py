@@ -33,12 +33,20 @@ define): under dl-run with DL_POLICY=always the output is the original's,
 nothing is converted, and a dlayout warning names the annotation's line
 of kern.dl.cl and holds TEXT.
 
+With --auto-flat the kernel's ASTA variant can only use the flat index
+(dl-annotate wrote no tiled launch for it, or the range cannot be tiled):
+after the run under DL_POLICY=always, a run under DL_POLICY=auto on the
+CPU device (POCL) must give the same output, convert nothing
+(marshals=0), count one plain decision (decided_plain=1) and say why in
+one info line (rt_decide.c), without a probe.
+
 Without --dl-run only the first two runs are compared.  `@KERNEL@` in the
 program's arguments stands for the kernel file.
 
 usage: run_e2e.py --annotate EXE [--dl-run EXE] --work DIR --kernel FILE
            [--prepend LINE]... [--append LINE]... [--arg A]... (--transform|--no-transform)
-           [--launch tiled|plain] [--fallback TEXT] [--declined TEXT]
+           [--launch tiled|plain] [--auto-flat] [--fallback TEXT]
+           [--declined TEXT]
            -- PROGRAM [ARGS...]
 """
 import argparse
@@ -52,6 +60,9 @@ CONVERSION = re.compile(r"^//DL: v1 (aos|da|asta\(\d+\)): .*-> ", re.M)
 PLAIN = re.compile(r"^dlayout-stats:.*\bplain_launches=([0-9]+)", re.M)
 TILED = re.compile(r"kernel '\w+': tiled launch: global")
 FLAT = re.compile(r"kernel '\w+' runs its flat ASTA form")
+DECIDED_PLAIN = re.compile(r"^dlayout-stats:.*\bdecided_plain=([0-9]+)", re.M)
+FLAT_PLAIN = re.compile(r"^dlayout: info: tuner: kernel '\w+' runs plain: its "
+                        r"ASTA variant can only use the flat index", re.M)
 
 
 def clean_env():
@@ -86,6 +97,7 @@ def main():
     g.add_argument("--transform", action="store_true")
     g.add_argument("--no-transform", action="store_true")
     ap.add_argument("--launch", choices=["tiled", "flat", "mixed"])
+    ap.add_argument("--auto-flat", action="store_true")
     ap.add_argument("--fallback")
     ap.add_argument("--declined")
     ap.add_argument("program", nargs="+")
@@ -165,6 +177,25 @@ def main():
         return 1
     if a.launch:
         print("  launches: %s" % a.launch)
+    if a.auto_flat:
+        return check_auto_flat(a, argv(dl_kern), original)
+    print("ok")
+    return 0
+
+
+def check_auto_flat(a, argv, original):
+    env = clean_env()
+    env["DL_POLICY"] = "auto"
+    env["DL_LOG"] = "info"
+    under, err = run("under dl-run auto", [a.dl_run, "--stats"] + argv, env)
+    m, d = STATS.search(err), DECIDED_PLAIN.search(err)
+    if under != original or not m or int(m.group(1)) != 0 or not d or \
+            int(d.group(1)) != 1 or not FLAT_PLAIN.search(err):
+        print("FAIL: under auto, expected the same output, marshals=0, "
+              "decided_plain=1 and the info line that the flat index keeps "
+              "the kernel plain:\n" + err[-4000:])
+        return 1
+    print("  auto: plain without a probe, marshals=0 decided_plain=1")
     print("ok")
     return 0
 

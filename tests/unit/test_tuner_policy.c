@@ -454,6 +454,28 @@ static void test_predicted_loss(void **state)
     dl_tuner_destroy(s.tuner);
 }
 
+/* A reason from the runtime (the flat ASTA index on a CPU device,
+ * rt_decide.c) decides plain at the first launch, for good: no plain
+ * sample, no probe, even where the prediction is keen; one decision per
+ * pattern, and a new pattern of the kernel is decided the same way. */
+static void test_plain_reason_never_probes(void **state)
+{
+    (void)state;
+    dl_tuner_prediction flat = keen;
+    flat.plain_reason = "its ASTA variant can only use the flat index";
+    sim s = {make(DL_POLICY_AUTO), 2 * MS, 1 * MS, 1 * MS, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 20; i++) {
+        dl_tuner_choice c = launch(&s, &kernel_a, 1, &flat);
+        assert_false(c.transform || c.measure);
+        assert_true(c.unseen > 0); /* the memo may serve the next ones */
+    }
+    launch(&s, &kernel_a, 2, &flat);
+    assert_int_equal(s.transformed_launches, 0);
+    assert_int_equal(s.measured, 0);
+    counts(&s, 0, 2);
+    dl_tuner_destroy(s.tuner);
+}
+
 /* Reports that arrive late, or for a forgotten kernel, do no harm; the
  * decision waits for the probe's measurements. */
 static void test_late_and_stale_reports(void **state)
@@ -738,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_probe_waits_for_times),
         cmocka_unit_test(test_probe_start_waits_for_plain_times),
         cmocka_unit_test(test_probe_start_waits_for_every_plain_time),
+        cmocka_unit_test(test_plain_reason_never_probes),
         cmocka_unit_test(test_policy_always_never),
         cmocka_unit_test(test_unseen_launches),
         cmocka_unit_test(test_injected_clock_and_signature),
