@@ -158,8 +158,15 @@ static void test_auto_builds_activated_on_demand(void **state)
     assert_int_equal(RT_DELTA(s2, s1, plain_launches), 2);
     assert_int_equal(RT_DELTA(s2, s1, marshals), 0);
     assert_false(xform_built(p));
-    /* A transformed launch (forced) builds it and converts. */
+    /* A transformed launch (forced) builds it and converts.  A kernel
+     * object of its own: the first one's plain decision (its ASTA variant
+     * has only the flat index, which a CPU device runs plain under auto)
+     * went into its launch memo, and the policy never changes while a
+     * program runs. */
     dl_rt_controls()->policy = DL_POLICY_ALWAYS;
+    dl_rt_clReleaseKernel(k);
+    k = rt_kernel_of(p, "lazy");
+    rt_set_mem(k, 0, m);
     rt_run(fx->cl.queue, k, n);
     model_step(want, n);
     RT_SNAP(s3);
