@@ -63,18 +63,18 @@ static int window(const dl_annot_indirect_range *r, size_t threads,
     return 1;
 }
 
-/* The launch's environment: k's argument values into raw[64]. */
-static dl_dims_env launch_env(const launch_call *c, const rt_kernel *k,
-                              dl_dims_raw_arg *raw)
+dl_dims_env rt_indirect_env(const launch_call *c, const rt_kernel *k,
+                            dl_dims_raw_arg *raw)
 {
+    static const size_t one[3] = {1, 1, 1};
     cl_uint n = k->nargs < 64 ? k->nargs : 64;
     for (cl_uint i = 0; i < n; i++)
         raw[i] = (dl_dims_raw_arg){k->args[i].size ? k->args[i].value : NULL,
                                    k->args[i].size};
-    return (dl_dims_env){.work_dim = c->work_dim,
-                         .global_size = c->global,
-                         .local_size = c->local,
-                         .global_offset = c->offset,
+    return (dl_dims_env){.work_dim = c->task ? 1 : c->work_dim,
+                         .global_size = c->task ? one : c->global,
+                         .local_size = c->task ? one : c->local,
+                         .global_offset = c->task ? NULL : c->offset,
                          .args = raw,
                          .nargs = n};
 }
@@ -84,7 +84,7 @@ dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,
                            dl_annot_indirect_range *out)
 {
     dl_dims_raw_arg raw[64];
-    dl_dims_env env = launch_env(c, k, raw);
+    dl_dims_env env = rt_indirect_env(c, k, raw);
     return dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
                                   k->prog ? k->prog->options : NULL, out);
 }
@@ -94,7 +94,7 @@ dl_status rt_indirect_rows_eval(const launch_call *c, const rt_kernel *k,
                                 dl_annot_rows_range *out)
 {
     dl_dims_raw_arg raw[64];
-    dl_dims_env env = launch_env(c, k, raw);
+    dl_dims_env env = rt_indirect_env(c, k, raw);
     return dl_annot_indirect_rows_eval(r, k->annot->nparams, &env,
                                        rt_indirect_macro,
                                        k->prog ? k->prog->options : NULL, out);

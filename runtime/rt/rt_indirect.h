@@ -30,6 +30,11 @@ void rt_indirect_launched(const launch_call *c, const rt_kernel *k,
  * dl_annot_macro_fn of dl_annot_indirect_eval. */
 dl_status rt_indirect_macro(void *user, const char *name, int64_t *value);
 
+/* The launch's environment for the annotation's expressions: k's
+ * argument values into raw[64] (a task is a range of one). */
+dl_dims_env rt_indirect_env(const launch_call *c, const rt_kernel *k,
+                            dl_dims_raw_arg *raw);
+
 /* Where reference r of k reads at launch c: its index evaluated with the
  * launch's range, k's argument values and its program's -D macros. */
 dl_status rt_indirect_eval(const launch_call *c, const rt_kernel *k,

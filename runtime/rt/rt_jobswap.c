@@ -242,19 +242,10 @@ static const char *plan_range(const launch_call *c, const rt_kernel *k,
                               const dl_annot_indirect *r,
                               dl_annot_indirect_range *range)
 {
-    dl_dims_raw_arg raw[64];
-    cl_uint n = k->nargs < 64 ? k->nargs : 64;
-    for (cl_uint i = 0; i < n; i++)
-        raw[i] = (dl_dims_raw_arg){k->args[i].size ? k->args[i].value : NULL,
-                                   k->args[i].size};
-    dl_dims_env env = {.work_dim = 1,
-                       .global_size = c->global,
-                       .local_size = c->local,
-                       .global_offset = c->offset,
-                       .args = raw,
-                       .nargs = n};
-    if (dl_annot_indirect_eval(r, k->annot->nparams, &env, rt_indirect_macro,
-                               k->prog->options, range) != DL_SUCCESS)
+    if (r->rows[0].index)
+        return "its first reference is a row-bounded (CSR) loop, whose "
+               "entries job swapping cannot plan";
+    if (rt_indirect_eval(c, k, r, range) != DL_SUCCESS)
         return "its first reference cannot be evaluated at this launch";
     if (range->t_stride < 0 || range->j_stride < 0 || range->base < 0 ||
         !range->steps)

@@ -135,17 +135,7 @@ static const char *job_key(const launch_call *c, const rt_kernel *k,
                            const dl_annot_indirect *r, gather_job *j)
 {
     dl_dims_raw_arg raw[64];
-    cl_uint n = k->nargs < 64 ? k->nargs : 64;
-    for (cl_uint i = 0; i < n; i++)
-        raw[i] = (dl_dims_raw_arg){k->args[i].size ? k->args[i].value : NULL,
-                                   k->args[i].size};
-    static const size_t one[3] = {1, 1, 1};
-    dl_dims_env env = {.work_dim = c->task ? 1 : c->work_dim,
-                       .global_size = c->task ? one : c->global,
-                       .local_size = c->task ? one : c->local,
-                       .global_offset = c->task ? NULL : c->offset,
-                       .args = raw,
-                       .nargs = n};
+    dl_dims_env env = rt_indirect_env(c, k, raw);
     /* A row-bounded loop's entries are unknown without its bounds'
      * contents: its range stays empty (no chunks), its offset is known. */
     dl_annot_indirect_range range = {0};
