@@ -349,7 +349,7 @@ int bench_coalesce_main(int argc, char **argv)
         .range = {0, 1, 0, 1, 0},
         .simd_bytes = 32,
         .device = {DEVICE_PICK_ALL_PLATFORMS, 0},
-        .remap = {.params = {DL_REMAP_CLIQUE, 1.0, 0, 1}},
+        .remap = {.params = {DL_REMAP_CLIQUE, 1.0, 0, 1, dl_metis_linked()}},
     };
     int code = parse(argc, argv, &o);
     if (code >= 0)

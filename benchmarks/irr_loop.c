@@ -204,7 +204,7 @@ static int metis_plan(const irr_loop *l, const irr_csr *m, size_t *perm)
     dl_coalesce_geometry g = {(unsigned)width, 128};
     dl_coalesce_ref ref = {sizeof(float), 0, 0, 0};
     dl_coalesce_range range = {m->rows * width, 1, 0, 1, 0};
-    dl_remap_params prm = {DL_REMAP_CLIQUE, 1.0, 0, l->seed};
+    dl_remap_params prm = {DL_REMAP_CLIQUE, 1.0, 0, l->seed, dl_metis_linked()};
     int ok = rows && dl_remap_plan(&g, &ref, &range, rows, m->rows * width, 4,
                                    m->rows, &prm, perm, NULL) == DL_SUCCESS;
     free(rows);

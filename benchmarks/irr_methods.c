@@ -173,7 +173,7 @@ static int plan_perm(const irr_workload *w, const irr_method_env *env,
     if (r->rowptr && !lanes)
         return 0;
     dl_remap_params prm = {DL_REMAP_CLIQUE, n > (1u << 22) ? 0.1 : 1.0, 0,
-                           env->seed};
+                           env->seed, dl_metis_linked()};
     dl_status st = dl_remap_plan(&g, &r->ref, &range, lanes ? lanes : p, n, 4,
                                  a_count, &prm, perm, NULL);
     free(lanes);

@@ -26,6 +26,9 @@ static dl_status check_plan(const dl_coalesce_geometry *geometry,
     DL_RETURN_ERROR_ON(why, DL_UNSUPPORTED, "%s", why);
     DL_RETURN_ERROR_ON(!params || !perm, DL_INVALID_ARGUMENT,
                        "remap: NULL parameters or permutation");
+    DL_RETURN_ERROR_ON(!params->metis, DL_UNSUPPORTED,
+                       "remap: no METIS to partition with (none linked or "
+                       "loaded: remap_metis.h)");
     DL_RETURN_ERROR_ON(
         params->form != DL_REMAP_CLIQUE && params->form != DL_REMAP_HYPERGRAPH,
         DL_INVALID_ARGUMENT, "remap: graph form %d", (int)params->form);
@@ -56,8 +59,9 @@ static dl_status partition(const dl_remap_patterns *p,
     st->vertices = g.vertices;
     st->edges = g.xadj[g.vertices] / 2;
     uint64_t objective;
-    dl_status s = dl_remap_partition(&g, st->parts, st->per_segment,
-                                     params->seed, part, &objective);
+    dl_status s =
+        dl_remap_partition(params->metis, &g, st->parts, st->per_segment,
+                           params->seed, part, &objective);
     dl_remap_csr_free(&g);
     return s;
 }

@@ -13,6 +13,7 @@
 #define DL_REMAP_H
 
 #include "dlayout_irregular.h"
+#include "remap_metis.h"
 
 /* The two graph forms of 003 section 4. */
 typedef enum dl_remap_form {
@@ -40,6 +41,9 @@ typedef struct dl_remap_params {
      * Patterns of one element are always left out: they join nothing. */
     unsigned min_pattern;
     uint64_t seed; /* the sample's and METIS's */
+    /* The METIS to partition with: dl_metis_linked() or dl_metis_open's
+     * (remap_metis.h); NULL: none, the plan is refused. */
+    const dl_metis_api *metis;
 } dl_remap_params;
 
 typedef struct dl_remap_stats {
@@ -66,7 +70,8 @@ const char *dl_remap_unavailable(void);
  * P[e] + c lies in [0, a_count)) come first, segment by segment; the
  * others follow in their original order.  The reference and the range are
  * the analyser's.  DL_UNSUPPORTED when remapping is unavailable (the
- * message says why) or the graph exceeds METIS's index type;
+ * message says why: no METIS built in, or none in params) or the graph
+ * exceeds METIS's index type;
  * DL_INVALID_ARGUMENT for what dl_coalesce_count refuses or a bad
  * parameter.  stats may be NULL. */
 dl_status dl_remap_plan(const dl_coalesce_geometry *geometry,

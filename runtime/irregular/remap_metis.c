@@ -1,10 +1,10 @@
 /* remap_metis.c - remapping's k-way partition with METIS_PartGraphKway
- * (built when meson finds METIS).  The graph is copied into METIS's idx_t
- * arrays, whatever width the installed METIS was built with. */
-#include "remap_partition.h"
+ * (built when meson finds METIS), called through the table of
+ * remap_metis.h, linked or loaded alike.  The graph is copied into
+ * METIS's idx_t arrays, whatever width metis.h gives them. */
 #include "error.h"
-
-#include <metis.h>
+#include "remap_metis_api.h"
+#include "remap_partition.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,27 +100,28 @@ static dl_status metis_status(int rc)
 /* The options: the least imbalance METIS accepts (ufactor 1, 0.1%), so
  * that parts fit a segment as nearly as it can; the volume objective for
  * the hypergraph's star (vsize given). */
-static void set_options(idx_t *opt, const dl_remap_csr *g, uint64_t seed)
+static void set_options(const dl_metis_api *metis, idx_t *opt,
+                        const dl_remap_csr *g, uint64_t seed)
 {
-    METIS_SetDefaultOptions(opt);
+    metis->set_default_options(opt);
     opt[METIS_OPTION_UFACTOR] = 1;
     opt[METIS_OPTION_SEED] = (idx_t)(seed & 0x7fffffff);
     opt[METIS_OPTION_OBJTYPE] =
         g->vsize ? METIS_OBJTYPE_VOL : METIS_OBJTYPE_CUT;
 }
 
-static dl_status run_metis(metis_graph *m, const dl_remap_csr *g, size_t parts,
-                           real_t *tpwgts, uint64_t seed, uint32_t *part,
-                           uint64_t *objective)
+static dl_status run_metis(const dl_metis_api *metis, metis_graph *m,
+                           const dl_remap_csr *g, size_t parts, real_t *tpwgts,
+                           uint64_t seed, uint32_t *part, uint64_t *objective)
 {
     idx_t opt[METIS_NOPTIONS], ncon = 1, nparts = (idx_t)parts, objval = 0;
     idx_t *where = malloc(g->vertices * sizeof *where);
     DL_RETURN_ERROR_ON(!where, DL_OUT_OF_MEMORY,
                        "remap: no memory for METIS's partition");
-    set_options(opt, g, seed);
-    int rc = METIS_PartGraphKway(&m->nvtxs, &ncon, m->xadj, m->adjncy, m->vwgt,
-                                 m->vsize, m->adjwgt, &nparts, tpwgts, NULL,
-                                 opt, &objval, where);
+    set_options(metis, opt, g, seed);
+    int rc = metis->part_graph_kway(&m->nvtxs, &ncon, m->xadj, m->adjncy,
+                                    m->vwgt, m->vsize, m->adjwgt, &nparts,
+                                    tpwgts, NULL, opt, &objval, where);
     for (size_t v = 0; rc == METIS_OK && v < g->elements; v++)
         part[v] = (uint32_t)where[v];
     *objective = (uint64_t)objval;
@@ -128,21 +129,21 @@ static dl_status run_metis(metis_graph *m, const dl_remap_csr *g, size_t parts,
     return metis_status(rc);
 }
 
-dl_status dl_remap_partition(const dl_remap_csr *g, size_t parts,
-                             size_t per_segment, uint64_t seed, uint32_t *part,
-                             uint64_t *objective)
+dl_status dl_remap_partition(const dl_metis_api *metis, const dl_remap_csr *g,
+                             size_t parts, size_t per_segment, uint64_t seed,
+                             uint32_t *part, uint64_t *objective)
 {
     DL_RETURN_ERROR_ON(parts < 2 || parts > (size_t)IDX_MAX,
                        DL_INVALID_ARGUMENT, "remap: %zu parts", parts);
     metis_graph m;
     DL_RETURN_IF_FAIL(to_metis(g, &m));
     real_t *tpwgts = target_weights(parts, per_segment, g->elements);
-    dl_status st = tpwgts
-                       ? run_metis(&m, g, parts, tpwgts, seed, part, objective)
-                       : dl_fail(DL_OUT_OF_MEMORY,
-                                 "remap: no memory "
-                                 "for %zu target weights",
-                                 parts);
+    dl_status st =
+        tpwgts ? run_metis(metis, &m, g, parts, tpwgts, seed, part, objective)
+               : dl_fail(DL_OUT_OF_MEMORY,
+                         "remap: no memory "
+                         "for %zu target weights",
+                         parts);
     free(tpwgts);
     metis_graph_free(&m);
     return st;

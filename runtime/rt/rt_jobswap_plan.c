@@ -51,8 +51,7 @@ static void register_exit(void)
     atexit(wait_in_flight);
 }
 
-/* Whether the process exits: a planning stops at its next step. */
-static int stopping(void)
+int rt_irregular_stopping(void)
 {
     return __atomic_load_n(&exiting, __ATOMIC_RELAXED);
 }
@@ -234,7 +233,7 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
     for (size_t t = 0; ok && t < active; t++)
         elem[t] = all[t * p->t_stride] + p->ref.offset;
     unsigned per_segment = g.segment_bytes / p->ref.elem_bytes;
-    ok = ok && !stopping() &&
+    ok = ok && !rt_irregular_stopping() &&
          (!active || dl_job_swap_by_segment(elem, active, g.simd_width,
                                             per_segment ? per_segment : 1,
                                             job) == DL_SUCCESS);
@@ -242,19 +241,20 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
     dl_coalesce_range as_read = {p->global, p->steps, 0, p->t_stride,
                                  p->j_stride};
     dl_coalesce_range by_item = {active, p->steps, 0, p->steps, 1};
-    if (ok && !stopping())
+    if (ok && !rt_irregular_stopping())
         p->facts.tx_none = transactions(&g, &p->ref, &as_read, all, p->entries,
                                         &p->facts.tx_duplication);
-    if (ok && !stopping()) {
+    if (ok && !rt_irregular_stopping()) {
         entries_by_item(p, all, active, job, swapped);
         p->facts.tx_job_swap =
             transactions(&g, &p->ref, &by_item, swapped, items, NULL);
     }
-    if (ok && p->facts.remap_form && !stopping())
+    if (ok && p->facts.remap_form && !rt_irregular_stopping())
         p->facts.tx_remap = remapped(p, &g, &as_read, all);
-    if (ok && p->facts.padding_form && p->facts.jobswap_form && !stopping())
+    if (ok && p->facts.padding_form && p->facts.jobswap_form &&
+        !rt_irregular_stopping())
         p->pad_job = padding_jobs(p, elem, active);
-    if (ok && p->facts.padding_form && !stopping())
+    if (ok && p->facts.padding_form && !rt_irregular_stopping())
         rt_padding_plan(p, all, &g, &as_read);
     free(all);
     free(elem);
@@ -269,7 +269,7 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
 static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
                      const char **why)
 {
-    if (stopping()) {
+    if (rt_irregular_stopping()) {
         *why = "the process exits";
         return NULL;
     }
@@ -295,7 +295,7 @@ static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
 static cl_kernel build(rt_jobswap_plan *p, const char **why)
 {
     char *options = NULL;
-    if (stopping()) { /* nothing would run it */
+    if (rt_irregular_stopping()) { /* nothing would run it */
         *why = "the process exits";
         return NULL;
     }
@@ -354,8 +354,9 @@ static void plan(rt_jobswap_plan *p)
     size_t active = rt_jobswap_active(p);
     size_t *job = malloc((active ? active : 1) * sizeof *job);
     int failed = !job || plan_jobs(p, active, job);
-    if (failed || stopping()) { /* exiting: dropped, no launch follows */
-        if (!stopping())
+    if (failed ||
+        rt_irregular_stopping()) { /* exiting: dropped, no launch follows */
+        if (!rt_irregular_stopping())
             DL_LOG_INFO("irregular: %s keeps its path: out of host memory",
                         p->label);
         free(job);
@@ -394,7 +395,7 @@ static void plan(rt_jobswap_plan *p)
             DL_LOG_INFO("irregular: %s runs padded without its job map: %s",
                         p->label, why);
     }
-    int stop = stopping();
+    int stop = rt_irregular_stopping();
     if (stop)
         why = "the process exits";
     if (path == RT_PATH_PADDING &&

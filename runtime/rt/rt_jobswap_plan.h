@@ -102,6 +102,9 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p);
  * which use OpenCL, before the process tears it down (30 s at most). */
 int rt_irregular_flight(int delta);
 
+/* Whether the process exits: a planning thread stops at its next step. */
+int rt_irregular_stopping(void);
+
 /* Locked: drops one hold on st; the last frees it. */
 void rt_irregular_unref(rt_irregular *st);
 

@@ -13,6 +13,7 @@
 
 #include "dlayout_irregular.h"
 #include "permute.h"
+#include "permute_choose.h"
 #include "rt_launch.h"
 
 #include <stdint.h>
@@ -111,6 +112,11 @@ static inline int rt_permute_applied(const rt_buffer *b)
 void rt_permute_start_plan(rt_perm *pm, cl_command_queue queue, cl_event after);
 /* Locked: one reference fewer; frees the pair at the last. */
 void rt_permute_unref(rt_perm *pm);
+
+/* rt_permute_metis.c, unlocked, on a planning thread: METIS loaded from
+ * DL_METIS_LIBRARY at the first call (which says once, at info level, why
+ * not where it cannot be), or NULL. */
+const dl_metis_api *rt_permute_metis(void);
 
 /* rt_permute_scan.c: whether, in the program's source, the body of
  * `kernel` names `a` only as a[p[...]] and `p` only there, and no

@@ -2,13 +2,13 @@
  * (rt_permute.h): a copy of P read after a launch, on the launch's queue
  * and after its event, without any wait; its completion callback (which
  * never takes the runtime's lock) starts a thread that plans pi in the
- * first-touch order of P (runtime/irregular/permute_order.c), its cycles
- * in segments both ways, checks under DL_IRREGULAR=auto that it still
- * pays for its memory (the selector chose it on a sample of P), and
- * builds the kernels, all without the lock; the pair is then READY for the next
- * launch.  METIS's partitioned order (remap.h) is not used here: it lives
- * in the dl_remap library, which links the shared libmetis that the
- * statically linked dl-run cannot (runtime/irregular/meson.build). */
+ * order of the fewest predicted transactions among P's first touches and
+ * METIS's partition (runtime/irregular/permute_choose.h; METIS loaded at
+ * run time, rt_permute_metis.c), its cycles in segments both ways, checks
+ * under DL_IRREGULAR=auto that it still pays for its memory (the selector
+ * chose it on a sample of P), and builds the kernels, all without the
+ * lock; the pair is then READY for the next launch.  Planning stops at
+ * the exit between its steps (rt_irregular_stopping). */
 #include "clock.h"
 #include "coalesce.h"
 #include "gather.h"
@@ -17,6 +17,7 @@
 #include "rt_select.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static void free_pair(rt_perm *pm)
@@ -43,50 +44,57 @@ void rt_permute_unref(rt_perm *pm)
         free_pair(pm);
 }
 
-/* pi, pi^-1 and both plans from P's copy. */
+/* The reference as the chooser takes it; 0 without the device's W and S. */
+static int source_of(const rt_perm *pm, dl_perm_source *src)
+{
+    *src = (dl_perm_source){.elem_bytes = pm->elem,
+                            .n = pm->n,
+                            .range = pm->range,
+                            .index = pm->host,
+                            .count = pm->count,
+                            .index_bytes = pm->index_bytes};
+    return dl_coalesce_geometry_for_device(pm->device, pm->elem,
+                                           &src->geometry) == DL_SUCCESS;
+}
+
+/* The chosen order, logged at info level. */
+static void log_choice(const rt_perm *pm, const dl_perm_choice *c)
+{
+    char metis[256];
+    if (c->tx[DL_PERM_METIS] >= 0)
+        snprintf(metis, sizeof metis, "%.1f (sample %.2f, %.1f ms)",
+                 c->tx[DL_PERM_METIS], c->sample,
+                 c->plan_s[DL_PERM_METIS] * 1e3);
+    else
+        snprintf(metis, sizeof metis, "not planned: %s", c->why_not_metis);
+    DL_LOG_INFO("permutation of %zu elements: transactions per warp-access "
+                "%.1f as written, first touch %.1f (%.1f ms), METIS %s: "
+                "%s's order used",
+                pm->n, c->as_written, c->tx[DL_PERM_FIRST_TOUCH],
+                c->plan_s[DL_PERM_FIRST_TOUCH] * 1e3, metis,
+                dl_perm_order_name(c->order));
+}
+
+/* pi in the order of fewest transactions (permute_choose.h), pi^-1 and
+ * both plans from P's copy; the transactions as written and permuted. */
 static dl_status plan(rt_perm *pm)
 {
+    dl_perm_source src;
+    DL_RETURN_ERROR_ON(!source_of(pm, &src), DL_UNSUPPORTED,
+                       "permute: the device's W and S are unknown");
     pm->pi = malloc(pm->n * sizeof *pm->pi);
     pm->inv = malloc(pm->n * sizeof *pm->inv);
     DL_RETURN_ERROR_ON(!pm->pi || !pm->inv, DL_OUT_OF_MEMORY,
                        "permute: pi of %zu elements", pm->n);
-    DL_RETURN_IF_FAIL(dl_perm_first_touch(pm->host, pm->count, pm->index_bytes,
-                                          pm->n, pm->pi));
+    dl_perm_choice c;
+    DL_RETURN_IF_FAIL(dl_perm_choose(&src, rt_permute_metis(),
+                                     rt_irregular_stopping, pm->pi, &c));
+    log_choice(pm, &c);
+    pm->before = c.as_written > 0 ? c.as_written : 0.0;
+    pm->after = c.tx[c.order] > 0 ? c.tx[c.order] : 0.0;
     dl_perm_invert(pm->pi, pm->n, pm->inv);
     DL_RETURN_IF_FAIL(dl_perm_plan_build(pm->pi, pm->n, 0, &pm->forward));
     return dl_perm_plan_reverse(&pm->forward, 0, &pm->back);
-}
-
-/* Transactions per warp-access of the work-items reading A through
- * `index` as the reference's range says. */
-static double per_access(const rt_perm *pm, const dl_coalesce_geometry *g,
-                         const void *index)
-{
-    dl_coalesce_ref ref = {.elem_bytes = pm->elem};
-    dl_coalesce_counts c;
-    if (dl_coalesce_count(g, &ref, &pm->range, index, pm->count,
-                          pm->index_bytes, &c) != DL_SUCCESS ||
-        !c.accesses)
-        return 0.0;
-    return (double)c.before / (double)c.accesses;
-}
-
-/* P' = pi o P, on the host, for the count. */
-static void *redirected(const rt_perm *pm)
-{
-    void *out = malloc(pm->count * pm->index_bytes + 1);
-    for (size_t i = 0; out && i < pm->count; i++) {
-        if (pm->index_bytes == 4) {
-            int32_t v = ((const int32_t *)pm->host)[i];
-            ((int32_t *)out)[i] =
-                v >= 0 && (size_t)v < pm->n ? (int32_t)pm->pi[v] : v;
-        } else {
-            int64_t v = ((const int64_t *)pm->host)[i];
-            ((int64_t *)out)[i] =
-                v >= 0 && (uint64_t)v < pm->n ? (int64_t)pm->pi[v] : v;
-        }
-    }
-    return out;
 }
 
 /* The device memory the layout holds: pi and pi^-1, both plans' tables
@@ -102,29 +110,18 @@ static size_t extra_bytes(const rt_perm *pm)
 }
 
 /* Under auto, whether it pays for its memory (logged at info level
- * either way); the transactions kept for the tuner. */
+ * either way). */
 static int decide(rt_perm *pm)
 {
-    dl_coalesce_geometry g;
-    if (dl_coalesce_geometry_for_device(pm->device, pm->elem, &g) != DL_SUCCESS)
-        return 0;
-    void *after_index = redirected(pm);
-    if (!after_index)
-        return 0;
-    double before = per_access(pm, &g, pm->host);
-    double after = per_access(pm, &g, after_index);
-    free(after_index);
     size_t extra = extra_bytes(pm);
     size_t budget =
         dl_gather_budget_bytes(pm->device, dl_rt.controls.gather_budget);
     int yes = dl_rt.controls.irregular == DL_IRREGULAR_REMAP ||
-              rt_select_remap_wanted(before, after, extra, budget);
-    pm->before = before;
-    pm->after = after;
+              rt_select_remap_wanted(pm->before, pm->after, extra, budget);
     pm->moved = pm->forward.moved;
     DL_LOG_INFO("permutation of %zu elements: %.1f -> %.1f transactions per "
                 "warp-access, %zu bytes more, planned in %.1f ms: %s",
-                pm->n, before, after, extra, (double)pm->plan_ns / 1e6,
+                pm->n, pm->before, pm->after, extra, (double)pm->plan_ns / 1e6,
                 yes ? "applied" : "declined");
     return yes;
 }

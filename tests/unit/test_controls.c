@@ -129,6 +129,7 @@ static void test_table(void **state)
                                         "DL_DIRECT_DISPATCH",
                                         "DL_CALIBRATION_NOTICE",
                                         "DL_IRREGULAR",
+                                        "DL_METIS_LIBRARY",
                                         "DL_GATHER_BUDGET",
                                         "DL_OVERLAP",
                                         "DL_CHUNKS"};

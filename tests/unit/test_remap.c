@@ -23,7 +23,7 @@ static const dl_coalesce_ref float_ref = {4, 0, 0, 0};
 
 static dl_remap_params params_of(dl_remap_form form)
 {
-    dl_remap_params p = {form, 1.0, 0, 1};
+    dl_remap_params p = {form, 1.0, 0, 1, dl_metis_linked()};
     return p;
 }
 

@@ -20,6 +20,20 @@ __kernel void ell_spmv(__global const float *val, __global const int *col,
     y[gid] = s;
 }
 
+/* The same, row-major: row gid's K entries are consecutive. */
+//DL: indirect: read x[col[gid * K + j]] for(j < K)
+__kernel void ell_rows(__global const float *val, __global const int *col,
+                       __global const float *x, __global float *y, int N)
+{
+    int gid = get_global_id(0);
+    if (gid >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[gid * K + j] * x[col[gid * K + j]];
+    y[gid] = s;
+}
+
 /* A scatter that reads and writes its array through a permutation idx:
  * each element is updated by exactly one work-item. */
 //DL: indirect: read a[idx[gid]]
