@@ -1,0 +1,151 @@
+/* test_metis_load.c - METIS loaded at run time (runtime/irregular/
+ * remap_metis.h), the permutation layout's way to it: a library that
+ * cannot be loaded, or is not METIS, is refused with a message naming it
+ * and nothing loaded; without METIS the layout's choice of order
+ * (permute_choose.h) keeps first touch and says why; with the loaded
+ * METIS, its order is planned like the linked one's and kept where it
+ * counts fewer transactions. */
+#include "error.h"
+#include "permute_choose.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+static void assert_said(const char *words)
+{
+    if (!strstr(dl_last_error(), words))
+        fail_msg("\"%s\" does not say \"%s\"", dl_last_error(), words);
+}
+
+/* Where METIS is built in, the loader's own message; else the build's. */
+static const char *expected(const char *loader_words)
+{
+    return dl_remap_unavailable() ? "built without METIS" : loader_words;
+}
+
+static void test_missing_library(void **state)
+{
+    (void)state;
+    dl_metis_api *api = (dl_metis_api *)&api;
+    assert_int_equal(dl_metis_open("/nonexistent/libmetis.so.5", &api),
+                     DL_UNSUPPORTED);
+    assert_null(api);
+    assert_said(expected("/nonexistent/libmetis.so.5 cannot be loaded"));
+}
+
+static void test_not_metis(void **state)
+{
+    (void)state;
+    dl_metis_api *api = (dl_metis_api *)&api;
+    assert_int_equal(dl_metis_open("libc.so.6", &api), DL_UNSUPPORTED);
+    assert_null(api);
+    assert_said(expected("libc.so.6 has no METIS_SetDefaultOptions"));
+}
+
+static void test_no_name(void **state)
+{
+    (void)state;
+    dl_metis_api *api = NULL;
+    assert_int_not_equal(dl_metis_open("", &api), DL_SUCCESS);
+    assert_int_not_equal(dl_metis_open(NULL, &api), DL_SUCCESS);
+    assert_null(api);
+    dl_metis_close(NULL);
+}
+
+/* Four work-items in warps of two, each reading its row of two
+ * consecutive entries (row-major): P = 0..7 read as {4, 2, 0, 2, 1}.  A
+ * warp's step reads elements two apart, so first touch (the identity
+ * here) takes two segments of two elements a step; METIS pairs them: one. */
+static const int32_t rows[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+
+static dl_perm_source rows_source(void)
+{
+    return (dl_perm_source){.geometry = {2, 8},
+                            .elem_bytes = 4,
+                            .n = 8,
+                            .range = {4, 2, 0, 2, 1},
+                            .index = rows,
+                            .count = 8,
+                            .index_bytes = 4};
+}
+
+static int never(void)
+{
+    return 0;
+}
+
+static int exiting(void)
+{
+    return 1;
+}
+
+static void test_plan_refused_without_metis(void **state)
+{
+    (void)state;
+    dl_perm_source s = rows_source();
+    dl_coalesce_ref ref = {4, 0, 0, 0};
+    dl_remap_params prm = {DL_REMAP_CLIQUE, 1.0, 0, 1, NULL};
+    size_t perm[8];
+    assert_int_equal(dl_remap_plan(&s.geometry, &ref, &s.range, rows, 8, 4, 8,
+                                   &prm, perm, NULL),
+                     DL_UNSUPPORTED);
+    assert_said("METIS");
+}
+
+static void test_first_touch_without_metis(void **state)
+{
+    (void)state;
+    dl_perm_source s = rows_source();
+    uint32_t pi[8];
+    dl_perm_choice c;
+    assert_int_equal(dl_perm_choose(&s, NULL, never, pi, &c), DL_SUCCESS);
+    assert_int_equal(c.order, DL_PERM_FIRST_TOUCH);
+    assert_true(c.tx[DL_PERM_METIS] < 0);
+    assert_string_equal(c.why_not_metis, "METIS is unavailable");
+    assert_true(c.as_written == 2.0 && c.tx[DL_PERM_FIRST_TOUCH] == 2.0);
+    for (uint32_t x = 0; x < 8; x++)
+        assert_int_equal(pi[x], x);
+}
+
+/* The loaded METIS: refused plans stop at the exit; planned, its order
+ * is kept (one transaction a step), the same as the linked one's. */
+static void test_loaded_metis(void **state)
+{
+    (void)state;
+    if (dl_remap_unavailable())
+        skip();
+    dl_metis_api *api = NULL;
+    assert_int_equal(dl_metis_open("libmetis.so.5", &api), DL_SUCCESS);
+    assert_non_null(api);
+    dl_perm_source s = rows_source();
+    uint32_t pi[8], linked[8];
+    dl_perm_choice c;
+    assert_int_equal(dl_perm_choose(&s, api, exiting, pi, &c), DL_SUCCESS);
+    assert_int_equal(c.order, DL_PERM_FIRST_TOUCH);
+    assert_string_equal(c.why_not_metis, "the process exits");
+    assert_int_equal(dl_perm_choose(&s, api, NULL, pi, &c), DL_SUCCESS);
+    assert_int_equal(c.order, DL_PERM_METIS);
+    assert_true(c.tx[DL_PERM_METIS] == 1.0 && c.tx[DL_PERM_FIRST_TOUCH] == 2.0);
+    assert_int_equal(dl_perm_choose(&s, dl_metis_linked(), NULL, linked, &c),
+                     DL_SUCCESS);
+    assert_memory_equal(pi, linked, sizeof pi);
+    dl_metis_close(api);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_missing_library),
+        cmocka_unit_test(test_not_metis),
+        cmocka_unit_test(test_no_name),
+        cmocka_unit_test(test_plan_refused_without_metis),
+        cmocka_unit_test(test_first_touch_without_metis),
+        cmocka_unit_test(test_loaded_metis),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
