@@ -51,11 +51,11 @@ static double per_access(const dl_perm_source *s, const uint32_t *pi)
     dl_coalesce_ref ref = {.elem_bytes = s->elem_bytes};
     void *moved = pi ? redirected(s, pi) : NULL;
     dl_coalesce_counts c;
-    int ok = (!pi || moved) &&
-             dl_coalesce_count(&s->geometry, &ref, &s->range,
-                               pi ? moved : s->index, s->count, s->index_bytes,
-                               &c) == DL_SUCCESS &&
-             c.accesses;
+    int ok =
+        (!pi || moved) &&
+        dl_coalesce_count(&s->geometry, &ref, &s->range, pi ? moved : s->index,
+                          s->count, s->index_bytes, &c) == DL_SUCCESS &&
+        c.accesses;
     free(moved);
     return ok ? (double)c.before / (double)c.accesses : -1.0;
 }
@@ -78,8 +78,8 @@ static int plan_metis(const dl_perm_source *s, const dl_metis_api *metis,
     dl_coalesce_ref ref = {.elem_bytes = s->elem_bytes};
     dl_remap_params prm = {DL_REMAP_CLIQUE, out->sample, 0, 1, metis};
     size_t *perm = malloc(s->n * sizeof *perm);
-    dl_status st = perm ? DL_SUCCESS
-                        : dl_fail(DL_OUT_OF_MEMORY, "no memory for its plan");
+    dl_status st =
+        perm ? DL_SUCCESS : dl_fail(DL_OUT_OF_MEMORY, "no memory for its plan");
     if (st == DL_SUCCESS) {
         pthread_mutex_lock(&metis_lock);
         st = dl_remap_plan(&s->geometry, &ref, &s->range, s->index, s->count,
@@ -110,8 +110,7 @@ static const char *metis_skipped(const dl_perm_source *s,
 
 /* METIS's order, planned, counted and kept in pi if it counts fewer. */
 static dl_status try_metis(const dl_perm_source *s, const dl_metis_api *metis,
-                           int (*stop)(void), uint32_t *pi,
-                           dl_perm_choice *out)
+                           int (*stop)(void), uint32_t *pi, dl_perm_choice *out)
 {
     const char *skip = metis_skipped(s, metis, stop);
     if (skip) {

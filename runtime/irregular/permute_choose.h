@@ -34,12 +34,12 @@ typedef struct dl_perm_source {
 } dl_perm_source;
 
 typedef struct dl_perm_choice {
-    dl_perm_order order;          /* the one kept                        */
-    double as_written;            /* transactions per warp-access        */
-    double tx[DL_PERM_ORDERS];    /* each order's (negative: not planned) */
-    double plan_s[DL_PERM_ORDERS];/* seconds to plan each                */
-    double sample;                /* METIS's share of warp-accesses      */
-    char why_not_metis[200];      /* "" where METIS's order was planned  */
+    dl_perm_order order;           /* the one kept                        */
+    double as_written;             /* transactions per warp-access        */
+    double tx[DL_PERM_ORDERS];     /* each order's (negative: not planned) */
+    double plan_s[DL_PERM_ORDERS]; /* seconds to plan each                */
+    double sample;                 /* METIS's share of warp-accesses      */
+    char why_not_metis[200];       /* "" where METIS's order was planned  */
 } dl_perm_choice;
 
 /* pi (n entries) in the order of fewest transactions.  metis NULL: first

@@ -15,6 +15,7 @@
 #include "padding_slots.h"
 #include "permute.h"
 #include "rt_padding.h"
+#include "rt_permute.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -172,8 +173,9 @@ static void entries_by_item(const rt_jobswap_plan *p, const int64_t *all,
                 all[(job ? job[t] : t) * p->t_stride + j * p->j_stride];
 }
 
-/* The transactions of P's entries `all` as read, with A permuted in their
- * first-touch order (the permutation layout's pi, rt_permute_plan.c):
+/* The transactions of P's entries `all` as read, with A permuted in the
+ * order the permutation layout would choose (rt_permute_plan.c: the
+ * fewest transactions among first touch and METIS's, permute_choose.h):
  * P' = pi o P.  0 when out of memory. */
 static uint64_t remapped(const rt_jobswap_plan *p,
                          const dl_coalesce_geometry *g,
@@ -181,10 +183,13 @@ static uint64_t remapped(const rt_jobswap_plan *p,
 {
     uint32_t *pi = malloc(p->elements * sizeof *pi);
     int64_t *moved = malloc((p->entries ? p->entries : 1) * sizeof *moved);
+    dl_perm_source src = {
+        *g, p->ref.elem_bytes, p->elements, *as_read, all, p->entries, 8};
+    dl_perm_choice choice;
     uint64_t tx = 0;
     if (pi && moved &&
-        dl_perm_first_touch(all, p->entries, 8, p->elements, pi) ==
-            DL_SUCCESS) {
+        dl_perm_choose(&src, rt_permute_metis(), rt_irregular_stopping, pi,
+                       &choice) == DL_SUCCESS) {
         for (size_t i = 0; i < p->entries; i++)
             moved[i] = all[i] >= 0 && (uint64_t)all[i] < p->elements
                            ? (int64_t)pi[all[i]]
