@@ -102,7 +102,7 @@ static const char *metis_skipped(const dl_perm_source *s,
     if (!metis)
         return "METIS is unavailable";
     if (s->n > DL_PERM_METIS_MAX_ELEMENTS)
-        return "more elements than METIS is given (2^20)";
+        return "more elements than METIS is given (65536)";
     if (stop && stop())
         return "the process exits";
     return NULL;

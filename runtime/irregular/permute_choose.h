@@ -15,9 +15,10 @@ typedef enum dl_perm_order {
     DL_PERM_ORDERS
 } dl_perm_order;
 
-/* METIS's order is planned for at most this many elements of A (its time
- * grows with the graph, and the exit waits for a plan in flight)... */
-#define DL_PERM_METIS_MAX_ELEMENTS ((size_t)1 << 20)
+/* METIS's order is planned for at most this many elements of A: its time
+ * grows with the graph (2 s for 32768 elements on the shared 2-core test
+ * machine), and the exit waits for a plan in flight... */
+#define DL_PERM_METIS_MAX_ELEMENTS ((size_t)1 << 16)
 /* ... from at most this many warp-accesses: beyond, a sample of them
  * (remap.h's selective pattern sampling). */
 #define DL_PERM_METIS_MAX_ACCESSES 65536.0
