@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 static void assert_said(const char *words)
@@ -137,6 +138,35 @@ static void test_loaded_metis(void **state)
     dl_metis_close(api);
 }
 
+/* Beyond DL_PERM_METIS_MAX_ACCESSES warp-accesses METIS's profile
+ * samples them: 2^17 warp-accesses of two lanes over 8 elements, half
+ * profiled; the pairs {0, 2}, {1, 3}, ... still read together. */
+static void test_sampled(void **state)
+{
+    (void)state;
+    if (dl_remap_unavailable())
+        skip();
+    enum { ITEMS = 1 << 18 };
+    int32_t *p = malloc(ITEMS * sizeof *p);
+    assert_non_null(p);
+    for (size_t i = 0; i < ITEMS; i++)
+        p[i] = (int32_t)(i % 4 / 2 + i % 2 * 2 + i / 4 % 2 * 4);
+    dl_perm_source s = {.geometry = {2, 8},
+                        .elem_bytes = 4,
+                        .n = 8,
+                        .range = {ITEMS, 1, 0, 1, 0},
+                        .index = p,
+                        .count = ITEMS,
+                        .index_bytes = 4};
+    uint32_t pi[8];
+    dl_perm_choice c;
+    assert_int_equal(dl_perm_choose(&s, dl_metis_linked(), NULL, pi, &c),
+                     DL_SUCCESS);
+    assert_true(c.sample == DL_PERM_METIS_MAX_ACCESSES / (ITEMS / 2));
+    assert_true(c.tx[DL_PERM_METIS] == 1.0);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -146,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_plan_refused_without_metis),
         cmocka_unit_test(test_first_touch_without_metis),
         cmocka_unit_test(test_loaded_metis),
+        cmocka_unit_test(test_sampled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
