@@ -11,7 +11,10 @@
  * chunk), no atomics (whose order between work-items could change), no
  * __local memory (shared by a work-group, whose make-up a chunk without
  * a local size may change) and no function of the source (which could
- * call any of them). */
+ * call any of them).  Nor for a kernel with a reference read in a
+ * row-bounded (CSR) loop: which entries of its index buffer a chunk of
+ * rows reads is in the row pointers' contents, so the runtime never
+ * chunks such a launch (rt_chunks.c). */
 #define _GNU_SOURCE /* vasprintf */
 #include "analyze.h"
 
@@ -92,11 +95,27 @@ static int names_local(const char *text)
     return 0;
 }
 
+/* Whether a redirected reference is read in a row-bounded loop. */
+static int reads_rows(const dla_kernel *k)
+{
+    for (unsigned i = 0; i < k->nredirects; i++)
+        if (k->redirects[i].rows)
+            return 1;
+    return 0;
+}
+
 int dla_chunks(ctx *c)
 {
     dla_kernel *k = c->k;
     if (!k->nredirects || k->redirect_reason)
         return 0; /* only the redirected form is ever chunked */
+    if (reads_rows(k)) {
+        k->chunks_reason = dla_strdup(
+            "a reference's loop is bounded by an array's contents (CSR): "
+            "which entries each chunk reads is unknown, so the runtime "
+            "never runs it in chunks");
+        return k->chunks_reason ? 0 : -1;
+    }
     char *body = dla_substr(&c->prog->src, k->body);
     if (!body)
         return -1;

@@ -183,6 +183,7 @@ typedef struct dla_indirect {
 typedef struct dla_redirect {
     dla_range whole, index;
     unsigned gather; /* into dla_kernel.gathers */
+    int rows;        /* read in a row-bounded (CSR) loop */
 } dla_redirect;
 
 /* A reordered array A'[e] = A[P[e] + c], an extra kernel parameter of

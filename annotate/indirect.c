@@ -20,6 +20,7 @@ typedef struct ref {
     int node; /* the ArraySubscriptExpr A[...]              */
     CXCursor array, via;
     CXCursor loop_var; /* null until the index names one             */
+    int rows;          /* the loop is row-bounded (CSR)              */
     char *why;         /* the first reason to decline                */
 } ref;
 
@@ -292,6 +293,7 @@ static char *for_rows(ref *r, int f, int v, int init)
     char *hi = lo ? bound_text(r, dla_child(t, cond, 1)) : NULL;
     char *text = lo && hi ? dla_printf("in %s .. %s", lo, hi) : NULL;
     free(lo), free(hi);
+    r->rows = text != NULL;
     return text;
 }
 
@@ -649,19 +651,19 @@ static int redirect(ctx *c, ref *r, int e, int off, int minus)
     if (!grown)
         return -1;
     k->redirects = grown;
-    k->redirects[k->nredirects++] = (dla_redirect){whole, index, (unsigned)g};
+    k->redirects[k->nredirects++] =
+        (dla_redirect){whole, index, (unsigned)g, r->rows};
     return 0;
 }
 
 /* One reference at node: checked, annotated or declined, added. */
 static int one_reference(ctx *c, int node)
 {
-    ref r = {c,
-             node,
-             clang_getNullCursor(),
-             clang_getNullCursor(),
-             clang_getNullCursor(),
-             NULL};
+    ref r = {.c = c,
+             .node = node,
+             .array = clang_getNullCursor(),
+             .via = clang_getNullCursor(),
+             .loop_var = clang_getNullCursor()};
     int e, off, minus;
     if (!match(c, node, &r, &e, &off, &minus))
         return 0;

@@ -3,6 +3,7 @@
  * dl_dims_define_src). */
 #include "dims.h"
 #include "dims_internal.h"
+#include "buildopts.h"
 #include "error.h"
 #include "srcmacros.h"
 

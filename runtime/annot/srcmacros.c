@@ -1,21 +1,19 @@
 /* srcmacros.c - the #define and #undef lines of a source, with the
- * conditional block around each (see srcmacros.h).  One linear pass;
- * comments, literals and line splices are skipped as a C compiler's
- * phases 1-3 would; a header found in a -I directory is scanned where it
- * is included. */
-#define _GNU_SOURCE /* asprintf */
+ * conditional block around each (see srcmacros.h).  The directives come
+ * from srcdirectives.c; a header the compiler would find (srcheader.c) is
+ * scanned where it is included. */
 #include "srcmacros.h"
+#include "buildopts.h"
 #include "error.h"
-#include "text.h"
+#include "srcdirectives.h"
+#include "srcheader.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Headers included from headers, at most this deep; and their size. */
+/* Headers included from headers, at most this deep. */
 #define MAX_INCLUDE_DEPTH 8
-#define MAX_HEADER_BYTES  (4u << 20)
 
 /* An open #if/#ifdef/#ifndef block. */
 typedef struct frame {
@@ -27,17 +25,12 @@ typedef struct frame {
 
 /* Where the scan is in one file (the source, or a header). */
 typedef struct file_pos {
-    const char *s;
-    size_t len, pos;
-    unsigned line;
+    dl_srcdirectives at;
     const char *file; /* the header's path, NULL: the source */
 } file_pos;
 
 typedef struct scan {
-    const char *s;
-    size_t len, pos;
-    unsigned line;
-    const char *file;
+    file_pos in;
     const char *options; /* the build options, "" if none */
     unsigned depth;      /* of #include */
     dl_srcmacros *m;
@@ -46,143 +39,9 @@ typedef struct scan {
     dl_text text; /* the directive being read, comments removed */
 } scan;
 
-/* The next blank-separated word of the options at *at: its start and
- * length, or 0 at the end. */
-static size_t next_word(const char **at, const char **word)
-{
-    const char *p = *at;
-    while (*p && isspace((unsigned char)*p))
-        p++;
-    *word = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    *at = p;
-    return (size_t)(p - *word);
-}
-
-int dl_options_define(const char *options, const char *name, const char **value,
-                      size_t *len)
-{
-    size_t n = strlen(name);
-    int found = 0;
-    const char *at = options, *w;
-    size_t wl;
-    while ((wl = next_word(&at, &w)) > 0) {
-        if (wl < 2 || w[0] != '-' || (w[1] != 'D' && w[1] != 'U'))
-            continue;
-        int define = w[1] == 'D';
-        const char *d = w + 2;
-        size_t dl = wl - 2;
-        if (dl == 0 && (dl = next_word(&at, &d)) == 0)
-            break; /* "-D" at the end */
-        if (dl < n || memcmp(d, name, n) != 0 ||
-            (dl > n && (!define || d[n] != '=')))
-            continue;
-        found = define;
-        *value = dl > n ? d + n + 1 : "1";
-        *len = dl > n ? dl - n - 1 : 1;
-    }
-    return found;
-}
-
 static int is_ident_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_';
-}
-
-/* A backslash-newline (or backslash-CR-LF) at pos: its length, else 0. */
-static size_t splice_at(const scan *sc, size_t pos)
-{
-    if (pos + 1 < sc->len && sc->s[pos] == '\\' && sc->s[pos + 1] == '\n')
-        return 2;
-    if (pos + 2 < sc->len && sc->s[pos] == '\\' && sc->s[pos + 1] == '\r' &&
-        sc->s[pos + 2] == '\n')
-        return 3;
-    return 0;
-}
-
-/* Skips a block comment that starts at pos, counting its lines. */
-static void skip_block_comment(scan *sc)
-{
-    sc->pos += 2;
-    while (sc->pos < sc->len &&
-           !(sc->s[sc->pos] == '*' && sc->pos + 1 < sc->len &&
-             sc->s[sc->pos + 1] == '/'))
-        sc->line += sc->s[sc->pos++] == '\n';
-    sc->pos = sc->pos < sc->len ? sc->pos + 2 : sc->len;
-}
-
-/* Skips a line comment up to its (unspliced) newline, left unread. */
-static void skip_line_comment(scan *sc)
-{
-    while (sc->pos < sc->len && sc->s[sc->pos] != '\n') {
-        size_t n = splice_at(sc, sc->pos);
-        sc->line += n != 0;
-        sc->pos += n ? n : 1;
-    }
-}
-
-/* Appends n bytes to the directive's text; 0 when out of memory. */
-static int put(scan *sc, const char *bytes, size_t n)
-{
-    dl_text_put(&sc->text, bytes, n);
-    return !sc->text.failed;
-}
-
-/* Skips a string or character literal that starts at pos (to its
- * closing quote or the end of the line). */
-static void skip_literal(scan *sc)
-{
-    char quote = sc->s[sc->pos++];
-    while (sc->pos < sc->len && sc->s[sc->pos] != quote &&
-           sc->s[sc->pos] != '\n') {
-        size_t n = splice_at(sc, sc->pos);
-        sc->line += n != 0;
-        sc->pos += n                                                 ? n
-                   : sc->s[sc->pos] == '\\' && sc->pos + 1 < sc->len ? 2
-                                                                     : 1;
-    }
-    if (sc->pos < sc->len && sc->s[sc->pos] == quote)
-        sc->pos++;
-}
-
-static int copy_literal(scan *sc)
-{
-    size_t start = sc->pos;
-    skip_literal(sc);
-    return put(sc, sc->s + start, sc->pos - start);
-}
-
-/* Reads the directive after the '#' at pos into sc->text: one logical
- * line, splices joined, each comment a blank. */
-static int read_directive(scan *sc)
-{
-    sc->text.len = 0;
-    if (!put(sc, "", 0))
-        return 0;
-    sc->pos++;
-    while (sc->pos < sc->len && sc->s[sc->pos] != '\n') {
-        size_t n = splice_at(sc, sc->pos);
-        const char *at = sc->s + sc->pos;
-        int ok = 1;
-        if (n) {
-            sc->pos += n;
-            sc->line++;
-        } else if (at[0] == '/' && sc->pos + 1 < sc->len && at[1] == '*') {
-            skip_block_comment(sc);
-            ok = put(sc, " ", 1);
-        } else if (at[0] == '/' && sc->pos + 1 < sc->len && at[1] == '/') {
-            skip_line_comment(sc);
-        } else if (at[0] == '"' || at[0] == '\'') {
-            ok = copy_literal(sc);
-        } else {
-            ok = put(sc, at, 1);
-            sc->pos++;
-        }
-        if (!ok)
-            return 0;
-    }
-    return 1;
 }
 
 /* The identifier at *p after blanks: its length (0 if none); *p moves
@@ -269,7 +128,7 @@ static int add_def(scan *sc, unsigned line, const char *rest, int undef)
             nreal++;
         }
     d->if_line = top ? top->line : 0;
-    d->file = sc->file;
+    d->file = sc->in.file;
     d->name = strndup(name, n);
     d->guarded = nreal == 1 && !top->in_else && top->guard && d->name &&
                  strcmp(top->guard, d->name) == 0;
@@ -307,121 +166,15 @@ static int directive(scan *sc, unsigned line)
     return 1;
 }
 
-/* The pass over the source: directives are the lines whose first
- * non-blank character, outside comments, is '#'. */
+/* The pass over the file sc->in: every directive, in order. */
 static int scan_source(scan *sc)
 {
-    int line_start = 1;
-    while (sc->pos < sc->len) {
-        const char *at = sc->s + sc->pos;
-        size_t n = splice_at(sc, sc->pos);
-        if (n) {
-            sc->pos += n;
-            sc->line++;
-        } else if (at[0] == '\n') {
-            sc->pos++;
-            sc->line++;
-            line_start = 1;
-        } else if (at[0] == '/' && sc->pos + 1 < sc->len && at[1] == '*') {
-            skip_block_comment(sc);
-        } else if (at[0] == '/' && sc->pos + 1 < sc->len && at[1] == '/') {
-            skip_line_comment(sc);
-        } else if (at[0] == '#' && line_start) {
-            unsigned line = sc->line;
-            if (!read_directive(sc) || !directive(sc, line))
-                return 0;
-        } else if (at[0] == '"' || at[0] == '\'') {
-            skip_literal(sc);
-            line_start = 0;
-        } else {
-            line_start &= isspace((unsigned char)at[0]) != 0;
-            sc->pos++;
-        }
-    }
-    return 1;
-}
-
-/* The text of a header (malloc'd), or NULL. */
-static char *read_header(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = malloc(MAX_HEADER_BYTES);
-    size_t n = text ? fread(text, 1, MAX_HEADER_BYTES, f) : 0;
-    int whole = text && !ferror(f) && n < MAX_HEADER_BYTES;
-    fclose(f);
-    if (!whole) {
-        free(text);
-        return NULL;
-    }
-    *len = n;
-    return text;
-}
-
-/* A found header: its path and text (malloc'd). */
-typedef struct header {
-    char *path, *text;
-    size_t len;
-    int ambiguous; /* another candidate holds another text */
-} header;
-
-/* Tries dir/name as a candidate of h; 0 when out of memory. */
-static int try_dir(header *h, const char *dir, size_t dl, const char *name)
-{
-    char *path = NULL;
-    if (asprintf(&path, "%.*s/%s", (int)dl, dir, name) < 0)
-        return 0;
-    size_t len = 0;
-    char *text = read_header(path, &len);
-    if (text && !h->path) {
-        h->path = path;
-        h->text = text;
-        h->len = len;
-        return 1;
-    }
-    if (text && (len != h->len || memcmp(text, h->text, len) != 0))
-        h->ambiguous = 1;
-    free(text);
-    free(path);
-    return 1;
-}
-
-/* Finds `name` where compilers look: for "name" the directory of the
- * file that includes it (the current directory for the source, where
- * POCL looks), then the -I directories of the options in order.  Which
- * candidate a compiler takes first differs between implementations, so
- * every one that exists must hold the same text.  0 when out of memory;
- * h->path NULL: not found, or ambiguous. */
-static int find_header(const scan *sc, const char *name, int quoted, header *h)
-{
-    *h = (header){0};
-    const char *slash = sc->file ? strrchr(sc->file, '/') : NULL;
-    int ok = !quoted ? 1
-             : slash ? try_dir(h, sc->file, (size_t)(slash - sc->file), name)
-                     : try_dir(h, ".", 1, name);
-    const char *at = sc->options, *w;
-    size_t wl;
-    while (ok && (wl = next_word(&at, &w)) > 0) {
-        if (wl < 2 || w[0] != '-' || w[1] != 'I')
-            continue;
-        const char *dir = w + 2;
-        size_t dl = wl - 2;
-        if (dl == 0 && (dl = next_word(&at, &dir)) == 0)
-            break;
-        if (dl >= 2 && (dir[0] == '"' || dir[0] == '\'') &&
-            dir[dl - 1] == dir[0]) {
-            dir++; /* -I"dir" */
-            dl -= 2;
-        }
-        ok = try_dir(h, dir, dl, name);
-    }
-    if (!ok || h->ambiguous) {
-        free(h->path);
-        free(h->text);
-        h->path = h->text = NULL;
-    }
-    return ok;
+    unsigned line;
+    int got;
+    while ((got = dl_srcdirectives_next(&sc->in.at, &sc->text, &line)) > 0)
+        if (!directive(sc, line))
+            return 0;
+    return got == 0;
 }
 
 /* Whether the header at `path` was read before (a second #include of it
@@ -434,20 +187,6 @@ static int header_read(const dl_srcmacros *m, const char *path)
     return 0;
 }
 
-static void save_pos(const scan *sc, file_pos *p)
-{
-    *p = (file_pos){sc->s, sc->len, sc->pos, sc->line, sc->file};
-}
-
-static void load_pos(scan *sc, const file_pos *p)
-{
-    sc->s = p->s;
-    sc->len = p->len;
-    sc->pos = p->pos;
-    sc->line = p->line;
-    sc->file = p->file;
-}
-
 /* Scans the header at `path` (kept in m->headers) as if its text stood
  * at the #include.  0 when out of memory. */
 static int scan_header(scan *sc, char *path, const char *text, size_t len)
@@ -458,13 +197,12 @@ static int scan_header(scan *sc, char *path, const char *text, size_t len)
         return 0;
     m->headers = grown;
     m->headers[m->nheaders++] = path;
-    file_pos back;
-    save_pos(sc, &back);
-    load_pos(sc, &(file_pos){text, len, 0, 1, path});
+    file_pos back = sc->in;
+    sc->in = (file_pos){dl_srcdirectives_start(text, len), path};
     sc->depth++;
     int ok = scan_source(sc);
     sc->depth--;
-    load_pos(sc, &back);
+    sc->in = back;
     return ok;
 }
 
@@ -475,12 +213,12 @@ static int unread(scan *sc, unsigned line, const char *rest)
     if (m->include_line)
         return 1;
     m->include_line = line;
-    m->include_file = sc->file ? strdup(sc->file) : NULL;
-    return (m->include = trimmed(rest)) && (!sc->file || m->include_file);
+    m->include_file = sc->in.file ? strdup(sc->in.file) : NULL;
+    return (m->include = trimmed(rest)) && (!sc->in.file || m->include_file);
 }
 
-/* `#include "name"` or `<name>`: the header found in a -I directory is
- * scanned in place. */
+/* `#include "name"` or `<name>`: the header found where the compiler
+ * would find it is scanned in place. */
 static int include(scan *sc, unsigned line, const char *rest)
 {
     while (*rest && isspace((unsigned char)*rest))
@@ -492,14 +230,14 @@ static int include(scan *sc, unsigned line, const char *rest)
     char *name = strndup(rest + 1, (size_t)(end - rest - 1));
     if (!name)
         return 0;
-    header h;
-    int found = find_header(sc, name, close == '"', &h);
+    dl_srcheader h;
+    int found =
+        dl_srcheader_find(sc->in.file, sc->options, name, close == '"', &h);
     free(name);
     if (!found)
         return 0;
     if (h.path && header_read(sc->m, h.path)) {
-        free(h.path);
-        free(h.text);
+        dl_srcheader_free(&h);
         return 1;
     }
     if (!h.path)
@@ -541,9 +279,7 @@ dl_status dl_srcmacros_scan_opts(const char *src, size_t len, const char *label,
     *out = NULL;
     dl_srcmacros *m = calloc(1, sizeof *m);
     DL_RETURN_ERROR_ON(!m, DL_OUT_OF_MEMORY, "out of host memory");
-    scan sc = {.s = src,
-               .len = len,
-               .line = 1,
+    scan sc = {.in = {dl_srcdirectives_start(src, len), NULL},
                .options = options ? options : "",
                .m = m};
     int ok = (m->label = strdup(label ? label : "the source")) != NULL &&

@@ -17,11 +17,10 @@
  * line define or #undef it, and no header before it went unread), is
  * entered by the program's one build: it is no block (its #else part
  * is).  And a header the compiler finds, the same text wherever it
- * looks (for `#include "h"` the directory of the including file, the
- * current one for the source, as POCL; then the build options' -I
- * directories), is scanned where it is included, once.  A header not
- * found, or found with different texts, is named in the message of a
- * macro that is not found. */
+ * looks (srcheader.h), is scanned where it is included, once.  A header
+ * not found, or found with different texts, is named in the message of
+ * a macro that is not found.  The build options' -D values are
+ * buildopts.h's. */
 #ifndef DL_SRCMACROS_H
 #define DL_SRCMACROS_H
 
@@ -60,10 +59,6 @@ dl_status dl_srcmacros_scan(const char *src, size_t len, const char *label,
 dl_status dl_srcmacros_scan_opts(const char *src, size_t len, const char *label,
                                  const char *options, dl_srcmacros **out);
 
-/* The last definition of `name` in build options: 1 with its value text
- * (`-DNAME` is "1"), 0 when undefined (or undefined again by -U). */
-int dl_options_define(const char *options, const char *name, const char **value,
-                      size_t *len);
 void dl_srcmacros_free(dl_srcmacros *m);
 
 /* The one usable definition of `name`: DL_SUCCESS with *def, or with

@@ -6,7 +6,6 @@
  * dl-annotate wrote the annotations and the DL_ACTIVE_ branches. */
 //DL: v1 indirect: read rank[col[k]] for(k in rowptr[gid] .. rowptr[gid + 1])
 //DL: v1 indirect: read outdeg[col[k]] for(k in rowptr[gid] .. rowptr[gid + 1])
-//DL: v1 launch: chunks
 #ifdef DL_JOBSWAP_pagerank
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
@@ -51,7 +50,6 @@ __kernel void pagerank(__global const int *col, __global const int *rowptr,
 #endif
 
 //DL: v1 indirect: read x[col[k]] for(k in rowptr[gid] .. rowptr[gid + 1])
-//DL: v1 launch: chunks
 #ifdef DL_JOBSWAP_sym_spmv
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
