@@ -10,9 +10,13 @@ struct pair { float a; int b; short c; };
 #ifndef DLA_ASSUME_GLOBAL_END
 /* dl-annotate: the runtime defines DL_GLOBAL_END_<kernel> as e0,e1,e2 when it
  * builds the variant for launches whose global range ends at or before e in
- * every dimension: the compiler may then drop the kernel's bounds guards. */
+ * every dimension: the compiler may then drop the kernel's bounds guards.
+ * The ids are bounded as ints (as in `int x = get_global_id(0)`): with an
+ * unsigned bound, LLVM writes `y * 128 + x` as `y << 7 | x`, which POCL's
+ * vectoriser turns into gathers and scatters. */
 #ifdef __clang__
-#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (get_global_id(0) >= (e0) || get_global_id(1) >= (e1) || get_global_id(2) >= (e2)) __builtin_unreachable()
+#define DLA_BEYOND_END_(d, e) ((e) <= INT_MAX && (int)get_global_id(d) >= (int)(e))
+#define DLA_ASSUME_GLOBAL_END_(e0, e1, e2) if (DLA_BEYOND_END_(0, e0) || DLA_BEYOND_END_(1, e1) || DLA_BEYOND_END_(2, e2)) __builtin_unreachable()
 #else
 #define DLA_ASSUME_GLOBAL_END_(e0, e1, e2)
 #endif
