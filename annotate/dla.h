@@ -240,6 +240,9 @@ typedef struct dla_kernel {
      * with annotated indirect references). */
     int jobswap;
     char *jobswap_reason;
+    /* With it, the jobs key written before the kernel (a row loop's trip
+     * count: "//DL: v1 jobs: by E[hi] - B[lo]"), or NULL. */
+    char *jobs_key;
 } dla_kernel;
 
 typedef struct dla_program {

@@ -17,7 +17,9 @@
  *     printf, through which jobs could see one another or their order;
  *   - no calls of the source's own functions (get_global_id inside them
  *     would not follow the macro);
- *   - its parameters are spelled in the file (dl_job is appended). */
+ *   - its parameters are spelled in the file (dl_job is appended).
+ * With the form, a row loop's trip count becomes the kernel's jobs key
+ * (docs/annotations.md, "The jobs key"). */
 #include "analyze.h"
 
 #include <stdlib.h>
@@ -101,6 +103,29 @@ static int annotated_indirect(const dla_kernel *k)
     return 0;
 }
 
+/* The jobs key of a row loop from its canonical reference, "... for(k in
+ * B[lo] .. E[hi])": "//DL: v1 jobs: by E[hi] - B[lo]", the row's trip
+ * count, by which the runtime sorts the jobs.  NULL: not a row loop. */
+static char *rows_key(const char *annotation)
+{
+    const char *in = strstr(annotation, " for(");
+    in = in ? strstr(in, " in ") : NULL;
+    const char *dots = in ? strstr(in, " .. ") : NULL;
+    size_t n = dots ? strlen(dots + 4) : 0;
+    if (n < 2 || dots[3 + n] != ')')
+        return NULL;
+    return dla_printf("//DL: v1 jobs: by %.*s - %.*s", (int)(n - 1), dots + 4,
+                      (int)(dots - in - 4), in + 4);
+}
+
+/* The first row loop's key, where the source has none yet. */
+static void jobs_key(dla_kernel *k)
+{
+    for (unsigned i = 0; i < k->nindirect && !k->jobs_key; i++)
+        if (k->indirect[i].annotation && !(k->annot && k->annot->njobs))
+            k->jobs_key = rows_key(k->indirect[i].annotation);
+}
+
 int dla_jobswap(ctx *c, CXCursor fn)
 {
     dla_kernel *k = c->k;
@@ -128,5 +153,6 @@ int dla_jobswap(ctx *c, CXCursor fn)
                                         "macro"));
     k->params_end = last.end;
     k->jobswap = 1;
+    jobs_key(k);
     return 0;
 }

@@ -57,7 +57,8 @@ static void test_forms(void **state)
     (void)state;
     accepted_as("//DL: jobs: by rowptr[gid + 1] - rowptr[gid]",
                 "//DL: v1 jobs: by rowptr[gid + 1] - rowptr[gid]");
-    accepted_as("// DL: v1 JOBS : BY len [ gid ]", "//DL: v1 jobs: by len[gid]");
+    accepted_as("// DL: v1 JOBS : BY len [ gid ]",
+                "//DL: v1 jobs: by len[gid]");
     accepted_as("//DL: jobs: by len[2*gid + n] - rowptr[(gid)]",
                 "//DL: v1 jobs: by len[2 * gid + n] - rowptr[gid]");
 }
@@ -66,10 +67,10 @@ static void test_forms(void **state)
 static void test_binding(void **state)
 {
     (void)state;
-    dl_annot_program *prog = parse_with(
-        "//DL: indirect: read x[col[k]] for(k in rowptr[gid] .. "
-        "rowptr[gid + 1])\n"
-        "//DL: jobs: by rowptr[gid + 1] - rowptr[gid]\n");
+    dl_annot_program *prog =
+        parse_with("//DL: indirect: read x[col[k]] for(k in rowptr[gid] .. "
+                   "rowptr[gid + 1])\n"
+                   "//DL: jobs: by rowptr[gid + 1] - rowptr[gid]\n");
     const dl_annot_kernel *k = kernel(prog, "k");
     assert_true(k->ok);
     assert_int_equal(k->nindirect, 1);
@@ -179,10 +180,8 @@ static void test_mutations(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_forms),
-        cmocka_unit_test(test_binding),
-        cmocka_unit_test(test_rejections),
-        cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_forms),      cmocka_unit_test(test_binding),
+        cmocka_unit_test(test_rejections), cmocka_unit_test(test_eval),
         cmocka_unit_test(test_mutations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
