@@ -21,8 +21,7 @@ int rt_tripswap_applies(const rt_kernel *k)
 {
     dl_irregular_mode mode = dl_rt.controls.irregular;
     return (mode == DL_IRREGULAR_AUTO || mode == DL_IRREGULAR_JOBSWAP) &&
-           k->annot && k->annot->njobs &&
-           rt_irregular_jobswap_form(k->annot);
+           k->annot && k->annot->njobs && rt_irregular_jobswap_form(k->annot);
 }
 
 /* Whether the tuner decides the sorted launches: DL_POLICY=auto with the
@@ -84,8 +83,8 @@ static rt_trips_plan *new_plan(const launch_call *c, rt_kernel *k, int build,
         first[i] = (size_t)at.base[i];
     }
     if (p && !*why) {
-        dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE,
-                                    sizeof p->device, &p->device, NULL);
+        dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof p->device,
+                                    &p->device, NULL);
         dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT,
                                     sizeof p->context, &p->context, NULL);
         p->kernel = strdup(k->name);
@@ -147,8 +146,7 @@ static const char *read_keys(const launch_call *c, rt_irregular *st,
         size_t isz = dl_int_type_size(p->type[i]);
         if (dl_cl.clEnqueueReadBuffer(c->queue, p->key_mem[i], CL_FALSE,
                                       first[i] * isz, p->entries[i] * isz,
-                                      p->host[i], 1, &after,
-                                      &ev) != CL_SUCCESS)
+                                      p->host[i], 1, &after, &ev) != CL_SUCCESS)
             why = "the jobs key's array cannot be read";
         if (after != launched)
             dl_cl.clReleaseEvent(after);
@@ -186,8 +184,8 @@ static void decline(rt_kernel *k, rt_irregular *st, const char *why)
         t->declined = 1;
     rt_unlock();
     if (first)
-        DL_LOG_INFO("irregular: kernel '%s' keeps its jobs' order: %s",
-                    k->name, why);
+        DL_LOG_INFO("irregular: kernel '%s' keeps its jobs' order: %s", k->name,
+                    why);
 }
 
 /* After launch `launched` of c: a planning, building the variant where
@@ -300,8 +298,9 @@ static int plans_now(const launch_call *c, rt_kernel *k, rt_irregular *st,
         return 0;
     if (s->ready)
         return s->stale || !s->fits;
-    double cost = (double)c->global[0] * k->annot->njobs * TRIP_PLAN_NS_PER_JOB +
-                  (double)k->prog->build_ns;
+    double cost =
+        (double)c->global[0] * k->annot->njobs * TRIP_PLAN_NS_PER_JOB +
+        (double)k->prog->build_ns;
     return rt_irregular_plan_pays(k, st, cost);
 }
 

@@ -32,9 +32,9 @@ int rt_tripswap_applies(const rt_kernel *k);
 /* A launch of such a kernel (unlocked); ASIS once the trip count is
  * declined (the caller's path then runs it as before). */
 rt_irregular_launched rt_tripswap_launch(const launch_call *c, rt_kernel *k,
-                                         struct rt_irregular *st,
-                                         cl_uint nwait, const cl_event *wait,
-                                         cl_event *event, cl_int *err);
+                                         struct rt_irregular *st, cl_uint nwait,
+                                         const cl_event *wait, cl_event *event,
+                                         cl_int *err);
 
 /* Frees k's trip-count state (its variant and R). */
 void rt_trips_free(struct rt_trips *t);

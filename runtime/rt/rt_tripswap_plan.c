@@ -90,8 +90,8 @@ static int predict(const rt_trips_plan *p, const uint64_t *len,
                    const size_t *job, uint64_t *before, uint64_t *after)
 {
     dl_coalesce_geometry g;
-    if (!p->device || dl_coalesce_geometry_for_device(
-                          p->device, p->field_bytes, &g) != DL_SUCCESS)
+    if (!p->device || dl_coalesce_geometry_for_device(p->device, p->field_bytes,
+                                                      &g) != DL_SUCCESS)
         g = dl_coalesce_geometry_gpu();
     *before = dl_job_swap_steps(len, NULL, p->global, g.simd_width);
     *after = dl_job_swap_steps(len, job, p->global, g.simd_width);
@@ -157,7 +157,8 @@ static void plan(rt_trips_plan *p)
     cl_kernel variant = NULL;
     /* The sort and the prediction take no OpenCL: they run (and say
      * what they found) also where the process exits meanwhile. */
-    if (len && job && dl_job_swap_by_length(len, p->global, job) == DL_SUCCESS &&
+    if (len && job &&
+        dl_job_swap_by_length(len, p->global, job) == DL_SUCCESS &&
         predict(p, len, job, &before, &after) && !rt_irregular_stopping()) {
         r = rt_jobswap_upload_map(p->context, job, p->global, p->global, &why);
         if (r && p->build && !rt_irregular_stopping())

@@ -30,8 +30,8 @@ typedef struct rt_trips_plan {
     size_t source_len;
     cl_context context; /* retained */
     cl_device_id device;
-    int forced;   /* DL_IRREGULAR=jobswap */
-    int build;    /* the variant is still to be built */
+    int forced; /* DL_IRREGULAR=jobswap */
+    int build;  /* the variant is still to be built */
     unsigned nterms;
     dl_int_type type[2];
     void *host[2]; /* term i's entries from its first, entries[i] */

@@ -88,8 +88,8 @@ void scn_tripswap(it_cl *cl, int argc, char **argv)
     double first = launches(cl, k, global, n);
     it_print_buffer(cl, y, rows * sizeof *x, "tripswap: y (first graph)");
     CHECK(clEnqueueWriteBuffer(cl->queue, rowptr, CL_TRUE, 0,
-                               (rows + 1) * sizeof *b.rowptr, b.rowptr, 0,
-                               NULL, NULL));
+                               (rows + 1) * sizeof *b.rowptr, b.rowptr, 0, NULL,
+                               NULL));
     CHECK(clEnqueueWriteBuffer(cl->queue, col, CL_TRUE, 0,
                                b.nnz * sizeof *b.col, b.col, 0, NULL, NULL));
     CHECK(clEnqueueWriteBuffer(cl->queue, val, CL_TRUE, 0,
