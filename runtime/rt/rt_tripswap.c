@@ -322,11 +322,15 @@ rt_irregular_launched rt_tripswap_launch(const launch_call *c, rt_kernel *k,
     snapshot s = take(c, k, t);
     if (s.declined)
         return RT_IRREGULAR_ASIS;
-    if (s.announce)
+    if (s.announce && tuned())
+        DL_LOG_INFO("irregular: kernel '%s' has its jobs sorted by trip "
+                    "count from this launch on (%zu work-items): the tuner "
+                    "chooses between that and the kernel as written",
+                    k->name, c->global[0]);
+    else if (s.announce)
         DL_LOG_INFO("irregular: kernel '%s' runs its jobs sorted by trip "
-                    "count from this launch on (%zu work-items)%s",
-                    k->name, c->global[0],
-                    tuned() ? ", where the tuner chooses it" : "");
+                    "count from this launch on (%zu work-items)",
+                    k->name, c->global[0]);
     int plan = plans_now(c, k, st, &s);
     cl_event own = NULL, *ev = event ? event : &own;
     rt_irregular_launched done = launch(c, k, &s, nwait, wait, ev, err);

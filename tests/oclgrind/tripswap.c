@@ -112,8 +112,8 @@ int main(int argc, char **argv)
         clCreateBuffer(ctx, in, sizeof m.job, m.job, &err)};
     err = run(ctx, dev, q, src, "", args, 0, plain);
     if (err == CL_SUCCESS)
-        err = run(ctx, dev, q, src, "-D DL_JOBSWAP_csr_spmv=1", args, 1,
-                  sorted);
+        err =
+            run(ctx, dev, q, src, "-D DL_JOBSWAP_csr_spmv=1", args, 1, sorted);
     int same = err == CL_SUCCESS && !memcmp(plain, sorted, sizeof plain);
     printf("csr_spmv sorted by trip count: %s\n",
            err != CL_SUCCESS ? "OpenCL error"
