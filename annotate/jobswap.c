@@ -18,8 +18,9 @@
  *   - no calls of the source's own functions (get_global_id inside them
  *     would not follow the macro);
  *   - its parameters are spelled in the file (dl_job is appended).
- * With the form, a row loop's trip count becomes the kernel's jobs key
- * (docs/annotations.md, "The jobs key"). */
+ * With the form, a row loop's trip count, or a loop's bound read per job
+ * (j < len[gid], whose references no annotation can say), becomes the
+ * kernel's jobs key (docs/annotations.md, "The jobs key"). */
 #include "analyze.h"
 
 #include <stdlib.h>
@@ -118,18 +119,23 @@ static char *rows_key(const char *annotation)
                       (int)(dots - in - 4), in + 4);
 }
 
-/* The first row loop's key, where the source has none yet. */
+/* The first row loop's key, else a per-job loop bound's, where the
+ * source has none yet. */
 static void jobs_key(dla_kernel *k)
 {
+    if (k->annot && k->annot->njobs)
+        return;
     for (unsigned i = 0; i < k->nindirect && !k->jobs_key; i++)
-        if (k->indirect[i].annotation && !(k->annot && k->annot->njobs))
+        if (k->indirect[i].annotation)
             k->jobs_key = rows_key(k->indirect[i].annotation);
+    if (!k->jobs_key && k->loop_key)
+        k->jobs_key = dla_printf("//DL: v1 jobs: by %s", k->loop_key);
 }
 
 int dla_jobswap(ctx *c, CXCursor fn)
 {
     dla_kernel *k = c->k;
-    if (!annotated_indirect(k) ||
+    if ((!annotated_indirect(k) && !k->loop_key) ||
         (k->signature && strstr(k->signature, "DL_JOBSWAP_")))
         return 0; /* nothing to swap, or written already */
     for (unsigned i = 0; i < k->nargs; i++)

@@ -611,8 +611,9 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
 {
     dl_irregular_mode mode = dl_rt.controls.irregular;
     /* A kernel converting its arguments' layouts keeps the layout path. */
-    if (!k->annot || !k->annot->nindirect || !k->prog || !k->prog->source ||
-        k->transformed || dl_rt.controls.policy == DL_POLICY_NEVER)
+    if (!k->annot || !(k->annot->nindirect || k->annot->njobs) || !k->prog ||
+        !k->prog->source || k->transformed ||
+        dl_rt.controls.policy == DL_POLICY_NEVER)
         return RT_IRREGULAR_ASIS;
     /* A jobs key: planned by trip count (rt_tripswap.h); declined, the
      * caller's path as before. */
@@ -623,6 +624,8 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
         return own ? rt_tripswap_launch(c, k, own, nwait, wait, event, err)
                    : RT_IRREGULAR_ASIS;
     }
+    if (!k->annot->nindirect) /* a jobs key alone */
+        return RT_IRREGULAR_ASIS;
     rt_lock();
     rt_irregular *st = rt_irregular_state(k);
     int decided = st && st->decided, reading = st && st->reading;

@@ -3,10 +3,11 @@
  * lengths differ widely, launched L times with a finish after each; then
  * the host writes another R-MAT graph of the same size into rowptr, col
  * and val (the jobs key's array changes: R is planned again) and launches
- * L times more.  y's digest after each half goes to stdout; the fastest
- * and the median host time of a launch in the second half of each half
- * (its wait included) to stderr.  argv[0] the scale (1..22, default 12),
- * argv[1] L (1..100000, default 20). */
+ * L times more; then the ELLPACK-R SpMV of the second graph (its rows
+ * column-major, padded to the longest, len[] their lengths) L times.  y's
+ * digest after each half goes to stdout; the fastest and the median host time
+ * of a launch in the second half of each half (its wait included) to stderr.
+ * argv[0] the scale (1..22, default 12), argv[1] L (1..100000, default 20). */
 #include "csr_gen.h"
 #include "scenarios.h"
 
@@ -38,6 +39,30 @@ static void graph(csr_matrix *m, unsigned scale, uint64_t *s)
         m->val[e] = (float)(csr_next(s) % 1000) / 1000.0f;
 }
 
+/* The ELLPACK-R form of m into val, col (rows * width, column-major,
+ * zeros past a row's end) and len; the width. */
+static size_t ellpack_r(const csr_matrix *m, float **val, cl_int **col,
+                        cl_int **len)
+{
+    size_t width = 1, rows = m->rows;
+    for (size_t r = 0; r < rows; r++)
+        if ((size_t)(m->rowptr[r + 1] - m->rowptr[r]) > width)
+            width = (size_t)(m->rowptr[r + 1] - m->rowptr[r]);
+    *val = calloc(rows * width, sizeof **val);
+    *col = calloc(rows * width, sizeof **col);
+    *len = malloc(rows * sizeof **len);
+    if (!*val || !*col || !*len)
+        it_fail("out of memory");
+    for (size_t r = 0; r < rows; r++) {
+        (*len)[r] = m->rowptr[r + 1] - m->rowptr[r];
+        for (cl_int j = 0; j < (*len)[r]; j++) {
+            (*val)[(size_t)j * rows + r] = m->val[m->rowptr[r] + j];
+            (*col)[(size_t)j * rows + r] = m->col[m->rowptr[r] + j];
+        }
+    }
+    return width;
+}
+
 /* L launches, each waited for; the fastest and median time of the later
  * half. */
 static double launches(const it_cl *cl, cl_kernel k, size_t global, long n,
@@ -57,6 +82,35 @@ static double launches(const it_cl *cl, cl_kernel k, size_t global, long n,
     *fastest = t[n / 2];
     free(t);
     return median;
+}
+
+/* The ELLPACK-R SpMV of m, n launches, y's digest. */
+static void run_ellr(const it_cl *cl, cl_program program, const csr_matrix *m,
+                     cl_mem x, cl_mem y, long n)
+{
+    float *val;
+    cl_int *col, *len;
+    size_t width = ellpack_r(m, &val, &col, &len), rows = m->rows;
+    cl_kernel k = it_kernel(program, "ellr");
+    cl_mem args[5] = {csr_buffer(cl, rows * width * sizeof *val, val),
+                      csr_buffer(cl, rows * width * sizeof *col, col),
+                      csr_buffer(cl, rows * sizeof *len, len), x, y};
+    for (cl_uint i = 0; i < 5; i++)
+        CHECK(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
+    const cl_int nrows = (cl_int)rows;
+    CHECK(clSetKernelArg(k, 5, sizeof nrows, &nrows));
+    double fastest, median = launches(cl, k, it_round_up(rows), n, &fastest);
+    it_print_buffer(cl, y, rows * sizeof(float), "tripswap: y (ellpack-r)");
+    fprintf(stderr,
+            "tripswap: ellpack-r, width %zu: launch fastest/median "
+            "%.3f/%.3f ms\n",
+            width, fastest * 1e3, median * 1e3);
+    for (int i = 0; i < 3; i++)
+        CHECK(clReleaseMemObject(args[i]));
+    CHECK(clReleaseKernel(k));
+    free(val);
+    free(col);
+    free(len);
 }
 
 void scn_tripswap(it_cl *cl, int argc, char **argv)
@@ -99,6 +153,7 @@ void scn_tripswap(it_cl *cl, int argc, char **argv)
                                b.nnz * sizeof *b.val, b.val, 0, NULL, NULL));
     double second = launches(cl, k, global, n, &min2);
     it_print_buffer(cl, y, rows * sizeof *x, "tripswap: y (second graph)");
+    run_ellr(cl, program, &b, xb, y, n);
     fprintf(stderr,
             "tripswap: %zu rows, %zu entries: launch fastest/median %.3f/"
             "%.3f ms (first graph), %.3f/%.3f ms (second)\n",

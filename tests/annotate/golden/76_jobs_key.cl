@@ -3,7 +3,8 @@
 // is written before a kernel that gets the job-swapped form, so that the
 // runtime may sort its jobs by trip count; a kernel whose jobs see their
 // work-group (a barrier) gets neither; a key the source has stays as
-// written and is not repeated.
+// written and is not repeated; a loop bounded by a per-job length (len[i])
+// gives its bound as the key.
 //DL: v1 indirect: read contrib[in_src[e]] for(e in in_ptr[gid] .. in_ptr[gid + 1])
 //DL: v1 launch: chunks
 //DL: v1 jobs: by in_ptr[gid + 1] - in_ptr[gid]
@@ -110,5 +111,33 @@ __kernel void keyed(__global const int *rowptr, __global const int *col,
 #endif
 }
 #ifdef DL_JOBSWAP_keyed
+#undef get_global_id
+#endif
+
+// ELLPACK-R: each row's own length bounds its loop, so the references
+// get no annotation (the grammar has no per-job trip count), but the
+// bound is the jobs key, and the kernel the job-swapped form.
+//DL: v1 jobs: by len[gid]
+#ifdef DL_JOBSWAP_ellr
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
+__kernel void ellr(__global const float *val, __global const int *col,
+                   __global const int *len, __global const float *x,
+                   __global float *y, int n
+#ifdef DL_JOBSWAP_ellr
+, __global const uint *dl_job
+#endif
+)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < len[i]; j++)
+        s += val[j * n + i] * x[col[j * n + i]];
+    y[i] = s;
+}
+#ifdef DL_JOBSWAP_ellr
 #undef get_global_id
 #endif
