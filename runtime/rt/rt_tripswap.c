@@ -1,8 +1,10 @@
 /* rt_tripswap.c - the launches of a kernel whose jobs are sorted by trip
- * count (rt_tripswap.h): until R is ready they run as written, the one
- * that may plan reads the key arrays after itself without blocking
- * (rt_tripswap_plan.c plans from them); then the job-swapped form runs
- * with R, under DL_POLICY=auto where the tuner chooses it. */
+ * count (rt_tripswap.h): until R is ready they take their path as before
+ * (DL_IRREGULAR=auto: the reordering path) or run as written (forced),
+ * the one that may plan reads the key arrays after itself without
+ * blocking (rt_tripswap_plan.c plans from them); then the job-swapped
+ * form runs with R, under DL_POLICY=auto where the tuner chooses it,
+ * the launches it keeps plain taking their path as before. */
 #define _GNU_SOURCE /* strdup */
 #include "rt_indirect.h"
 #include "rt_reorder.h"
@@ -264,15 +266,38 @@ static dl_tuner_choice tune(const launch_call *c, rt_kernel *k,
     return dl_tuner_choose(dl_rt.tuner, &l);
 }
 
-/* A launch as written, or with R (measured for the tuner where it asks). */
+/* Under DL_IRREGULAR=auto the launches that run neither sorted nor
+ * measured for the tuner take their path as before (the reordering path
+ * and its tuner, which may gather); forced, they run as written. */
+static int keeps_path(void)
+{
+    return dl_rt.controls.irregular == DL_IRREGULAR_AUTO;
+}
+
+/* The path as before, run here for the launch's event (a planning's). */
+static rt_irregular_launched as_before(const launch_call *c, rt_kernel *k,
+                                       cl_uint nwait, const cl_event *wait,
+                                       cl_event *ev, cl_int *err)
+{
+    if (keeps_path() && k->reorder &&
+        rt_reorder_launch(c, k, nwait, wait, ev, err))
+        return RT_IRREGULAR_DONE;
+    return rt_irregular_run(c, k, c->kernel, NULL, nwait, wait, ev, err);
+}
+
+/* A launch with R, or as written measured for the tuner, or as before
+ * (ASIS where the caller's path may run it: not `planning`). */
 static rt_irregular_launched launch(const launch_call *c, rt_kernel *k,
-                                    const snapshot *s, cl_uint nwait,
-                                    const cl_event *wait, cl_event *ev,
-                                    cl_int *err)
+                                    const snapshot *s, int planning,
+                                    cl_uint nwait, const cl_event *wait,
+                                    cl_event *ev, cl_int *err)
 {
     dl_tuner_choice tc = {s->fits, 0, 0, 0};
     if (s->fits && tuned())
         tc = tune(c, k, s);
+    if (!tc.transform && !tc.measure)
+        return planning || !keeps_path() ? as_before(c, k, nwait, wait, ev, err)
+                                         : RT_IRREGULAR_ASIS;
     dl_tuner_probe *probe = tc.measure
                                 ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket,
                                                        c->queue, nwait, wait)
@@ -333,7 +358,7 @@ rt_irregular_launched rt_tripswap_launch(const launch_call *c, rt_kernel *k,
                     k->name, c->global[0]);
     int plan = plans_now(c, k, st, &s);
     cl_event own = NULL, *ev = event ? event : &own;
-    rt_irregular_launched done = launch(c, k, &s, nwait, wait, ev, err);
+    rt_irregular_launched done = launch(c, k, &s, plan, nwait, wait, ev, err);
     if (plan && done == RT_IRREGULAR_DONE && *err == CL_SUCCESS && *ev)
         plan_after(c, k, st, !s.ready, *ev);
     if (own)

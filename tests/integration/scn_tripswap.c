@@ -39,15 +39,26 @@ static void graph(csr_matrix *m, unsigned scale, uint64_t *s)
         m->val[e] = (float)(csr_next(s) % 1000) / 1000.0f;
 }
 
-/* The ELLPACK-R form of m into val, col (rows * width, column-major,
- * zeros past a row's end) and len; the width. */
-static size_t ellpack_r(const csr_matrix *m, float **val, cl_int **col,
-                        cl_int **len)
+/* ELLPACK-R arrays of at most this many entries (the longest row of a
+ * large R-MAT graph makes them far too big). */
+#define ELLPACK_MAX_ENTRIES ((size_t)1 << 24)
+
+/* The longest row of m. */
+static size_t longest_row(const csr_matrix *m)
 {
-    size_t width = 1, rows = m->rows;
-    for (size_t r = 0; r < rows; r++)
+    size_t width = 1;
+    for (size_t r = 0; r < m->rows; r++)
         if ((size_t)(m->rowptr[r + 1] - m->rowptr[r]) > width)
             width = (size_t)(m->rowptr[r + 1] - m->rowptr[r]);
+    return width;
+}
+
+/* The ELLPACK-R form of m into val, col (rows * width, column-major,
+ * zeros past a row's end) and len. */
+static void ellpack_r(const csr_matrix *m, size_t width, float **val,
+                      cl_int **col, cl_int **len)
+{
+    size_t rows = m->rows;
     *val = calloc(rows * width, sizeof **val);
     *col = calloc(rows * width, sizeof **col);
     *len = malloc(rows * sizeof **len);
@@ -60,7 +71,6 @@ static size_t ellpack_r(const csr_matrix *m, float **val, cl_int **col,
             (*col)[(size_t)j * rows + r] = m->col[m->rowptr[r] + j];
         }
     }
-    return width;
 }
 
 /* L launches, each waited for; the fastest and median time of the later
@@ -84,13 +94,20 @@ static double launches(const it_cl *cl, cl_kernel k, size_t global, long n,
     return median;
 }
 
-/* The ELLPACK-R SpMV of m, n launches, y's digest. */
+/* The ELLPACK-R SpMV of m, n launches, y's digest (skipped where its
+ * arrays would be too big). */
 static void run_ellr(const it_cl *cl, cl_program program, const csr_matrix *m,
                      cl_mem x, cl_mem y, long n)
 {
     float *val;
     cl_int *col, *len;
-    size_t width = ellpack_r(m, &val, &col, &len), rows = m->rows;
+    size_t width = longest_row(m), rows = m->rows;
+    if (width > ELLPACK_MAX_ENTRIES / rows) {
+        printf("tripswap: ellpack-r skipped: %zu rows of %zu entries\n", rows,
+               width);
+        return;
+    }
+    ellpack_r(m, width, &val, &col, &len);
     cl_kernel k = it_kernel(program, "ellr");
     cl_mem args[5] = {csr_buffer(cl, rows * width * sizeof *val, val),
                       csr_buffer(cl, rows * width * sizeof *col, col),
