@@ -241,6 +241,13 @@ typedef struct dla_kernel {
      * with annotated indirect references). */
     int jobswap;
     char *jobswap_reason;
+    /* With it, the jobs key written before the kernel (a row loop's trip
+     * count: "//DL: v1 jobs: by E[hi] - B[lo]", else a loop bound's,
+     * "by L[E]"), or NULL. */
+    char *jobs_key;
+    /* The bound "L[E]" of a loop j < L[E] around a reference: a trip
+     * count per job (indirect.c), or NULL. */
+    char *loop_key;
 } dla_kernel;
 
 typedef struct dla_program {

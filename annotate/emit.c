@@ -144,7 +144,8 @@ static char *jobswap_text(const dla_kernel *k, int what, int *failed)
     return b.text;
 }
 
-/* The indirect references' annotations the kernel does not have yet,
+/* The indirect references' annotations the kernel does not have yet
+ * (and its chunks flag and jobs key),
  * one a line (written after its layout annotations), or NULL. */
 static char *indirect_lines(const dla_kernel *k, int *failed)
 {
@@ -154,6 +155,8 @@ static char *indirect_lines(const dla_kernel *k, int *failed)
             putf(&b, "%s\n", k->indirect[i].annotation);
     if (redirected(k) && k->chunks && !(k->annot && k->annot->chunks))
         puts_(&b, "//DL: v1 launch: chunks\n");
+    if (k->jobs_key)
+        putf(&b, "%s\n", k->jobs_key);
     *failed |= b.failed;
     return b.text;
 }

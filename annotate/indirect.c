@@ -297,6 +297,24 @@ static char *for_rows(ref *r, int f, int v, int init)
     return text;
 }
 
+/* j < L[E]: a trip count per job, which no reference annotation can say;
+ * the kernel's jobs key where L is an integer array argument read only,
+ * E affine in the global id (jobswap.c writes it). */
+static char *per_job_bound(ref *r, int bound)
+{
+    char *key = bound_text(r, bound);
+    dla_kernel *k = r->c->k;
+    if (!key)
+        return NULL;
+    if (!k->loop_key)
+        k->loop_key = dla_strdup(key);
+    no(r, dla_printf("its loop runs to %s, a trip count per job (the "
+                     "kernel's jobs key)",
+                     key));
+    free(key);
+    return NULL;
+}
+
 /* for (T j = 0; j < N; j++) declaring the loop variable (node v of its
  * init): "< N"; or a row-bounded loop (for_rows). */
 static char *for_trips(ref *r, int f, int v)
@@ -320,6 +338,9 @@ static char *for_trips(ref *r, int f, int v)
     if (!steps_by_one(r, inc) || !only_read(r, r->loop_var, inc))
         return no(r, dla_strdup("the loop variable does not step by one, "
                                 "or the body changes it"));
+    int bound = dla_strip(t, dla_child(t, cond, 1));
+    if (bound >= 0 && t->nodes[bound].kind == CXCursor_ArraySubscriptExpr)
+        return per_job_bound(r, bound);
     char *n = expr_text(r, dla_child(t, cond, 1), 0);
     char *text = n ? dla_printf("< %s", n) : NULL;
     free(n);

@@ -17,7 +17,10 @@
  *     printf, through which jobs could see one another or their order;
  *   - no calls of the source's own functions (get_global_id inside them
  *     would not follow the macro);
- *   - its parameters are spelled in the file (dl_job is appended). */
+ *   - its parameters are spelled in the file (dl_job is appended).
+ * With the form, a row loop's trip count, or a loop's bound read per job
+ * (j < len[gid], whose references no annotation can say), becomes the
+ * kernel's jobs key (docs/annotations.md, "The jobs key"). */
 #include "analyze.h"
 
 #include <stdlib.h>
@@ -101,10 +104,38 @@ static int annotated_indirect(const dla_kernel *k)
     return 0;
 }
 
+/* The jobs key of a row loop from its canonical reference, "... for(k in
+ * B[lo] .. E[hi])": "//DL: v1 jobs: by E[hi] - B[lo]", the row's trip
+ * count, by which the runtime sorts the jobs.  NULL: not a row loop. */
+static char *rows_key(const char *annotation)
+{
+    const char *in = strstr(annotation, " for(");
+    in = in ? strstr(in, " in ") : NULL;
+    const char *dots = in ? strstr(in, " .. ") : NULL;
+    size_t n = dots ? strlen(dots + 4) : 0;
+    if (n < 2 || dots[3 + n] != ')')
+        return NULL;
+    return dla_printf("//DL: v1 jobs: by %.*s - %.*s", (int)(n - 1), dots + 4,
+                      (int)(dots - in - 4), in + 4);
+}
+
+/* The first row loop's key, else a per-job loop bound's, where the
+ * source has none yet. */
+static void jobs_key(dla_kernel *k)
+{
+    if (k->annot && k->annot->njobs)
+        return;
+    for (unsigned i = 0; i < k->nindirect && !k->jobs_key; i++)
+        if (k->indirect[i].annotation)
+            k->jobs_key = rows_key(k->indirect[i].annotation);
+    if (!k->jobs_key && k->loop_key)
+        k->jobs_key = dla_printf("//DL: v1 jobs: by %s", k->loop_key);
+}
+
 int dla_jobswap(ctx *c, CXCursor fn)
 {
     dla_kernel *k = c->k;
-    if (!annotated_indirect(k) ||
+    if ((!annotated_indirect(k) && !k->loop_key) ||
         (k->signature && strstr(k->signature, "DL_JOBSWAP_")))
         return 0; /* nothing to swap, or written already */
     for (unsigned i = 0; i < k->nargs; i++)
@@ -128,5 +159,6 @@ int dla_jobswap(ctx *c, CXCursor fn)
                                         "macro"));
     k->params_end = last.end;
     k->jobswap = 1;
+    jobs_key(k);
     return 0;
 }

@@ -195,6 +195,10 @@ static void explain(const dla_program *p)
         else if (k->jobswap_reason)
             fprintf(stderr, "%s:%u: kernel '%s': no job-swapped form: %s\n",
                     p->src.name, k->line, k->name, k->jobswap_reason);
+        if (k->jobs_key)
+            fprintf(stderr,
+                    "%s:%u: kernel '%s': jobs sorted by trip count: %s\n",
+                    p->src.name, k->line, k->name, k->jobs_key);
         if (k->tiled)
             fprintf(stderr, "%s:%u: kernel '%s': takes the tiled launch: %s\n",
                     p->src.name, k->line, k->name, k->tiled_annotation);

@@ -426,6 +426,27 @@ static dl_status parse_loop(cursor *c, dl_annot_pending *p)
     return span_expr(c, start, end, "the trip count", &p->trips);
 }
 
+/* "jobs" ":" "by" bound [ "-" bound ]: the key of each job (its trip
+ * count), into the bound slots; the word "jobs" is read. */
+static dl_status parse_jobs(cursor *c, dl_annot_pending *p)
+{
+    size_t n;
+    p->jobs = 1;
+    DL_RETURN_IF_FAIL(expect(c, ":", "':' after jobs"));
+    const char *w = ident(c, &n);
+    if (!is_word(w, n, "by")) {
+        c->pos -= n;
+        return expected(c, "by");
+    }
+    DL_RETURN_IF_FAIL(parse_bound(c, p, 0));
+    if (accept(c, "-"))
+        DL_RETURN_IF_FAIL(parse_bound(c, p, 1));
+    blanks(c);
+    if (c->pos < c->len)
+        return expected(c, p->rows_array[1] ? "the end" : "'-' or the end");
+    return DL_SUCCESS;
+}
+
 /* "indirect" ":" ( "read" | "write" ) A ref [ record ] [ loop ]; the word
  * "indirect" is read. */
 static dl_status parse_indirect(cursor *c, dl_annot_pending *p)
@@ -487,6 +508,8 @@ static dl_status parse_text(cursor *c, dl_annot_pending *p)
         return parse_launch(c, p);
     if (is_word(w, n, "indirect"))
         return parse_indirect(c, p);
+    if (is_word(w, n, "jobs"))
+        return parse_jobs(c, p);
     c->pos = save;
     DL_RETURN_IF_FAIL(parse_layout(c, 0, &p->from));
     DL_RETURN_IF_FAIL(expect(c, ":", "':' after the layout"));
@@ -570,6 +593,20 @@ int dl_annot_format_chunks(const dl_annot_kernel *k, char *buf, size_t size)
 {
     return k && k->chunks ? snprintf(buf, size, "//DL: v1 launch: chunks")
                           : snprintf(buf, size, "%s", "");
+}
+
+int dl_annot_format_jobs(const dl_annot_kernel *k, char *buf, size_t size)
+{
+    dl_textbuf o = {buf, size, 0};
+    if (buf && size)
+        buf[0] = '\0';
+    for (uint32_t i = 0; k && i < k->njobs; i++) {
+        char index[1024];
+        dl_dims_format(k->jobs[i].index, index, sizeof index);
+        dl_textbuf_put(&o, "%s%s[%s]", i ? " - " : "//DL: v1 jobs: by ",
+                       k->jobs[i].name, index);
+    }
+    return (int)o.n;
 }
 
 int dl_annot_format_launch(const dl_annot_kernel *k, char *buf, size_t size)

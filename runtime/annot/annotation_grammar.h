@@ -38,6 +38,9 @@ typedef struct dl_annot_pending {
      * arrays' names and their indexes (trips is then NULL). */
     char *rows_array[2];
     dl_dims_expr *rows_index[2];
+    /* A kernel flag, "jobs: by E[hi] - B[lo]" or "by L[i]": each job's
+     * key in the bound slots (rows_array[1] NULL: one term), no name. */
+    int jobs;
 } dl_annot_pending;
 
 /* Parses the text of an annotation comment, after its "//" (which is in

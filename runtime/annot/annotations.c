@@ -14,6 +14,7 @@
 #include "clsource.h"
 #include "error.h"
 #include "indirect.h"
+#include "jobs.h"
 #include "log.h"
 
 #include <ctype.h>
@@ -328,6 +329,7 @@ static dl_status resolve_chunks(const dl_annot_pending *p, dl_annot_kernel *k)
 static void kernel_free(dl_annot_kernel *k)
 {
     dl_dims_free(k->tiled_bound);
+    dl_annot_jobs_free(k);
     for (uint32_t i = 0; i < k->nindirect; i++)
         dl_annot_indirect_free(&k->indirect[i]);
     free(k->indirect);
@@ -361,6 +363,8 @@ static dl_status bind_one(const dl_annot_pending *p, dl_annot_kernel *k)
         return resolve_chunks(p, k);
     if (p->indirect)
         return bind_indirect(p, k);
+    if (p->jobs)
+        return dl_annot_resolve_jobs(p, k);
     dl_annot_arg *arg = &k->args[k->nargs];
     dl_status status = resolve(p, k, arg);
     if (status == DL_SUCCESS)
@@ -568,6 +572,7 @@ static dl_status scan_source(scan *sc, const char *src, size_t len)
                  "annotation of '%s' is not followed by a "
                  "kernel function; ignored",
                  p->tiled_launch || p->chunks_launch ? "launch"
+                 : p->jobs                           ? "jobs"
                  : p->name                           ? p->name
                                                      : "?");
     }

@@ -128,6 +128,14 @@ typedef struct dl_annot_kernel {
      * conversion: a kernel with only these runs as written. */
     uint32_t nindirect;
     dl_annot_indirect *indirect;
+    /* "//DL: jobs: by E[hi] - B[lo]" (njobs 2) or "by L[i]" (1): job
+     * gid's key, its trip count, jobs[0] minus jobs[1], each an element of
+     * an integer array argument the kernel reads at an index affine in
+     * gid.  Job swapping sorts the jobs by it (docs/irregular.md, "Trip
+     * counts").  0: none. */
+    uint32_t njobs;
+    dl_annot_bound jobs[2];
+    unsigned jobs_line;
 } dl_annot_kernel;
 
 typedef struct dl_annot_diag {
@@ -191,6 +199,9 @@ int dl_annot_format_launch(const dl_annot_kernel *kernel, char *buf,
 int dl_annot_format_chunks(const dl_annot_kernel *kernel, char *buf,
                            size_t size);
 
+/* The kernel's jobs key, "//DL: v1 jobs: by rowptr[gid + 1] -
+ * rowptr[gid]", or "" when it has none. */
+int dl_annot_format_jobs(const dl_annot_kernel *kernel, char *buf, size_t size);
 /* The canonical form of an indirect reference:
  * "//DL: v1 indirect: read x[col[j * n + gid] + 1] for(j < K)". */
 int dl_annot_format_indirect(const dl_annot_indirect *ref, char *buf,
@@ -233,6 +244,12 @@ dl_status dl_annot_indirect_rows_eval(const dl_annot_indirect *ref,
                                       dl_annot_macro_fn macro, void *user,
                                       dl_annot_rows_range *out);
 
+/* Where a kernel's jobs key lies at one launch: job gid =
+ * global_offset(0) + t has the key jobs[0][base[0] + t * stride[0]]
+ * minus (njobs 2) jobs[1][base[1] + t * stride[1]]; offset is 0. */
+dl_status dl_annot_jobs_eval(const dl_annot_kernel *kernel,
+                             const dl_dims_env *env, dl_annot_macro_fn macro,
+                             void *user, dl_annot_rows_range *out);
 /* The offset c of ref at the launch env describes, into *offset (0 without
  * one); also for a reference in a row-bounded loop. */
 dl_status dl_annot_indirect_offset(const dl_annot_indirect *ref,

@@ -185,22 +185,20 @@ static dl_status bind_arrays(const dl_annot_pending *p,
     return element(p, &k->params[out->array], out);
 }
 
-/* One bound of a row-bounded loop: B an integer array argument, its
- * index affine in gid alone. */
-static dl_status bind_bound(const dl_annot_pending *p, const dl_annot_kernel *k,
-                            int i, names *n, dl_annot_bound *out)
+dl_status dl_annot_bind_bound(const dl_annot_kernel *k, const char *array,
+                              const dl_dims_expr *index, const char *loop_var,
+                              dl_annot_bound *out)
 {
     unsigned used;
-    DL_RETURN_IF_FAIL(
-        global_pointer(k, p->rows_array[i], "bounds array", &out->array));
+    names n = {k, loop_var, 1};
+    DL_RETURN_IF_FAIL(global_pointer(k, array, "bounds array", &out->array));
     const dl_kernel_param *b = &k->params[out->array];
     out->name = b->name;
     out->type = element_int_type(b->type);
     DL_RETURN_ERROR_ON(out->type == DL_INT_NONE, DL_INVALID_ARGUMENT,
                        "bounds array '%s' holds %s, not integers", b->name,
                        b->type);
-    n->in_index = 1;
-    DL_RETURN_IF_FAIL(bind_copy(p->rows_index[i], n, "bound", &out->index));
+    DL_RETURN_IF_FAIL(bind_copy(index, &n, "bound", &out->index));
     DL_RETURN_IF_FAIL(check_affine(out->index, k->nparams, &used));
     DL_RETURN_ERROR_ON(used & 2u, DL_INVALID_ARGUMENT,
                        "the bound '%s[%s]' names the loop variable", b->name,
@@ -212,9 +210,9 @@ static dl_status bind_bound(const dl_annot_pending *p, const dl_annot_kernel *k,
 static dl_status bind_rows(const dl_annot_pending *p, const dl_annot_kernel *k,
                            dl_annot_indirect *out)
 {
-    names n = {k, p->loop_var, 1};
     for (int i = 0; i < 2; i++) {
-        DL_RETURN_IF_FAIL(bind_bound(p, k, i, &n, &out->rows[i]));
+        DL_RETURN_IF_FAIL(dl_annot_bind_bound(
+            k, p->rows_array[i], p->rows_index[i], p->loop_var, &out->rows[i]));
         DL_RETURN_ERROR_ON(out->rows[i].array == out->array ||
                                out->rows[i].array == out->via,
                            DL_INVALID_ARGUMENT,
@@ -451,6 +449,17 @@ dl_status dl_annot_indirect_offset(const dl_annot_indirect *ref,
     return ref->offset ? eval_at(ref->offset, &c, 0, 0, offset) : DL_SUCCESS;
 }
 
+dl_status dl_annot_bound_eval(const dl_annot_bound *b, uint32_t nparams,
+                              const dl_dims_env *env, dl_annot_macro_fn macro,
+                              void *user, int64_t *base, int64_t *stride)
+{
+    eval_ctx c = {env, nparams, 0, 0, macro, user};
+    int64_t g0 = env->global_offset ? (int64_t)env->global_offset[0] : 0, next;
+    DL_RETURN_IF_FAIL(eval_at(b->index, &c, g0, 0, base));
+    DL_RETURN_IF_FAIL(eval_at(b->index, &c, g0 + 1, 0, &next));
+    return difference(next, *base, stride);
+}
+
 dl_status dl_annot_indirect_rows_eval(const dl_annot_indirect *ref,
                                       uint32_t nparams, const dl_dims_env *env,
                                       dl_annot_macro_fn macro, void *user,
@@ -458,15 +467,11 @@ dl_status dl_annot_indirect_rows_eval(const dl_annot_indirect *ref,
 {
     DL_RETURN_ERROR_ON(!ref || !ref->rows[0].index || !env || !out,
                        DL_INVALID_ARGUMENT, "no row-bounded loop to evaluate");
-    eval_ctx c = {env, nparams, 0, 0, macro, user};
-    int64_t g0 = env->global_offset ? (int64_t)env->global_offset[0] : 0, next;
     *out = (dl_annot_rows_range){{0, 0}, {0, 0}, 0};
-    for (int i = 0; i < 2; i++) {
-        DL_RETURN_IF_FAIL(
-            eval_at(ref->rows[i].index, &c, g0, 0, &out->base[i]));
-        DL_RETURN_IF_FAIL(eval_at(ref->rows[i].index, &c, g0 + 1, 0, &next));
-        DL_RETURN_IF_FAIL(difference(next, out->base[i], &out->stride[i]));
-    }
+    for (int i = 0; i < 2; i++)
+        DL_RETURN_IF_FAIL(dl_annot_bound_eval(&ref->rows[i], nparams, env,
+                                              macro, user, &out->base[i],
+                                              &out->stride[i]));
     return dl_annot_indirect_offset(ref, nparams, env, macro, user,
                                     &out->offset);
 }

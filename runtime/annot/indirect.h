@@ -14,4 +14,17 @@ dl_status dl_annot_resolve_indirect(const dl_annot_pending *p,
 
 void dl_annot_indirect_free(dl_annot_indirect *ref);
 
+/* Binds array[index] as a bound of kernel k (a row's, or the jobs
+ * key's): an integer array argument, its index affine in gid, not naming
+ * loop_var (NULL: none). */
+dl_status dl_annot_bind_bound(const dl_annot_kernel *k, const char *array,
+                              const dl_dims_expr *index, const char *loop_var,
+                              dl_annot_bound *out);
+
+/* Bound b at the launch env describes: work-item global_offset(0) + t
+ * reads entry *base + t * *stride. */
+dl_status dl_annot_bound_eval(const dl_annot_bound *b, uint32_t nparams,
+                              const dl_dims_env *env, dl_annot_macro_fn macro,
+                              void *user, int64_t *base, int64_t *stride);
+
 #endif

@@ -200,3 +200,18 @@ dl_status dl_job_swap_by_length(const uint64_t *length, size_t n, size_t *job)
     free(sorted);
     return DL_SUCCESS;
 }
+
+uint64_t dl_job_swap_steps(const uint64_t *length, const size_t *job, size_t n,
+                           unsigned warp)
+{
+    uint64_t steps = 0, longest = 0;
+    for (size_t t = 0; warp && t < n; t++) {
+        uint64_t len = length[job ? job[t] : t];
+        longest = len > longest ? len : longest;
+        if ((t + 1) % warp == 0 || t + 1 == n) {
+            steps += longest;
+            longest = 0;
+        }
+    }
+    return steps;
+}

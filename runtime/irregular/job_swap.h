@@ -38,4 +38,12 @@ dl_status dl_job_swap_by_segment(const int64_t *elem, size_t n, unsigned warp,
 /* Fills job[0..n) with R by length. */
 dl_status dl_job_swap_by_length(const uint64_t *length, size_t n, size_t *job);
 
+/* The warp steps of a loop whose trip count is length[job] in work-item
+ * t's job (job NULL: t): each SIMD group of `warp` consecutive
+ * work-items steps as often as its longest trip count, the coalescing
+ * analyser's model of a row loop (dl_coalesce_count_rows' warp-accesses,
+ * empty rows aside).  0 for a zero warp. */
+uint64_t dl_job_swap_steps(const uint64_t *length, const size_t *job, size_t n,
+                           unsigned warp);
+
 #endif

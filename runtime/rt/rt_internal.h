@@ -417,6 +417,9 @@ typedef struct rt_stats {
     /* The selector's plannings started (rt_jobswap.c): under auto only
      * where the kernel's plain time so far could pay one. */
     uint64_t irregular_plans;
+    /* Job swapping by trip count (rt_tripswap.c): plannings started,
+     * launches run with the jobs sorted. */
+    uint64_t trip_plans, trip_launches;
 } rt_stats;
 
 typedef struct rt_state {

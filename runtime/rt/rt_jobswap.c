@@ -12,6 +12,7 @@
 #include "rt_padding.h"
 #include "rt_permute.h"
 #include "rt_reorder.h"
+#include "rt_tripswap_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,7 @@
 
 /* ------------------------------------------------------------- facts */
 
-/* Whether dl-annotate wrote the job-swapped form (its dl_job parameter). */
-static int jobswap_form(const dl_annot_kernel *ak)
+int rt_irregular_jobswap_form(const dl_annot_kernel *ak)
 {
     for (uint32_t i = 0; i < ak->nparams; i++)
         if (!strcmp(ak->params[i].name, "dl_job"))
@@ -74,8 +74,7 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Locked: k's state, made at its first launch; NULL when out of memory. */
-static rt_irregular *state_of(rt_kernel *k)
+rt_irregular *rt_irregular_state(rt_kernel *k)
 {
     if (!k->irregular && (k->irregular = calloc(1, sizeof *k->irregular))) {
         k->irregular->refs = 1;
@@ -125,7 +124,7 @@ int rt_irregular_remapped(const rt_kernel *k)
 void rt_irregular_remap_forced(rt_kernel *k)
 {
     rt_lock();
-    rt_irregular *st = state_of(k);
+    rt_irregular *st = rt_irregular_state(k);
     int first = st && !st->decided;
     rt_unlock();
     if (!first)
@@ -223,8 +222,7 @@ static rt_irregular_launched run(const launch_call *c, rt_kernel *k,
 
 /* ---------------------------------------------------------- planning */
 
-/* Why launch c cannot be planned from, or NULL. */
-static const char *unplannable(const launch_call *c)
+const char *rt_irregular_unplannable(const launch_call *c)
 {
     if (c->task || c->work_dim != 1)
         return "job swapping and the selector take 1-D ranges only";
@@ -244,7 +242,9 @@ static const char *plan_range(const launch_call *c, const rt_kernel *k,
 {
     if (r->rows[0].index)
         return "its first reference is a row-bounded (CSR) loop, whose "
-               "entries job swapping cannot plan";
+               "entries job swapping cannot plan by segment (a jobs key, "
+               "'//DL: jobs: by rowptr[gid + 1] - rowptr[gid]', has it "
+               "sort the jobs by trip count)";
     if (rt_indirect_eval(c, k, r, range) != DL_SUCCESS)
         return "its first reference cannot be evaluated at this launch";
     if (range->t_stride < 0 || range->j_stride < 0 || range->base < 0 ||
@@ -370,7 +370,7 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
              r->array_name, r->via_name);
     rt_select_facts_init(&p->facts);
     p->facts.gather_form = k->reorder;
-    p->facts.jobswap_form = jobswap_form(k->annot);
+    p->facts.jobswap_form = rt_irregular_jobswap_form(k->annot);
     p->facts.a_written = a_written(k->annot, r);
     p->facts.others_disturbed = others_indexed(k->annot);
     p->facts.bytes_duplication = bytes / isz * r->elem_size;
@@ -460,7 +460,8 @@ static double plan_cost_ns(const launch_call *c, rt_kernel *k)
     dl_annot_indirect_range range;
     cl_mem pm = rt_launch_arg_mem(k, r->via);
     size_t isz = dl_int_type_size(r->via_type), bytes = 0;
-    if (unplannable(c) || plan_range(c, k, r, &range) || !pm || !isz ||
+    if (rt_irregular_unplannable(c) || plan_range(c, k, r, &range) || !pm ||
+        !isz ||
         dl_cl.clGetMemObjectInfo(pm, CL_MEM_SIZE, sizeof bytes, &bytes, NULL) !=
             CL_SUCCESS ||
         (uint64_t)range.base >= bytes / isz)
@@ -469,13 +470,7 @@ static double plan_cost_ns(const launch_call *c, rt_kernel *k)
            2.0 * (double)k->prog->build_ns;
 }
 
-/* Under DL_POLICY=auto with the selector: whether this launch of k, the
- * st->launches-th, starts the planning.  Only once the kernel's launches
- * took (at their plain speed, as the tuner measured them, else the host
- * time since the first) PLAN_PAYS_AFTER times what the planning costs:
- * a short program plans nothing, and its exit waits for no planning.
- * Under DL_POLICY=always, a forced method or without a tuner: at once. */
-static int planning_pays(const launch_call *c, rt_kernel *k, rt_irregular *st)
+int rt_irregular_plan_pays(const rt_kernel *k, rt_irregular *st, double cost)
 {
     if (dl_rt.controls.policy != DL_POLICY_AUTO ||
         dl_rt.controls.irregular != DL_IRREGULAR_AUTO || !dl_rt.tuner)
@@ -485,23 +480,36 @@ static int planning_pays(const launch_call *c, rt_kernel *k, rt_irregular *st)
     int logged = st->deferred;
     st->deferred = 1;
     rt_unlock();
-    double cost = plan_cost_ns(c, k);
     double spent = dl_tuner_plain_spent(dl_rt.tuner, k);
     if (spent <= 0)
         spent = (double)(now_ns() - first);
     int pays = !cost || (launches >= PLAN_MIN_LAUNCHES &&
                          spent >= PLAN_PAYS_AFTER * cost);
     if (pays && cost)
-        DL_LOG_DEBUG("irregular: kernel '%s': the selector plans at launch "
-                     "%llu: %.1f ms spent in it, the planning %.1f ms",
+        DL_LOG_DEBUG("irregular: kernel '%s': plans at launch %llu: %.1f ms "
+                     "spent in it, the planning %.1f ms",
                      k->name, (unsigned long long)launches, spent / 1e6,
                      cost / 1e6);
     else if (!pays && !logged)
-        DL_LOG_DEBUG("irregular: kernel '%s': the selector plans once its "
-                     "launches took %.0f times the planning's %.1f ms "
-                     "(%.1f ms so far)",
+        DL_LOG_DEBUG("irregular: kernel '%s': plans once its launches took "
+                     "%.0f times the planning's %.1f ms (%.1f ms so far)",
                      k->name, PLAN_PAYS_AFTER, cost / 1e6, spent / 1e6);
     return pays;
+}
+
+/* Under DL_POLICY=auto with the selector: whether this launch of k, the
+ * st->launches-th, starts the planning: only once the kernel's launches
+ * took (at their plain speed, as the tuner measured them, else the host
+ * time since the first) PLAN_PAYS_AFTER times what the planning costs
+ * (rt_irregular_plan_pays): a short program plans nothing, and its exit
+ * waits for no planning.  Under DL_POLICY=always, a forced method or
+ * without a tuner: at once. */
+static int planning_pays(const launch_call *c, rt_kernel *k, rt_irregular *st)
+{
+    if (dl_rt.controls.policy != DL_POLICY_AUTO ||
+        dl_rt.controls.irregular != DL_IRREGULAR_AUTO || !dl_rt.tuner)
+        return 1;
+    return rt_irregular_plan_pays(k, st, plan_cost_ns(c, k));
 }
 
 /* The first launch: as it would run, then P's read after it. */
@@ -511,7 +519,7 @@ static rt_irregular_launched first_launch(const launch_call *c, rt_kernel *k,
 {
     const dl_annot_indirect *r = planned_ref(k);
     dl_annot_indirect_range range;
-    const char *why = unplannable(c);
+    const char *why = rt_irregular_unplannable(c);
     why = why ? why : plan_range(c, k, r, &range);
     rt_jobswap_plan *p = why ? NULL : new_plan(c, k, r, &range, &why);
     if (!p)
@@ -603,11 +611,23 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
 {
     dl_irregular_mode mode = dl_rt.controls.irregular;
     /* A kernel converting its arguments' layouts keeps the layout path. */
-    if (!k->annot || !k->annot->nindirect || !k->prog || !k->prog->source ||
-        k->transformed || dl_rt.controls.policy == DL_POLICY_NEVER)
+    if (!k->annot || !(k->annot->nindirect || k->annot->njobs) || !k->prog ||
+        !k->prog->source || k->transformed ||
+        dl_rt.controls.policy == DL_POLICY_NEVER)
+        return RT_IRREGULAR_ASIS;
+    /* A jobs key: planned by trip count (rt_tripswap.h); declined, the
+     * caller's path as before. */
+    if (rt_tripswap_applies(k)) {
+        rt_lock();
+        rt_irregular *own = rt_irregular_state(k);
+        rt_unlock();
+        return own ? rt_tripswap_launch(c, k, own, nwait, wait, event, err)
+                   : RT_IRREGULAR_ASIS;
+    }
+    if (!k->annot->nindirect) /* a jobs key alone */
         return RT_IRREGULAR_ASIS;
     rt_lock();
-    rt_irregular *st = state_of(k);
+    rt_irregular *st = rt_irregular_state(k);
     int decided = st && st->decided, reading = st && st->reading;
     rt_irregular_path path = st ? st->path : RT_PATH_ASIS;
     cl_kernel variant = st ? st->variant : NULL;
@@ -655,7 +675,8 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
         f.gather_form = k->reorder;
         rt_irregular_path forced = rt_select_path(mode, &f, &sel);
         done = settle(k, forced, sel.reason);
-    } else if (mode == DL_IRREGULAR_JOBSWAP && !jobswap_form(k->annot)) {
+    } else if (mode == DL_IRREGULAR_JOBSWAP &&
+               !rt_irregular_jobswap_form(k->annot)) {
         rt_select_facts f;
         rt_select_facts_init(&f);
         done = settle(k, rt_select_path(mode, &f, &sel), sel.reason);

@@ -16,6 +16,7 @@
 #include "permute.h"
 #include "rt_padding.h"
 #include "rt_permute.h"
+#include "rt_tripswap.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -81,6 +82,7 @@ void rt_irregular_unref(rt_irregular *st)
     if (st->job)
         dl_cl.clReleaseMemObject(st->job);
     rt_padding_unref(st->pad);
+    rt_trips_free(st->trips);
     free(st);
 }
 
@@ -269,6 +271,52 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
 
 /* ---------------------------------------------------------- building */
 
+cl_mem rt_jobswap_upload_map(cl_context context, const size_t *job,
+                             size_t active, size_t global, const char **why)
+{
+    uint32_t *r = malloc((global ? global : 1) * sizeof *r);
+    if (!r) {
+        *why = "out of host memory";
+        return NULL;
+    }
+    for (size_t t = 0; t < global; t++)
+        r[t] = (uint32_t)(t < active ? job[t] : t);
+    cl_int err = CL_SUCCESS;
+    cl_mem m =
+        dl_cl.clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             global * sizeof *r, r, &err);
+    free(r);
+    if (!m)
+        *why = "the job map cannot be allocated on the device";
+    return m;
+}
+
+cl_kernel rt_jobswap_build_form(cl_context context, cl_device_id device,
+                                const char *source, size_t source_len,
+                                const char *options, const char *kernel,
+                                const char **why)
+{
+    char *all = NULL;
+    if (asprintf(&all, "%s -D DL_JOBSWAP_%s=1", options, kernel) < 0) {
+        *why = "out of host memory";
+        return NULL;
+    }
+    cl_int err = CL_SUCCESS;
+    cl_program prog =
+        dl_cl.clCreateProgramWithSource(context, 1, &source, &source_len, &err);
+    if (prog)
+        err = dl_cl.clBuildProgram(prog, 1, &device, all, NULL, NULL);
+    cl_kernel k = prog && err == CL_SUCCESS
+                      ? dl_cl.clCreateKernel(prog, kernel, &err)
+                      : NULL;
+    if (prog)
+        dl_cl.clReleaseProgram(prog); /* the kernel keeps it */
+    free(all);
+    if (!k)
+        *why = "the job-swapped form does not build";
+    return k;
+}
+
 /* R over the whole range: the planned jobs, then the work-items past P
  * in their own order; uploaded.  NULL, or *why. */
 static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
@@ -278,52 +326,19 @@ static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
         *why = "the process exits";
         return NULL;
     }
-    uint32_t *r = malloc(p->global * sizeof *r);
-    if (!r) {
-        *why = "out of host memory";
-        return NULL;
-    }
-    for (size_t t = 0; t < p->global; t++)
-        r[t] = (uint32_t)(t < active ? job[t] : t);
-    cl_int err = CL_SUCCESS;
-    cl_mem m = dl_cl.clCreateBuffer(p->context,
-                                    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                    p->global * sizeof *r, r, &err);
-    free(r);
-    if (!m)
-        *why = "the job map cannot be allocated on the device";
-    return m;
+    return rt_jobswap_upload_map(p->context, job, active, p->global, why);
 }
 
 /* The kernel of the job-swapped form: the program's source built with
  * its options and DL_JOBSWAP_<kernel>.  NULL, or *why. */
 static cl_kernel build(rt_jobswap_plan *p, const char **why)
 {
-    char *options = NULL;
     if (rt_irregular_stopping()) { /* nothing would run it */
         *why = "the process exits";
         return NULL;
     }
-    if (asprintf(&options, "%s -D DL_JOBSWAP_%s=1", p->options, p->kernel) <
-        0) {
-        *why = "out of host memory";
-        return NULL;
-    }
-    const char *text = p->source;
-    cl_int err = CL_SUCCESS;
-    cl_program prog = dl_cl.clCreateProgramWithSource(p->context, 1, &text,
-                                                      &p->source_len, &err);
-    if (prog)
-        err = dl_cl.clBuildProgram(prog, 1, &p->device, options, NULL, NULL);
-    cl_kernel k = prog && err == CL_SUCCESS
-                      ? dl_cl.clCreateKernel(prog, p->kernel, &err)
-                      : NULL;
-    if (prog)
-        dl_cl.clReleaseProgram(prog); /* the kernel keeps it */
-    free(options);
-    if (!k)
-        *why = "the job-swapped form does not build";
-    return k;
+    return rt_jobswap_build_form(p->context, p->device, p->source,
+                                 p->source_len, p->options, p->kernel, why);
 }
 
 /* ------------------------------------------------------------ thread */
@@ -436,21 +451,25 @@ static void *plan_thread(void *arg)
     return NULL;
 }
 
+int rt_irregular_spawn(void *(*fn)(void *), void *arg)
+{
+    pthread_t thread;
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr))
+        return -1;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int failed = pthread_create(&thread, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+    return failed ? -1 : 0;
+}
+
 static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
 {
     (void)ev;
     rt_jobswap_plan *p = user;
     if (!rt_irregular_flight(1))
         return; /* exiting: dropped, with what it holds */
-    pthread_t thread;
-    pthread_attr_t attr;
-    int started = status == CL_COMPLETE && !pthread_attr_init(&attr);
-    if (started) {
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        started = !pthread_create(&thread, &attr, plan_thread, p);
-        pthread_attr_destroy(&attr);
-    }
-    if (started)
+    if (status == CL_COMPLETE && !rt_irregular_spawn(plan_thread, p))
         return;
     DL_LOG_INFO("irregular: %s keeps its path: %s", p->label,
                 status == CL_COMPLETE ? "no planning thread"

@@ -25,6 +25,7 @@ typedef struct rt_irregular {
     uint64_t first_ns;
     uint64_t launches;
     int deferred;
+    struct rt_trips *trips; /* job swapping by trip count (rt_tripswap.h) */
 } rt_irregular;
 
 /* One planning: P's entries read at a launch, and what the thread needs
@@ -102,8 +103,40 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p);
  * which use OpenCL, before the process tears it down (30 s at most). */
 int rt_irregular_flight(int delta);
 
+/* Starts fn(arg) on a detached thread: 0, or -1. */
+int rt_irregular_spawn(void *(*fn)(void *), void *arg);
+
 /* Whether the process exits: a planning thread stops at its next step. */
 int rt_irregular_stopping(void);
+
+/* R over `global` work-items on the device: job[t] for t < active, then
+ * t itself.  NULL, or *why. */
+cl_mem rt_jobswap_upload_map(cl_context context, const size_t *job,
+                             size_t active, size_t global, const char **why);
+
+/* The job-swapped form of `kernel`: `source` built with `options` and
+ * -D DL_JOBSWAP_<kernel>=1.  NULL, or *why. */
+cl_kernel rt_jobswap_build_form(cl_context context, cl_device_id device,
+                                const char *source, size_t source_len,
+                                const char *options, const char *kernel,
+                                const char **why);
+
+/* Locked: k's state, made at its first launch; NULL when out of memory. */
+rt_irregular *rt_irregular_state(rt_kernel *k);
+
+/* Whether dl-annotate wrote the job-swapped form (its dl_job parameter). */
+int rt_irregular_jobswap_form(const dl_annot_kernel *ak);
+
+/* Why launch c cannot be planned from (job swapping takes 1-D ranges
+ * without an offset), or NULL. */
+const char *rt_irregular_unplannable(const launch_call *c);
+
+/* Unlocked: under DL_POLICY=auto with the selector and a tuner, whether
+ * this launch of k (counted in st) may start a planning estimated at
+ * `cost` ns: once the kernel's launches took (at their measured plain
+ * speed, else the host time since its first) a few times that, after a
+ * few launches.  Otherwise at once. */
+int rt_irregular_plan_pays(const rt_kernel *k, rt_irregular *st, double cost);
 
 /* Locked: drops one hold on st; the last frees it. */
 void rt_irregular_unref(rt_irregular *st);

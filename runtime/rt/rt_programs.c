@@ -182,7 +182,8 @@ void rt_program_unref(rt_program *p)
 }
 
 /* Whether the program is tracked: some kernel has an argument's layout,
- * the launch flag or a rejected annotation (counted as declined), or
+ * the launch flag, a jobs key or a rejected annotation (counted as
+ * declined), or
  * indirect references that DL_COALESCING counts or that are reordered
  * (rt_reorder.h).  A program with only indirect references otherwise
  * runs exactly as without dlayout. */
@@ -190,7 +191,7 @@ static int worth_tracking(const dl_annot_program *annot)
 {
     for (uint32_t i = 0; i < annot->nkernels; i++) {
         const dl_annot_kernel *k = &annot->kernels[i];
-        if (k->nargs || k->tiled || !k->nindirect ||
+        if (k->nargs || k->tiled || !k->nindirect || k->njobs ||
             dl_rt.controls.coalescing || rt_reorder_wanted(k) ||
             rt_permute_considered(k) || rt_padding_considered(k))
             return 1;

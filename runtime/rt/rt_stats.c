@@ -33,6 +33,8 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(permutations_applied)
     RT_GET(permutations_restored)
     RT_GET(irregular_plans)
+    RT_GET(trip_plans)
+    RT_GET(trip_launches)
 #undef RT_GET
     /* The memos' launches not yet retired into the counters.  Only the
      * mutex: rt_lock() would also invalidate every memo. */
@@ -60,7 +62,7 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "reorder_invalidations=%llu chunked_launches=%llu "
         "overlapped_gathers=%llu partial_launches=%llu "
         "permutations_applied=%llu permutations_restored=%llu "
-        "irregular_plans=%llu",
+        "irregular_plans=%llu trip_plans=%llu trip_launches=%llu",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
@@ -77,7 +79,9 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->partial_launches,
         (unsigned long long)s->permutations_applied,
         (unsigned long long)s->permutations_restored,
-        (unsigned long long)s->irregular_plans);
+        (unsigned long long)s->irregular_plans,
+        (unsigned long long)s->trip_plans,
+        (unsigned long long)s->trip_launches);
 }
 
 void rt_stats_ran_transformed(rt_kernel *k)

@@ -93,3 +93,54 @@ cl_mem csr_buffer(const it_cl *cl, size_t size, void *host)
     CHECK(err);
     return m;
 }
+
+#define EDGE_FACTOR 8
+
+/* One R-MAT edge: each of `scale` bits picks a quadrant. */
+static void rmat_edge(unsigned scale, uint64_t *s, size_t *src, size_t *dst)
+{
+    *src = *dst = 0;
+    for (unsigned bit = 0; bit < scale; bit++) {
+        uint64_t u = csr_next(s) % 100;
+        *src = *src << 1 | (u >= 76);
+        *dst = *dst << 1 | ((u >= 57 && u < 76) || u >= 95);
+    }
+}
+
+/* The in-edge CSR of the R-MAT graph renumbered by num (rows by
+ * destination, col the sources, val unused); outdeg[u] how often u is a
+ * source (1 where never: no row reads it). */
+void csr_rmat(csr_matrix *m, float **outdeg, unsigned scale, uint64_t *s)
+{
+    size_t rows = (size_t)1 << scale, nnz = rows * EDGE_FACTOR;
+    cl_int *src = malloc(nnz * sizeof *src), *dst = malloc(nnz * sizeof *dst);
+    unsigned *deg = calloc(rows, sizeof *deg);
+    *outdeg = malloc(rows * sizeof **outdeg);
+    if (!src || !dst || !deg || !*outdeg)
+        it_fail("out of memory");
+    for (size_t e = 0; e < nnz; e++) {
+        size_t a, b;
+        rmat_edge(scale, s, &a, &b);
+        src[e] = (cl_int)a;
+        dst[e] = (cl_int)b;
+    }
+    size_t *num = csr_shuffle(rows, s);
+    csr_alloc(m, rows, nnz);
+    for (size_t e = 0; e < nnz; e++) {
+        m->rowptr[num[dst[e]] + 1]++;
+        deg[num[src[e]]]++;
+    }
+    for (size_t r = 0; r < rows; r++)
+        m->rowptr[r + 1] += m->rowptr[r];
+    for (size_t e = 0; e < nnz; e++) /* counting sort, edge order kept */
+        m->col[m->rowptr[num[dst[e]]]++] = (cl_int)num[src[e]];
+    for (size_t r = rows; r > 0; r--)
+        m->rowptr[r] = m->rowptr[r - 1];
+    m->rowptr[0] = 0;
+    for (size_t v = 0; v < rows; v++)
+        (*outdeg)[v] = deg[v] ? (float)deg[v] : 1.0f;
+    free(num);
+    free(deg);
+    free(src);
+    free(dst);
+}

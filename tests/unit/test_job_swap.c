@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "irregular_inputs.h"
+#include "coalesce.h"
 #include "job_swap.h"
 
 static size_t *by_segment(const int64_t *elem, size_t n, unsigned w, unsigned e)
@@ -183,6 +184,45 @@ static void test_by_length(void **state)
     assert_int_equal(job[0], 0);
 }
 
+/* The warp steps: the test's own sum above, and the analyser's
+ * warp-accesses of the row loop (rows of 1..40 entries: none empty),
+ * before and after sorting, at W = 32 and 8. */
+static void test_steps(void **state)
+{
+    (void)state;
+    enum { ROWS = 1000 };
+    static uint64_t len[ROWS];
+    static int32_t begin[ROWS + 1];
+    static size_t job[ROWS];
+    uint32_t x = 7;
+    for (size_t r = 0; r < ROWS; r++) {
+        x = x * 1103515245u + 12345u;
+        len[r] = 1 + (x >> 16) % 40;
+        begin[r + 1] = begin[r] + (int32_t)len[r];
+    }
+    int32_t *col = calloc((size_t)begin[ROWS], sizeof *col);
+    assert_non_null(col);
+    assert_int_equal(dl_job_swap_by_length(len, ROWS, job), DL_SUCCESS);
+    const unsigned widths[] = {32, 8};
+    for (int w = 0; w < 2; w++) {
+        dl_coalesce_geometry g = {widths[w], 128};
+        dl_coalesce_ref ref = {4, 0, 4, 0};
+        dl_coalesce_rows rows = {ROWS, begin, begin + 1, 4};
+        dl_coalesce_counts c = {0, 0, 0};
+        assert_int_equal(dl_coalesce_count_rows(&g, &ref, &rows, col,
+                                                (size_t)begin[ROWS], 4, &c),
+                         DL_SUCCESS);
+        uint64_t before = dl_job_swap_steps(len, NULL, ROWS, widths[w]);
+        uint64_t after = dl_job_swap_steps(len, job, ROWS, widths[w]);
+        assert_int_equal(before, c.accesses);
+        assert_int_equal(before, warp_time(len, NULL, ROWS, widths[w]));
+        assert_int_equal(after, warp_time(len, job, ROWS, widths[w]));
+        assert_true(after < before);
+    }
+    assert_int_equal(dl_job_swap_steps(len, NULL, ROWS, 0), 0);
+    free(col);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_by_length),
+        cmocka_unit_test(test_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

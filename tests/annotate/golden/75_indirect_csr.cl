@@ -6,6 +6,7 @@
 // loop header, bounds kept in locals first (as SHOC's Spmv does), and a
 // second array read through the same column index with an offset.
 //DL: v1 indirect: read x[col[k]] for(k in rowptr[gid] .. rowptr[gid + 1])
+//DL: v1 jobs: by rowptr[gid + 1] - rowptr[gid]
 #ifdef DL_JOBSWAP_spmv_csr
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
@@ -48,6 +49,7 @@ __kernel void spmv_csr(__global const float *val, __global const int *col,
 #endif
 
 //DL: v1 indirect: read vec[cols[j]] for(j in delims[gid] .. delims[gid + 1])
+//DL: v1 jobs: by delims[gid + 1] - delims[gid]
 #ifdef DL_JOBSWAP_spmv_locals
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
@@ -92,6 +94,7 @@ __kernel void spmv_locals(__global const float *val,
 
 //DL: v1 indirect: read x[col[k]] for(k in rowptr[2 * gid] .. rowptr[2 * gid + 1])
 //DL: v1 indirect: read w[col[k] + 1] for(k in rowptr[2 * gid] .. rowptr[2 * gid + 1])
+//DL: v1 jobs: by rowptr[2 * gid + 1] - rowptr[2 * gid]
 #ifdef DL_JOBSWAP_two_arrays
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
