@@ -5,7 +5,6 @@
  * dl-annotate wrote the annotations and the DL_ACTIVE_ and DL_JOBSWAP_
  * branches. */
 //DL: v1 indirect: read x[col[k]] for(k in rowptr[gid] .. rowptr[gid + 1])
-//DL: v1 launch: chunks
 //DL: v1 jobs: by rowptr[gid + 1] - rowptr[gid]
 #ifdef DL_JOBSWAP_csr_spmv
 #define get_global_id(d) \
