@@ -40,8 +40,8 @@ dl_status dl_csr_invert(const size_t *perm, size_t n, size_t *inv)
 }
 
 void dl_csr_renumber(const int32_t *rowptr, const int32_t *col, size_t n,
-                     const size_t *perm, const size_t *inv,
-                     int32_t *rowptr_out, int32_t *col_out)
+                     const size_t *perm, const size_t *inv, int32_t *rowptr_out,
+                     int32_t *col_out)
 {
     rowptr_out[0] = 0;
     for (size_t i = 0; i < n; i++) {
@@ -53,9 +53,8 @@ void dl_csr_renumber(const int32_t *rowptr, const int32_t *col, size_t n,
     }
 }
 
-void dl_csr_renumber_entries(const int32_t *rowptr, size_t n,
-                             const size_t *inv, const void *in,
-                             size_t elem_bytes, void *out)
+void dl_csr_renumber_entries(const int32_t *rowptr, size_t n, const size_t *inv,
+                             const void *in, size_t elem_bytes, void *out)
 {
     unsigned char *to = out;
     for (size_t i = 0; i < n; i++) {

@@ -27,13 +27,12 @@ dl_status dl_csr_invert(const size_t *perm, size_t n, size_t *inv);
  * rowptr[n]); inv from dl_csr_invert.  The matrix must pass
  * dl_csr_check. */
 void dl_csr_renumber(const int32_t *rowptr, const int32_t *col, size_t n,
-                     const size_t *perm, const size_t *inv,
-                     int32_t *rowptr_out, int32_t *col_out);
+                     const size_t *perm, const size_t *inv, int32_t *rowptr_out,
+                     int32_t *col_out);
 
 /* An array of one value per entry (val), elem_bytes each, in the
  * renumbered entries' order: out's row perm[v] is in's row v. */
-void dl_csr_renumber_entries(const int32_t *rowptr, size_t n,
-                             const size_t *inv, const void *in,
-                             size_t elem_bytes, void *out);
+void dl_csr_renumber_entries(const int32_t *rowptr, size_t n, const size_t *inv,
+                             const void *in, size_t elem_bytes, void *out);
 
 #endif
