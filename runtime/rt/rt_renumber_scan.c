@@ -158,8 +158,8 @@ static const char *use_at(body *b, size_t i)
         if (!is_punct(b, i - 1, '[') || !is_punct(b, i + 1, ']') || e < 0)
             return "the row loop's k is used otherwise than as an entry";
         int via = is_punct(b, i - 3, '[') && is_punct(b, i + 2, ']');
-        if (via && take(b, e, ROLE_COL) && take(b, param_at(b, i - 4),
-                                                ROLE_VERTEX))
+        if (via && take(b, e, ROLE_COL) &&
+            take(b, param_at(b, i - 4), ROLE_VERTEX))
             return NULL;
         return !via && take(b, e, ROLE_EDGE)
                    ? NULL
@@ -204,8 +204,9 @@ static const char *uses(body *b)
         if (why)
             return why;
     }
-    return loops ? NULL : "it has no row loop `for (k = rowptr[v]; k < "
-                          "rowptr[v + 1]; k++)`";
+    return loops ? NULL
+                 : "it has no row loop `for (k = rowptr[v]; k < "
+                   "rowptr[v + 1]; k++)`";
 }
 
 /* The roles into the form: rowptr, col and entries const ints (col and
@@ -222,8 +223,8 @@ static const char *fill(const body *b, rt_renum_form *f)
                 return "its row pointer, columns or entries are not const";
         }
         if ((role == ROLE_ROWPTR || role == ROLE_COL) &&
-            (q->elem_size != 4 || (strcmp(q->type, "int") &&
-                                   strcmp(q->type, "uint"))))
+            (q->elem_size != 4 ||
+             (strcmp(q->type, "int") && strcmp(q->type, "uint"))))
             return "its row pointer or columns are not 32-bit integers";
         if (role == ROLE_ROWPTR)
             f->rowptr = p, rowptrs++;
@@ -233,8 +234,7 @@ static const char *fill(const body *b, rt_renum_form *f)
             f->edge_elem[f->nedge] = q->elem_size;
             f->edge[f->nedge++] = p;
         } else if (role == ROLE_VERTEX && f->nvertex < RT_RENUM_MAX) {
-            if (!q->elem_size ||
-                (f->nvertex && q->elem_size != f->vertex_elem))
+            if (!q->elem_size || (f->nvertex && q->elem_size != f->vertex_elem))
                 return "its vertex arrays have elements of different sizes";
             f->vertex_elem = q->elem_size;
             f->vertex[f->nvertex++] = p;
@@ -256,7 +256,8 @@ static const char *check(const char *src, size_t len, const char *kernel,
     const char *why = "its definition was not found";
     int bodies = 0;
     while (dl_clsrc_next(&lx, &t) == DL_SUCCESS && t.kind != DL_CLSRC_EOF) {
-        if (!dl_clsrc_is_ident(t, "kernel") && !dl_clsrc_is_ident(t, "__kernel"))
+        if (!dl_clsrc_is_ident(t, "kernel") &&
+            !dl_clsrc_is_ident(t, "__kernel"))
             continue;
         dl_clsrc_signature sig;
         int found = 0;
@@ -269,8 +270,8 @@ static const char *check(const char *src, size_t len, const char *kernel,
                           !dl_clsrc_is_punct(t, '{')))
             why = "its body could not be read";
         else if (mine) {
-            body b = {.sig = &sig, .role = calloc(sig.nparams + 1,
-                                                  sizeof(int))};
+            body b = {.sig = &sig,
+                      .role = calloc(sig.nparams + 1, sizeof(int))};
             why = !b.role || !read_body(&lx, &b) ? "its body could not be read"
                                                  : head(&b);
             why = why ? why : uses(&b);

@@ -63,13 +63,13 @@ static int left_out(const cond *stack, int depth)
 
 /* A directive at s[i..end) (after its '#'): the stack follows it; 0 for a
  * conditional on a DL_ macro that is not understood. */
-static int follow(const char *s, size_t i, size_t end, cond *stack,
-                  int *depth)
+static int follow(const char *s, size_t i, size_t end, cond *stack, int *depth)
 {
     i = skip_blanks(s, i, end);
     if (word_is(s, i, end, "ifdef") || word_is(s, i, end, "ifndef") ||
         word_is(s, i, end, "if")) {
-        int neg = word_is(s, i, end, "ifndef"), plain = word_is(s, i, end, "if");
+        int neg = word_is(s, i, end, "ifndef"),
+            plain = word_is(s, i, end, "if");
         size_t a = skip_blanks(s, i + (plain ? 2 : neg ? 6 : 5), end);
         int dl = a + 3 <= end && !memcmp(s + a, "DL_", 3);
         if (*depth == MAX_DEPTH || (plain && memmem(s + i, end - i, "DL_", 3)))

@@ -50,10 +50,10 @@ static void test_spmv(void **state)
 {
     (void)state;
     rt_renum_form f;
-    assert_null(scan(spmv("  float s = 0.0f;\n" LOOP
-                          "    s += val[k] * x[col[k]];\n"
-                          "  y[row] = mul * s;\n"),
-                     &f));
+    assert_null(
+        scan(spmv("  float s = 0.0f;\n" LOOP "    s += val[k] * x[col[k]];\n"
+                  "  y[row] = mul * s;\n"),
+             &f));
     assert_int_equal(f.rowptr, 2);
     assert_int_equal(f.col, 1);
     assert_int_equal(f.rows, 5);
