@@ -57,6 +57,11 @@ static int stopping(void)
     return __atomic_load_n(&exiting, __ATOMIC_RELAXED);
 }
 
+int rt_irregular_stopping(void)
+{
+    return stopping();
+}
+
 int rt_irregular_flight(int delta)
 {
     pthread_once(&exit_once, register_exit);

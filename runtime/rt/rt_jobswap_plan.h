@@ -101,6 +101,9 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p);
  * must not start) or has ended (-1).  The exit waits for those running,
  * which use OpenCL, before the process tears it down (30 s at most). */
 int rt_irregular_flight(int delta);
+/* Whether the process exits: a planning thread stops at its next step
+ * (the exit waits for it). */
+int rt_irregular_stopping(void);
 
 /* Locked: drops one hold on st; the last frees it. */
 void rt_irregular_unref(rt_irregular *st);

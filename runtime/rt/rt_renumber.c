@@ -5,13 +5,21 @@
  * restored alone before any other use. */
 #include "rt_renumber.h"
 #include "clock.h"
+#include "rt_renumber_tune.h"
 #include "rt_reorder.h"
+#include "rt_reorder_tune.h"
+#include "tuner_timing.h"
 
 #include <stdlib.h>
 
 /* How often a kernel's graph may change under its renumbering (its copies
  * then stale) before it runs as written for good. */
 #define MAX_STALE 3
+/* Planning's host time per entry of the structure, as a guess before it
+ * is measured: RCM, the renumbered copies, two counts of the analyser and
+ * pi's plans took 0.9 s for the 6.94 M entries of the 3D stencil of 10^6
+ * rows on an idle core here, 2-4 s beside the kernels on a loaded one. */
+#define PLAN_NS_PER_ENTRY 300.0
 
 /* A kernel's part: whether it qualifies, and its current renumbering. */
 typedef struct rt_renum_kernel {
@@ -19,15 +27,9 @@ typedef struct rt_renum_kernel {
     rt_renum_form form;
     rt_renum *cur;
     unsigned stale;
+    uint64_t first_ns;        /* its first launch considered */
     int said_launch, said_on; /* the info lines logged */
 } rt_renum_kernel;
-
-int rt_renumber_considered(const dl_annot_kernel *ak)
-{
-    return dl_rt.controls.irregular == DL_IRREGULAR_RENUMBER &&
-           dl_rt.controls.policy != DL_POLICY_NEVER && ak->ok &&
-           ak->nindirect;
-}
 
 /* ---------------------------------------------------------- the kernel */
 
@@ -56,14 +58,14 @@ static rt_renum_kernel *kernel_part(rt_kernel *k)
     if (!rk)
         return NULL;
     const rt_program *p = k->prog;
-    rk->why = p ? rt_renumber_scan(p->source, p->source_len, k->name,
-                                   &rk->form)
+    rk->why = p ? rt_renumber_scan(p->source, p->source_len, k->name, &rk->form)
                 : "no source";
     if (!rk->why && !annotations_agree(k->annot, &rk->form))
         rk->why = "its annotations do not read a vertex array through its "
                   "columns";
     if (rk->why)
         DL_LOG_INFO("kernel '%s': not renumbered: %s", k->name, rk->why);
+    rk->first_ns = dl_now_ns();
     k->renum = rk;
     return rk;
 }
@@ -141,8 +143,8 @@ static const char *launch_graph(const launch_call *c, const rt_kernel *k,
         all &= (g->edge[i] = rt_launch_arg_mem(k, f->edge[i])) != NULL;
     if (!all)
         return "a structure argument is not a buffer";
-    rt_buffer *rp = rt_buffer_get(g->rowptr);
-    if (!rp || rp->size < (g->n + 1) * sizeof(int32_t))
+    rt_buffer *rp = rt_buffer_get(g->rowptr), *cb = rt_buffer_get(g->col);
+    if (!rp || !cb || rp->size < (g->n + 1) * sizeof(int32_t))
         return "the row pointer is shorter than its rows";
     for (uint32_t i = 0; i < f->nvertex; i++) {
         cl_mem m = g->vertex[i] = rt_launch_arg_mem(k, f->vertex[i]);
@@ -246,11 +248,9 @@ static dl_status move(rt_buffer *b, const dl_perm_device *plan,
     cl_event ev = NULL;
     rt_buffer_conversion_waits(b, nwait, wait, &all);
     uint64_t t0 = dl_now_ns();
-    dl_status st =
-        all.failed
-            ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
-            : dl_enqueue_permute(engine, queue, b->mem, plan, all.n, all.ev,
-                                 &ev);
+    dl_status st = all.failed ? dl_fail(DL_OUT_OF_MEMORY, "out of memory")
+                              : dl_enqueue_permute(engine, queue, b->mem, plan,
+                                                   all.n, all.ev, &ev);
     RT_ADD(dl_rt.stats.marshal_ns, dl_now_ns() - t0);
     rt_events_free(&all);
     if (st != DL_SUCCESS)
@@ -425,8 +425,8 @@ static cl_int enqueue(const launch_call *c, const rt_kernel *k,
     cl_int err = r ? bind(k, f, r, 1) : CL_SUCCESS;
     if (err == CL_SUCCESS)
         err = dl_cl.clEnqueueNDRangeKernel(c->queue, c->kernel, c->work_dim,
-                                           c->offset, c->global, c->local, n,
-                                           w, ev);
+                                           c->offset, c->global, c->local, n, w,
+                                           ev);
     if (r && bind(k, f, r, 0) != CL_SUCCESS)
         DL_LOG_ERROR("kernel '%s': its arguments could not be put back after "
                      "a renumbered launch",
@@ -466,28 +466,125 @@ static rt_renum *launch_renum(const launch_call *c, rt_kernel *k,
     return why ? NULL : renum_for(k, rk, g, c->queue);
 }
 
+/* Whether the tuner decides: DL_POLICY=auto and DL_IRREGULAR=auto (forced,
+ * DL_IRREGULAR=renumber renumbers wherever it applies). */
+static int tuned(void)
+{
+    return dl_rt.controls.policy == DL_POLICY_AUTO &&
+           dl_rt.controls.irregular == DL_IRREGULAR_AUTO && dl_rt.tuner;
+}
+
+int rt_renumber_considered(const dl_annot_kernel *ak)
+{
+    dl_irregular_mode mode = dl_rt.controls.irregular;
+    return (mode == DL_IRREGULAR_RENUMBER ||
+            (mode == DL_IRREGULAR_AUTO &&
+             dl_rt.controls.policy == DL_POLICY_AUTO)) &&
+           dl_rt.controls.policy != DL_POLICY_NEVER && ak->ok && ak->nindirect;
+}
+
+/* Locked: whether the structure's reads and the planning start at this
+ * launch: at once where forced; under auto only once half the time the
+ * program has spent since the kernel's first launch covers what planning
+ * is guessed to cost (the past as the guess of the future, the tuner's
+ * rule for a cost up front), so that a short program,
+ * or one that enqueues all its launches at once (none could run
+ * renumbered: they are enqueued before any plan is ready), never pays
+ * for it, not even in the cores the planning thread would take. */
+static int plan_now(const rt_renum_kernel *rk, const rt_renum *r)
+{
+    if (r->state != RT_RENUM_READING || r->nreads)
+        return 0;
+    rt_buffer *col = rt_buffer_find(r->col); /* launch_graph made it */
+    double guess = PLAN_NS_PER_ENTRY * (double)(col ? col->size / 4 : SIZE_MAX);
+    return r->forced || (double)(dl_now_ns() - rk->first_ns) >= 2.0 * guess;
+}
+
+/* Locked: this launch's renumbering where this path runs it: planned, or
+ * forced (as written meanwhile); the structure's reads are started when
+ * plan_now says.  NULL: the caller's other paths run it. */
+static rt_renum *ours(const launch_call *c, rt_kernel *k, graph_args *g,
+                      rt_renum_kernel **rkp, cl_uint nwait,
+                      const cl_event *wait)
+{
+    rt_renum_kernel *rk = *rkp = kernel_part(k);
+    rt_renum *r = rk && !rk->why ? launch_renum(c, k, rk, g) : NULL;
+    if (r && plan_now(rk, r))
+        rt_renumber_start_plan(r, c->queue, nwait, wait);
+    if (!r || r->state == RT_RENUM_DECLINED ||
+        (r->state == RT_RENUM_READING && !r->forced))
+        return NULL;
+    return r;
+}
+
+/* Locked: what r costs, for the tuner. */
+static rt_renum_costs costs_of(const rt_renum *r, const rt_renum_form *f)
+{
+    return (rt_renum_costs){
+        r->n,      r->elem,          f->nvertex,
+        r->extra,  r->forward.moved, r->dev_rowptr ? 0.0 : (double)r->build_ns,
+        r->before, r->after};
+}
+
+/* Unlocked: the tuner's choice for this launch, keyed apart from the
+ * other paths' patterns of the same kernel. */
+static dl_tuner_choice tune(const launch_call *c, rt_kernel *k,
+                            const rt_renum_costs *costs)
+{
+    dl_tuner_prediction p = rt_renumber_prediction(costs);
+    uint64_t sig = dl_tuner_signature(rt_reorder_signature(c), 0x72656e75);
+    dl_tuner_launch l = {k, k->name, sig, &p, 0};
+    return dl_tuner_choose(dl_rt.tuner, &l);
+}
+
+/* Unlocked: the choice, asked of the tuner once planned (else renumbered
+ * wherever it is ready); 0 where this path does not run the launch. */
+static int choose(const launch_call *c, rt_kernel *k, cl_uint nwait,
+                  const cl_event *wait, dl_tuner_choice *tc)
+{
+    *tc = (dl_tuner_choice){1, 0, 0, 0};
+    if (!tuned())
+        return 1;
+    rt_lock();
+    graph_args g = {0};
+    rt_renum_kernel *rk = NULL;
+    rt_renum *r = ours(c, k, &g, &rk, nwait, wait);
+    rt_renum_costs costs = r ? costs_of(r, &rk->form) : (rt_renum_costs){0};
+    rt_unlock();
+    if (r)
+        *tc = tune(c, k, &costs);
+    return r != NULL;
+}
+
 int rt_renumber_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
                        const cl_event *wait, cl_event *event, cl_int *err)
 {
     if (c->task || !k->annot || !rt_renumber_considered(k->annot))
         return 0;
+    dl_tuner_choice tc;
+    if (!choose(c, k, nwait, wait, &tc))
+        return 0;
+    dl_tuner_probe *probe = tc.measure
+                                ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket,
+                                                       c->queue, nwait, wait)
+                                : NULL;
     rt_lock();
-    rt_renum_kernel *rk = kernel_part(k);
     graph_args g = {0};
-    rt_renum *r = rk && !rk->why ? launch_renum(c, k, rk, &g) : NULL;
-    if (!r || r->state == RT_RENUM_DECLINED) {
+    rt_renum_kernel *rk = NULL;
+    rt_renum *r = ours(c, k, &g, &rk, nwait, wait);
+    if (!r) {
         rt_unlock();
+        dl_tuner_probe_launched(probe, NULL, 0);
         return 0;
     }
-    int start = r->state == RT_RENUM_READING && !r->nreads;
     rt_events done = {0};
-    int on = r->state != RT_RENUM_READING &&
+    int on = tc.transform && r->state != RT_RENUM_READING &&
              prepare(&rk->form, &g, r, c->queue, nwait, wait, &done);
+    dl_tuner_probe_converted(probe, done.n, done.ev);
     cl_event own = NULL;
     cl_event *ev = event ? event : &own;
     *err = enqueue(c, k, &rk->form, on ? r : NULL, nwait, wait, ev, &done);
-    if (*err == CL_SUCCESS && start && *ev)
-        rt_renumber_start_plan(r, c->queue, *ev);
+    dl_tuner_probe_launched(probe, *err == CL_SUCCESS ? *ev : NULL, on);
     int say = on && !rk->said_on++;
     const char *order = r->order;
     size_t n = r->n;
@@ -497,7 +594,8 @@ int rt_renumber_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         DL_LOG_INFO("kernel '%s' runs renumbered (%s order, %zu vertices): "
                     "%s",
                     k->name, order, n,
-                    forced ? "DL_IRREGULAR=renumber" : "measured faster");
+                    forced ? "DL_IRREGULAR=renumber"
+                           : "tried by the tuner (DL_POLICY=auto)");
     if (own)
         dl_cl.clReleaseEvent(own);
     rt_events_free(&done);

@@ -14,7 +14,7 @@
  * pi is a locality order of the row graph (Reverse Cuthill-McKee or the
  * degree order, whichever the coalescing analyser predicts fewer cache
  * lines for), planned on a thread of its own from copies of rowptr, col
- * and the entry arrays read after a launch without any added wait
+ * and the entry arrays read at a launch without any added wait
  * (rt_renumber_plan.c).  The copies stay cached while the versions of
  * the buffers they came from are unchanged. */
 #ifndef DL_RT_RENUMBER_H
@@ -35,7 +35,8 @@ typedef struct rt_renum rt_renum;
 
 /* Whether renumbering is considered for ak's launches: DL_IRREGULAR=
  * renumber, or auto under DL_POLICY=auto (the tuner keeps it only where
- * it measures faster). */
+ * it measures faster; until it is planned, and where it is declined, the
+ * other methods run as before). */
 int rt_renumber_considered(const dl_annot_kernel *ak);
 
 /* A launch of k, unlocked: renumbered once pi is planned, else as written
@@ -77,9 +78,9 @@ struct rt_renum {
     cl_device_id device;
     size_t n, elem; /* vertices; bytes of a vertex array's element */
     rt_renum_state state;
-    int refs;      /* the kernel's, each permuted buffer's, the planner's */
-    int forced;    /* DL_IRREGULAR=renumber: applied whatever it predicts */
-    int applied;   /* vertex buffers kept permuted by it */
+    int refs;    /* the kernel's, each permuted buffer's, the planner's */
+    int forced;  /* DL_IRREGULAR=renumber: applied whatever it predicts */
+    int applied; /* vertex buffers kept permuted by it */
     cl_command_queue queue; /* retained while reading and while applied */
     /* Read (rt_renumber_plan.c), freed once planned. */
     int32_t *host_rowptr, *host_col;
@@ -102,11 +103,12 @@ struct rt_renum {
     dl_perm_device dev_forward, dev_back;
 };
 
-/* rt_renumber_plan.c: enqueues the reads of the structure after `after`
- * (the launch) and plans pi on a thread of its own when they complete;
- * the state becomes READY or DECLINED (locked). */
-void rt_renumber_start_plan(rt_renum *r, cl_command_queue queue,
-                            cl_event after);
+/* rt_renumber_plan.c: enqueues the reads of the structure before a
+ * launch, after its wait list (the kernel only reads the structure: it is
+ * what the launch sees), and plans pi on a thread of its own when they
+ * complete; the state becomes READY or DECLINED (locked). */
+void rt_renumber_start_plan(rt_renum *r, cl_command_queue queue, cl_uint nwait,
+                            const cl_event *wait);
 /* Locked: one reference fewer; frees it at the last. */
 void rt_renumber_unref(rt_renum *r);
 

@@ -20,6 +20,9 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Under auto, the order must predict at least this much fewer
  * transactions than the graph as numbered to be tried. */
@@ -179,7 +182,8 @@ static dl_status choose(rt_renum *r, const dl_coalesce_geometry *g,
 {
     candidate c[2] = {{.name = "RCM"}, {.name = "degree"}};
     dl_status st = try_order(r, g, dl_rcm_order, &c[0]);
-    int degree = st == DL_SUCCESS && c[0].per_access * RCM_ENOUGH > r->before;
+    int degree = st == DL_SUCCESS && c[0].per_access * RCM_ENOUGH > r->before &&
+                 !rt_irregular_stopping();
     if (degree)
         st = try_order(r, g, dl_remap_degree_order, &c[1]);
     candidate *best =
@@ -189,8 +193,10 @@ static dl_status choose(rt_renum *r, const dl_coalesce_geometry *g,
     rcm_degree[0] = c[0].per_access;
     rcm_degree[1] = c[1].per_access;
     *worth = r->forced || r->after < r->before * (1.0 - MIN_SAVING);
-    if (st == DL_SUCCESS && *worth)
+    if (st == DL_SUCCESS && *worth && !rt_irregular_stopping())
         st = build(r, best);
+    else if (st == DL_SUCCESS && *worth)
+        st = dl_fail(DL_UNSUPPORTED, "the process exits");
     candidate_free(&c[0]);
     candidate_free(&c[1]);
     return st;
@@ -220,7 +226,8 @@ static int plan(rt_renum *r)
         dl_gather_budget_bytes(r->device, dl_rt.controls.gather_budget);
     int fits = r->extra <= budget;
     DL_LOG_INFO("renumbering of %zu vertices (%s order; RCM %.2f, degree "
-                "%.2f (0: not tried)): %.2f -> %.2f transactions per warp-access of the "
+                "%.2f (0: not tried)): %.2f -> %.2f transactions per "
+                "warp-access of the "
                 "vertex reads at W=%u S=%u, %zu bytes more, planned in %.1f "
                 "ms: %s",
                 r->n, r->order, counts[0], counts[1], r->before, r->after,
@@ -237,8 +244,7 @@ static int reads_done(const rt_renum *r)
 {
     for (uint32_t i = 0; i < r->nreads; i++) {
         cl_int status = CL_QUEUED;
-        if (dl_cl.clGetEventInfo(r->reads[i],
-                                 CL_EVENT_COMMAND_EXECUTION_STATUS,
+        if (dl_cl.clGetEventInfo(r->reads[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
                                  sizeof status, &status, NULL) != CL_SUCCESS ||
             status != CL_COMPLETE)
             return 0;
@@ -257,11 +263,15 @@ static void free_host(rt_renum *r)
     }
 }
 
-/* The thread of one plan: everything without the lock but its end. */
+/* The thread of one plan: everything without the lock but its end, at a
+ * lower priority than the program's threads (and POCL's), whose cores it
+ * shares: a plan that is late costs launches as written, one that takes
+ * the kernels' cores costs every launch meanwhile. */
 static void *plan_thread(void *arg)
 {
     rt_renum *r = arg;
-    int ok = reads_done(r);
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+    int ok = reads_done(r) && !rt_irregular_stopping();
     if (!ok)
         DL_LOG_INFO("renumbering not planned: the read of the graph failed");
     ok = ok && plan(r);
@@ -274,7 +284,8 @@ static void *plan_thread(void *arg)
     rt_unlock();
     /* The permutation's kernels built here, not under the lock. */
     uint64_t b0 = dl_now_ns();
-    ok = ok && engine && dl_perm_warm(engine, r->elem, 4) == DL_SUCCESS;
+    ok = ok && engine && !rt_irregular_stopping() &&
+         dl_perm_warm(engine, r->elem, 4) == DL_SUCCESS;
     r->build_ns = dl_now_ns() - b0;
     rt_lock();
     if (hold)
@@ -308,41 +319,53 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
     pthread_attr_destroy(&attr);
 }
 
-/* Locked: one buffer's read into *host after `after`, its version
- * recorded; 0 if it could not be enqueued. */
+/* Locked: one buffer's read into *host after `wait` (the launch's, and
+ * the buffer's pending conversion), its version recorded; 0 if it could
+ * not be enqueued. */
 static int read_one(rt_renum *r, cl_mem m, size_t bytes, void **host,
-                    cl_command_queue queue, cl_event after)
+                    cl_command_queue queue, cl_uint nwait, const cl_event *wait)
 {
     rt_buffer *b = rt_buffer_find(m);
     *host = malloc(bytes ? bytes : 1);
     if (!b || !*host)
         return 0;
+    rt_events order = {0}, joined = {0};
+    dl_status st = rt_buffer_restore(b, queue, nwait, wait, &order);
+    cl_uint n = 0;
+    const cl_event *w = rt_events_join(&joined, nwait, wait, &order, &n);
     r->version[r->nreads] = b->version;
     cl_event *ev = &r->reads[r->nreads];
-    if (dl_cl.clEnqueueReadBuffer(queue, m, CL_FALSE, 0, bytes, *host, 1,
-                                  &after, ev) != CL_SUCCESS)
+    cl_int err = st == DL_SUCCESS && !order.failed && !joined.failed
+                     ? dl_cl.clEnqueueReadBuffer(queue, m, CL_FALSE, 0, bytes,
+                                                 *host, n, w, ev)
+                     : CL_OUT_OF_HOST_MEMORY;
+    rt_events_free(&order);
+    rt_events_free(&joined);
+    if (err != CL_SUCCESS)
         return 0;
     r->nreads++;
     rt_buffer_used(b, queue, *ev);
     return 1;
 }
 
-void rt_renumber_start_plan(rt_renum *r, cl_command_queue queue, cl_event after)
+void rt_renumber_start_plan(rt_renum *r, cl_command_queue queue, cl_uint nwait,
+                            const cl_event *wait)
 {
     if (r->state != RT_RENUM_READING || r->nreads)
         return;
     rt_irregular_flight(0); /* the exit's wait registered by the program */
     rt_buffer *col = rt_buffer_get(r->col);
     r->col_bytes = col ? col->size : 0;
-    int ok = col && read_one(r, r->rowptr, (r->n + 1) * sizeof(int32_t),
-                             (void **)&r->host_rowptr, queue, after) &&
+    int ok = col &&
+             read_one(r, r->rowptr, (r->n + 1) * sizeof(int32_t),
+                      (void **)&r->host_rowptr, queue, nwait, wait) &&
              read_one(r, r->col, r->col_bytes, (void **)&r->host_col, queue,
-                      after);
+                      nwait, wait);
     for (uint32_t i = 0; ok && i < r->nedge; i++) {
         rt_buffer *e = rt_buffer_get(r->edge[i]);
         r->edge_bytes[i] = e ? e->size : 0;
         ok = e && read_one(r, r->edge[i], r->edge_bytes[i], &r->host_edge[i],
-                           queue, after);
+                           queue, nwait, wait);
     }
     cl_event marker = NULL;
     cl_int err = ok ? dl_cl.clEnqueueMarkerWithWaitList(queue, r->nreads,

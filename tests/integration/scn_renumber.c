@@ -63,8 +63,8 @@ static void reads(renumber_state *s)
     it_print_digest("renumber: x mapped", p, s->bytes);
     CHECK(clEnqueueUnmapMemObject(q, s->x, p, 0, NULL, NULL));
     swap_launch(s);
-    cl_mem z = clCreateBuffer(s->cl->context, CL_MEM_READ_WRITE, s->bytes,
-                              NULL, &err);
+    cl_mem z =
+        clCreateBuffer(s->cl->context, CL_MEM_READ_WRITE, s->bytes, NULL, &err);
     CHECK(err);
     CHECK(clEnqueueCopyBuffer(q, s->y, z, 0, 0, s->bytes, 0, NULL, NULL));
     it_print_buffer(s->cl, z, s->bytes, "renumber: y copied");
