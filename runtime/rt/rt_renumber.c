@@ -66,7 +66,7 @@ static rt_renum_kernel *kernel_part(rt_kernel *k)
     if (rk->why)
         DL_LOG_INFO("kernel '%s': not renumbered: %s", k->name, rk->why);
     rk->first_ns = dl_now_ns();
-    k->renum = rk;
+    __atomic_store_n(&k->renum, rk, __ATOMIC_RELEASE);
     return rk;
 }
 
@@ -214,7 +214,8 @@ static rt_renum *renum_for(rt_kernel *k, rt_renum_kernel *rk,
         rt_renumber_unref(rk->cur); /* its buffers are restored as used */
         rk->cur = NULL;
         if (++rk->stale > MAX_STALE) {
-            rk->why = "its graph changes between launches";
+            __atomic_store_n(&rk->why, "its graph changes between launches",
+                             __ATOMIC_RELEASE);
             DL_LOG_INFO("kernel '%s': no longer renumbered: %s", k->name,
                         rk->why);
             return NULL;
@@ -556,10 +557,19 @@ static int choose(const launch_call *c, rt_kernel *k, cl_uint nwait,
     return r != NULL;
 }
 
+/* Without the lock: whether k was found not to qualify (the fast path of
+ * every launch of a kernel that does not). */
+static int declined(const rt_kernel *k)
+{
+    rt_renum_kernel *rk = __atomic_load_n(&k->renum, __ATOMIC_ACQUIRE);
+    return rk && __atomic_load_n(&rk->why, __ATOMIC_ACQUIRE);
+}
+
 int rt_renumber_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
                        const cl_event *wait, cl_event *event, cl_int *err)
 {
-    if (c->task || !k->annot || !rt_renumber_considered(k->annot))
+    if (c->task || !k->annot || !rt_renumber_considered(k->annot) ||
+        declined(k))
         return 0;
     dl_tuner_choice tc;
     if (!choose(c, k, nwait, wait, &tc))

@@ -15,9 +15,9 @@ dl_tuner_prediction rt_renumber_prediction(const rt_renum_costs *c)
     /* One vertex array permuted: its moved elements read and written. */
     double one = 2.0 * moved * (double)c->elem;
     dl_tuner_prediction p = {0};
-    p.first_ns = c->build_ns + ((double)c->copy_bytes +
-                                (double)c->nvertex * one) /
-                                   PERMUTE_BYTES_PER_NS;
+    p.first_ns =
+        c->build_ns + ((double)c->copy_bytes + (double)c->nvertex * one) /
+                          PERMUTE_BYTES_PER_NS;
     p.conversion_ns = 2.0 * one / PERMUTE_BYTES_PER_NS;
     p.past_horizon = 1;
     p.transactions_before = c->before;
