@@ -6,7 +6,8 @@
  * partial write, a whole write, a partial fill, a kernel using x
  * directly, a read through a sub-buffer.  Each is preceded by a launch
  * (which renumbers again) and followed by printing what it saw and the
- * next launch's output. */
+ * next launch's output.  Last, `weighted`, which uses the vertex number
+ * as a value, on the same buffers (renumbering declined: as written). */
 #include "csr_gen.h"
 #include "scenarios.h"
 
@@ -113,6 +114,20 @@ static void sub_buffer(renumber_state *s)
     spmv_print(s, "a sub-buffer read");
 }
 
+static void weighted(renumber_state *s, cl_program program)
+{
+    swap_launch(s);
+    cl_kernel w = it_kernel(program, "weighted");
+    const cl_int rows = (cl_int)s->rows;
+    cl_mem args[5] = {s->val, s->col, s->rowptr, s->x, s->y};
+    for (cl_uint i = 0; i < 5; i++)
+        CHECK(clSetKernelArg(w, i, sizeof args[i], &args[i]));
+    CHECK(clSetKernelArg(w, 5, sizeof rows, &rows));
+    it_run(s->cl->queue, w, it_round_up(s->rows));
+    CHECK(clReleaseKernel(w));
+    it_print_buffer(s->cl, s->y, s->bytes, "renumber: y after weighted");
+}
+
 void scn_renumber(it_cl *cl, int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -150,6 +165,7 @@ void scn_renumber(it_cl *cl, int argc, char **argv)
     reads(&s);
     writes(&s, program);
     sub_buffer(&s);
+    weighted(&s, program);
     CHECK(clReleaseKernel(s.spmv));
     cl_mem all[] = {s.val, s.col, s.rowptr, s.x, s.y};
     for (int i = 0; i < 5; i++)
