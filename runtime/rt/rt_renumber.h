@@ -112,4 +112,13 @@ void rt_renumber_start_plan(rt_renum *r, cl_command_queue queue, cl_uint nwait,
 /* Locked: one reference fewer; frees it at the last. */
 void rt_renumber_unref(rt_renum *r);
 
+/* rt_renumber_vertices.c (locked): the copies and plans on the device
+ * (READY -> ON_DEVICE); and the n vertex buffers of a launch permuted by
+ * r (restored first from another renumbering), 0 if one could not be
+ * (a host access under way, a failure: the launch runs as written). */
+dl_status rt_renumber_upload(rt_renum *r);
+int rt_renumber_permute(rt_renum *r, const cl_mem *vertex, uint32_t n,
+                        cl_command_queue queue, cl_uint nwait,
+                        const cl_event *wait, rt_events *done);
+
 #endif
