@@ -19,6 +19,7 @@
 #include "rt_renumber.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -225,12 +226,14 @@ static int plan(rt_renum *r)
     size_t budget =
         dl_gather_budget_bytes(r->device, dl_rt.controls.gather_budget);
     int fits = r->extra <= budget;
+    char degree[32] = "not tried";
+    if (counts[1] > 0.0)
+        snprintf(degree, sizeof degree, "%.2f", counts[1]);
     DL_LOG_INFO("renumbering of %zu vertices (%s order; RCM %.2f, degree "
-                "%.2f (0: not tried)): %.2f -> %.2f transactions per "
-                "warp-access of the "
+                "%s): %.2f -> %.2f transactions per warp-access of the "
                 "vertex reads at W=%u S=%u, %zu bytes more, planned in %.1f "
                 "ms: %s",
-                r->n, r->order, counts[0], counts[1], r->before, r->after,
+                r->n, r->order, counts[0], degree, r->before, r->after,
                 g.simd_width, g.segment_bytes, r->extra,
                 (double)r->plan_ns / 1e6,
                 !worth  ? "declined (too small a saving)"
