@@ -4,6 +4,7 @@
  * resets the state (the old bytes are overwritten anyway). */
 #include "rt_internal.h"
 #include "rt_permute.h"
+#include "rt_renumber.h"
 #include "rt_reorder.h"
 
 #include <stdlib.h>
@@ -56,7 +57,8 @@ static void access_begin(access *a, cl_command_queue queue, cl_uint nmem,
         if (writes && (writes == RT_WRITES_ALL || writes[i]))
             rt_buffer_wrote(b);
         /* A sub-buffer's whole write is a partial write of its parent. */
-        if (whole && whole[i] && !b->parent && !rt_permute_applied(b)) {
+        if (whole && whole[i] && !b->parent && !rt_permute_applied(b) &&
+            !rt_renumber_applied(b)) {
             rt_buffer_reset(b);
             rt_buffer_order(b, queue, &a->done); /* not before a conversion */
         } else

@@ -7,6 +7,7 @@
 #include "rt_hg.h"
 #include "rt_internal.h"
 #include "rt_permute.h"
+#include "rt_renumber.h"
 #include "rt_reorder.h"
 
 #include <stdlib.h>
@@ -461,6 +462,8 @@ static dl_status restore_one(rt_buffer *b, cl_command_queue queue,
 {
     if (rt_permute_applied(b))
         return rt_permute_restore(b, queue, nwait, wait, done);
+    if (rt_renumber_applied(b))
+        return rt_renumber_restore(b, queue, nwait, wait, done);
     if (!b->transformed)
         return DL_SUCCESS;
     cl_event ev = NULL;
@@ -542,6 +545,7 @@ void rt_buffer_drop(rt_buffer *b)
 {
     rt_memos_invalidate();
     rt_permute_forget(b, 1);
+    rt_renumber_forget(b, 1);
     rt_map_del(&dl_rt.buffers, b->mem);
     if (b->parent) {
         rt_buffer *p = rt_buffer_find(b->parent);
@@ -567,6 +571,7 @@ void rt_buffers_close_context(cl_context context)
             continue;
         rt_reorder_forget(b);
         rt_permute_forget(b, 0);
+        rt_renumber_forget(b, 0);
         rt_events done = {0};
         if (b->transformed)
             restore_one(b, b->queue, 0, NULL, &done);

@@ -309,6 +309,9 @@ typedef struct rt_kernel {
     /* rt_permute.c: 0 until looked for, then its reference that may run
      * on a permuted array + 1, or -1 (locked). */
     int perm_ref;
+    /* rt_renumber.c: whether it may run on a renumbered graph, and its
+     * renumbering (locked); NULL until its first launch considered. */
+    struct rt_renum_kernel *renum;
     struct rt_kernel *next_free; /* rt_kernels.c: entries are recycled */
 } rt_kernel;
 
@@ -362,6 +365,9 @@ typedef struct rt_buffer {
     /* The permutation pair (rt_permute.h) it is the array or the index
      * buffer of, or NULL. */
     struct rt_perm *perm;
+    /* The renumbering (rt_renumber.h) whose pi its vertex array is kept
+     * permuted by, or NULL. */
+    struct rt_renum *renum;
     int gone; /* OpenCL destroyed it; its entry is being dropped (locked) */
     /* The program released its context: the entry keeps no events (they
      * would keep the context alive if the buffer's destruction came after

@@ -103,11 +103,12 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p);
  * which use OpenCL, before the process tears it down (30 s at most). */
 int rt_irregular_flight(int delta);
 
+/* Whether the process exits: a planning thread stops at its next step
+ * (the exit waits for it). */
+int rt_irregular_stopping(void);
+
 /* Starts fn(arg) on a detached thread: 0, or -1. */
 int rt_irregular_spawn(void *(*fn)(void *), void *arg);
-
-/* Whether the process exits: a planning thread stops at its next step. */
-int rt_irregular_stopping(void);
 
 /* R over `global` work-items on the device: job[t] for t < active, then
  * t itself.  NULL, or *why. */

@@ -6,6 +6,7 @@
 #include "rt_chunks.h"
 #include "rt_internal.h"
 #include "rt_jobswap.h"
+#include "rt_renumber.h"
 #include "rt_reorder.h"
 #include "rt_reorder_predict.h"
 #include "rt_memo.h"
@@ -76,6 +77,7 @@ static void free_kernel(rt_kernel *k)
     if (k->xform_flat)
         dl_cl.clReleaseKernel(k->xform_flat);
     rt_irregular_forget(k);
+    rt_renumber_kernel_forget(k);
     rt_chunks_forget(k);
     if (k->prog)
         rt_program_unref(k->prog);

@@ -22,6 +22,7 @@
 #include "rt_launch.h"
 #include "rt_memo.h"
 #include "rt_permute.h"
+#include "rt_renumber.h"
 #include "rt_jobswap.h"
 #include "rt_reorder.h"
 #include "rt_reshape.h"
@@ -636,6 +637,8 @@ static cl_int launch_layout(const launch_call *c, cl_uint nwait,
         return real_launch(c, NULL, c->kernel, nwait, wait, event);
     }
     cl_int reordered;
+    if (rt_renumber_launch(c, k, nwait, wait, event, &reordered))
+        return reordered;
     if (rt_permute_launch(c, k, nwait, wait, event, &reordered))
         return reordered;
     rt_irregular_launched irr =

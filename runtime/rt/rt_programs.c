@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* asprintf */
 #include "rt_internal.h"
 #include "rt_permute.h"
+#include "rt_renumber.h"
 #include "rt_padding.h"
 #include "rt_reorder.h"
 #include "hash.h"
@@ -193,7 +194,8 @@ static int worth_tracking(const dl_annot_program *annot)
         const dl_annot_kernel *k = &annot->kernels[i];
         if (k->nargs || k->tiled || !k->nindirect || k->njobs ||
             dl_rt.controls.coalescing || rt_reorder_wanted(k) ||
-            rt_permute_considered(k) || rt_padding_considered(k))
+            rt_permute_considered(k) || rt_padding_considered(k) ||
+            rt_renumber_considered(k))
             return 1;
     }
     return 0;

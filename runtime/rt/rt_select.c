@@ -100,6 +100,9 @@ static rt_irregular_path forced(dl_irregular_mode mode,
         why = "DL_IRREGULAR=remap, but the permutation does not apply (no "
               "reference that only goes through its index buffer, or buffers "
               "that cannot be permuted together: DL_LOG=debug says which)";
+    else if (mode == DL_IRREGULAR_RENUMBER)
+        why = "DL_IRREGULAR=renumber, but the renumbering does not apply "
+              "(DL_LOG=info said why)";
     else if (f->padding_form && f->bytes_padding > f->budget)
         why = NULL; /* below: over the budget */
     else if (f->padding_form) {

@@ -8,7 +8,10 @@
  * - "spmv": the iterated symmetric SpMV x' = A x / 12 over the 3D 7-point
  *   stencil of n^3 rows, renumbered at random (rows and columns alike).
  * argv[0] the loop, argv[1] its size (scale 1..24, default 20; n 1..200,
- * default 100), argv[2] iterations (default 20).  The digest goes to
+ * default 100), argv[2] iterations (default 20), argv[3] "finish" to wait
+ * for each launch before the next, or "paced" to wait and sleep 20 ms more
+ * (so that what dlayout plans on a thread of its own lands within a few
+ * launches).  The digest goes to
  * stdout; the loop's time, from the first buffer to the read's end
  * (every reorganisation included), to stderr. */
 #include "csr_gen.h"
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DAMPING 0.85f
 
@@ -36,6 +40,7 @@ typedef struct graph_loop {
     float *x;      /* the first vector */
     float *outdeg; /* pagerank's; NULL for the SpMV */
     float mul, add;
+    int finish; /* clFinish after each launch; 2: then sleep 20 ms */
 } graph_loop;
 
 static void run_loop(it_cl *cl, graph_loop *g, long iterations)
@@ -70,6 +75,10 @@ static void run_loop(it_cl *cl, graph_loop *g, long iterations)
         CHECK(clSetKernelArg(k, in, sizeof v[i % 2], &v[i % 2]));
         CHECK(clSetKernelArg(k, out, sizeof v[(i + 1) % 2], &v[(i + 1) % 2]));
         it_run(cl->queue, k, it_round_up(rows));
+        if (g->finish)
+            CHECK(clFinish(cl->queue));
+        if (g->finish == 2)
+            usleep(20000);
     }
     it_print_buffer(cl, v[iterations % 2], vec, g->label);
     fprintf(stderr,
@@ -106,7 +115,11 @@ void scn_graph_loops(it_cl *cl, int argc, char **argv)
                 "iterations 1..100000");
     uint64_t s = 0x2545f4914f6cdd1dull;
     graph_loop g = {.kernel = pr ? "pagerank" : "sym_spmv",
-                    .label = pr ? "graph_loops: rank" : "graph_loops: x"};
+                    .label = pr ? "graph_loops: rank" : "graph_loops: x",
+                    .finish = argc < 4                     ? 0
+                              : !strcmp(argv[3], "finish") ? 1
+                              : !strcmp(argv[3], "paced")  ? 2
+                                                           : 0};
     if (pr) {
         csr_rmat(&g.m, &g.outdeg, (unsigned)size, &s);
         g.x = vector(g.m.rows, NULL, 1.0f / (float)g.m.rows);
