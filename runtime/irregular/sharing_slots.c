@@ -28,8 +28,8 @@ static size_t reads_of(planner *pl, size_t g)
 {
     const dl_coalesce_range *r = pl->range;
     size_t n = 0, entries = pl->out->tables.entries;
-    size_t end = (g + 1) * pl->group < r->threads ? (g + 1) * pl->group
-                                                  : r->threads;
+    size_t end =
+        (g + 1) * pl->group < r->threads ? (g + 1) * pl->group : r->threads;
     for (size_t t = g * pl->group; t < end; t++)
         for (size_t j = 0; j < r->steps; j++) {
             uint64_t e, job = pl->job ? pl->job[t] : t;
@@ -76,8 +76,8 @@ static dl_status block(planner *pl, size_t g)
                        "work-items of two work-groups");
     DL_RETURN_ERROR_ON(reserve(pl, n), DL_OUT_OF_MEMORY,
                        "sharing: no memory for A_s");
-    size_t size = dl_sharing_number(pl->lanes, n, t->source + t->slots,
-                                    t->slot);
+    size_t size =
+        dl_sharing_number(pl->lanes, n, t->source + t->slots, t->slot);
     o->block_pos[g] = t->slots;
     o->block_size[g] = size;
     o->max_block = size > o->max_block ? size : o->max_block;
@@ -91,9 +91,8 @@ static dl_status allocate(planner *pl, size_t entries)
     dl_sharing_slots *o = pl->out;
     size_t g1 = o->groups ? o->groups : 1, n1 = entries ? entries : 1;
     size_t lanes;
-    if (__builtin_mul_overflow(pl->group, pl->range->steps ? pl->range->steps
-                                                            : 1,
-                               &lanes) ||
+    if (__builtin_mul_overflow(
+            pl->group, pl->range->steps ? pl->range->steps : 1, &lanes) ||
         lanes > SIZE_MAX / sizeof *pl->lanes)
         lanes = 0;
     o->tables.entries = entries;

@@ -64,9 +64,9 @@ static void test_ell_random(void **state)
     (void)state;
     size_t rows = 1000, k = 5, n = rows * k;
     int64_t *idx = random_reads(n, 700, 11);
-    dl_coalesce_range cm = {rows, k, 0, 1, rows};   /* col[j * N + row] */
-    dl_coalesce_range rm = {rows, k, 0, k, 1};      /* col[row * K + j] */
-    dl_coalesce_range one = {n, 1, 0, 1, 0};        /* col[gid] */
+    dl_coalesce_range cm = {rows, k, 0, 1, rows};       /* col[j * N + row] */
+    dl_coalesce_range rm = {rows, k, 0, k, 1};          /* col[row * K + j] */
+    dl_coalesce_range one = {n, 1, 0, 1, 0};            /* col[gid] */
     dl_coalesce_range tail = {rows - 7, k, 7, 1, rows}; /* from base 7 */
     for (size_t group = 1; group <= 256; group *= 4) {
         check(idx, n, 0, &cm, NULL, group, 16);
