@@ -65,9 +65,9 @@ static uint64_t block_loads(const dl_sharing_slots *s, unsigned per_segment)
 static cl_ulong local_memory(cl_device_id device)
 {
     cl_ulong bytes = 0;
-    if (!device || dl_cl.clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE,
-                                         sizeof bytes, &bytes,
-                                         NULL) != CL_SUCCESS)
+    if (!device ||
+        dl_cl.clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof bytes,
+                              &bytes, NULL) != CL_SUCCESS)
         return 0;
     return bytes;
 }
@@ -99,10 +99,10 @@ void rt_sharing_plan(rt_jobswap_plan *p, const int64_t *all,
         decline(p, "out of host memory for its plan");
         return;
     }
-    dl_status st = dl_sharing_slots_build(
-        all, p->entries, p->ref.offset, as_read,
-        p->sharing_clustered ? p->pad_job : NULL, p->local, per ? per : 1,
-        p->sharing);
+    dl_status st =
+        dl_sharing_slots_build(all, p->entries, p->ref.offset, as_read,
+                               p->sharing_clustered ? p->pad_job : NULL,
+                               p->local, per ? per : 1, p->sharing);
     const char *why = planned(p, st);
     if (why) {
         decline(p, why);
@@ -110,9 +110,9 @@ void rt_sharing_plan(rt_jobswap_plan *p, const int64_t *all,
     }
     const dl_sharing_slots *s = p->sharing;
     p->facts.tx_sharing = block_loads(s, per ? per : 1);
-    p->facts.bytes_sharing = s->tables.slots * (p->ref.elem_bytes +
-                                                rt_padding_e_bytes(&s->tables)) +
-                             p->p_bytes + 2 * s->groups * sizeof(uint32_t);
+    p->facts.bytes_sharing =
+        s->tables.slots * (p->ref.elem_bytes + rt_padding_e_bytes(&s->tables)) +
+        p->p_bytes + 2 * s->groups * sizeof(uint32_t);
 }
 
 /* ------------------------------------------------------------ upload */
@@ -125,8 +125,9 @@ static cl_mem upload_blocks(cl_context ctx, const size_t *v, size_t n)
     for (size_t i = 0; i < n; i++)
         u[i] = (uint32_t)v[i];
     cl_int err = CL_SUCCESS;
-    cl_mem m = dl_cl.clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                    (n ? n : 1) * sizeof *u, u, &err);
+    cl_mem m =
+        dl_cl.clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             (n ? n : 1) * sizeof *u, u, &err);
     free(u);
     return m;
 }

@@ -1,11 +1,11 @@
 /* scn_sharing.c - kernels/sharing.cl: `ell` (N = 1024 rows of K = 4
- * scattered columns, in groups of 64) launched once, then every 100 ms, so that the sharing planned
- * meanwhile is used (dlayout plans it on a thread of its own); then x is
- * written (A_s must be gathered again) and col (the plan must be made
- * again); `unsized` (no local size), `tailed` (N = 1000 in a range of
+ * scattered columns, in groups of 64) launched once, then every 100 ms, so that
+ * the sharing planned meanwhile is used (dlayout plans it on a thread of its
+ * own); then x is written (A_s must be gathered again) and col (the plan must
+ * be made again); `unsized` (no local size), `tailed` (N = 1000 in a range of
  * 1024: the guarded tail's entries belong to other groups) and `scale`
- * (x writable) cannot run shared.  Every launch's y is printed: sharing must leave it
- * byte-identical. */
+ * (x writable) cannot run shared.  Every launch's y is printed: sharing must
+ * leave it byte-identical. */
 #include "scenarios.h"
 
 #include <stdio.h>

@@ -95,16 +95,16 @@ static cl_int run(const inputs *in, const char *options, const shared *s,
     if (err == CL_SUCCESS)
         err = clBuildProgram(p, 1, &in->dev, options, NULL, NULL);
     cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "ell", &err) : NULL;
-    cl_mem m[7] = {buffer(in, sizeof in->val, in->val),
-                   s ? buffer(in, sizeof s->local, s->local)
-                     : buffer(in, sizeof in->col, in->col),
-                   s ? buffer(in, s->slots * sizeof *s->as, s->as)
-                     : buffer(in, sizeof in->x, in->x),
-                   clCreateBuffer(in->ctx, CL_MEM_READ_WRITE, N * sizeof *y,
-                                  NULL, &err),
-                   s ? buffer(in, sizeof s->job, s->job) : NULL,
-                   s ? buffer(in, sizeof s->pos, s->pos) : NULL,
-                   s ? buffer(in, sizeof s->size, s->size) : NULL};
+    cl_mem m[7] = {
+        buffer(in, sizeof in->val, in->val),
+        s ? buffer(in, sizeof s->local, s->local)
+          : buffer(in, sizeof in->col, in->col),
+        s ? buffer(in, s->slots * sizeof *s->as, s->as)
+          : buffer(in, sizeof in->x, in->x),
+        clCreateBuffer(in->ctx, CL_MEM_READ_WRITE, N * sizeof *y, NULL, &err),
+        s ? buffer(in, sizeof s->job, s->job) : NULL,
+        s ? buffer(in, sizeof s->pos, s->pos) : NULL,
+        s ? buffer(in, sizeof s->size, s->size) : NULL};
     const cl_int n = N;
     cl_uint at = 5;
     for (cl_uint i = 0; k && i < 4; i++)
