@@ -201,9 +201,10 @@ static const char *enqueue(const launch_call *c, rt_kernel *k, cl_kernel kernel,
     rt_events joined = {0};
     cl_uint nw = 0;
     const cl_event *w = rt_events_join(&joined, nwait, wait, &order, &nw);
+    const size_t *local = x && x->local ? x->local : c->local;
     if (*err == CL_SUCCESS)
         *err = dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, 1, c->offset,
-                                            c->global, c->local, nw, w, ev);
+                                            c->global, local, nw, w, ev);
     if (*err == CL_SUCCESS && *ev) {
         for (cl_uint i = 0; i < k->nargs; i++) {
             cl_mem m = rt_launch_arg_mem(k, i);
@@ -347,7 +348,8 @@ static void sharing_facts(const launch_call *c, rt_kernel *k,
         why = "the reference has an offset";
     p->facts.sharing_form = !why;
     p->facts.no_sharing = why;
-    p->local = c->local ? c->local[0] : 0;
+    if (rt_sharing_group(c, &p->local))
+        p->local = 0;
     /* Clustering moves work-items: not where others index by them. */
     p->sharing_clustered = p->facts.jobswap_form && !p->facts.others_disturbed;
 }

@@ -88,9 +88,11 @@ typedef struct rt_irregular_args {
     cl_mem a, p;
     cl_event ready;
     /* The shared form's parameters after them (sharing: block_pos not
-     * NULL), the last one __local memory of local_bytes. */
+     * NULL), the last one __local memory of local_bytes; the local size
+     * where the launch gives none (NULL: the launch's). */
     cl_mem block_pos, block_size;
     size_t local_bytes;
+    const size_t *local;
 } rt_irregular_args;
 
 /* Unlocked: enqueues `kernel` with the program's arguments changed by x

@@ -234,7 +234,7 @@ static const char *unusable(const launch_call *c, const rt_kernel *k,
     for (cl_uint i = 0; i < k->nargs; i++) /* dlayout's object needs all */
         if (!k->args[i].size && i != pad->array && i != pad->via)
             return "an argument's value is not known to dlayout";
-    if (pad->group && (!c->local || c->local[0] != pad->group))
+    if (pad->group && c->local && c->local[0] != pad->group)
         return "its local size is not the one its groups were planned for";
     *stale = rt_reorder_version(p) != pad->version_p;
     return *stale ? "its index buffer was written" : NULL;
@@ -336,7 +336,11 @@ rt_pad_launched rt_padding_launch(const launch_call *c, rt_kernel *k,
                            .ready = ready,
                            .block_pos = pad->block_pos,
                            .block_size = pad->block_size,
-                           .local_bytes = pad->local_bytes};
+                           .local_bytes = pad->local_bytes,
+                           /* the kernel cannot observe it: the form
+                              exists only where that holds (rt_sharing.h) */
+                           .local =
+                               pad->group && !c->local ? &pad->group : NULL};
     rt_irregular_launched run =
         rt_irregular_run(c, k, pad->kernel, &x, nwait, wait, event, err);
     dl_cl.clReleaseMemObject(a2);

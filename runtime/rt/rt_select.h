@@ -33,9 +33,9 @@ typedef struct rt_select_facts {
     uint64_t tx_padding;  /* the analyser on Q' as the redirected pattern */
     size_t bytes_padding; /* A'' and Q' (and E, on the device)         */
     /* Sharing (rt_sharing.h): dl-annotate's shared form on A_s and L,
-     * where padding's conditions hold, the launch has an explicit local
-     * size and the largest block fits the device's __local memory; else
-     * why not. */
+     * where padding's conditions hold, the launch has a local size (or
+     * dlayout chooses one) and the largest block fits the device's __local
+     * memory; else why not. */
     int sharing_form;
     const char *no_sharing;
     uint64_t tx_sharing;  /* the segments the groups' blocks span: their

@@ -35,12 +35,35 @@ const char *rt_sharing_unfit(const launch_call *c, rt_kernel *k,
     if (!rt_sharing_form(k->annot))
         return "the source has no shared form (dl-annotate --explain says "
                "why)";
+    size_t group;
     const char *why = rt_padding_unfit(k, r, a_written);
-    if (why)
-        return why;
-    if (!c->local)
-        return "the launch has no explicit local size";
-    return NULL;
+    return why ? why : rt_sharing_group(c, &group);
+}
+
+/* dlayout's local size for a launch that gives none: at most this. */
+#define SHARE_GROUP_MAX 64
+/* ... and at least this, else the blocks would hardly be shared. */
+#define SHARE_GROUP_MIN 16
+
+const char *rt_sharing_group(const launch_call *c, size_t *group)
+{
+    if (c->local) {
+        *group = c->local[0];
+        return NULL;
+    }
+    cl_device_id device = NULL;
+    size_t most = 0;
+    if (dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof device,
+                                    &device, NULL) != CL_SUCCESS ||
+        dl_cl.clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                              sizeof most, &most, NULL) != CL_SUCCESS)
+        most = 0;
+    for (*group = SHARE_GROUP_MAX; *group >= SHARE_GROUP_MIN; *group /= 2)
+        if (*group <= most && c->global[0] % *group == 0)
+            return NULL;
+    *group = 0;
+    return "the launch has no local size, and none from 16 to 64 divides "
+           "its range";
 }
 
 /* ---------------------------------------------------------- planning */

@@ -12,8 +12,9 @@
  * at the first shared launch and again after A was written, the plan
  * dropped after P was written.  Padding's conditions hold (A read-only,
  * named only as A[P[...]] with no offset, P nowhere else), and the
- * launch has the local size the groups were planned for, given
- * explicitly, whose largest block fits the device's __local memory.
+ * launch has the local size the groups were planned for (or none: then
+ * it runs with that one, rt_sharing_group), whose largest block fits
+ * the device's __local memory.
  * The jobs are clustered (the frequency order, the job-swapped form
  * built too) unless other arrays are indexed by the work-item id. */
 #ifndef DL_RT_SHARING_H
@@ -24,6 +25,14 @@
 
 /* Whether dl-annotate wrote the shared form (its dl_share parameter). */
 int rt_sharing_form(const dl_annot_kernel *ak);
+
+/* The local size sharing plans launch c for: its own, or where it gives
+ * none, the largest power of two from 16 to 64 that divides its range
+ * (within the device's work-group size).  The shared form exists only
+ * where the kernel cannot observe its work-group (dl-annotate's
+ * job-swapped conditions), so dlayout may choose it.  NULL, or why not
+ * (*group 0). */
+const char *rt_sharing_group(const launch_call *c, size_t *group);
 
 /* Locked: NULL where sharing may serve reference r of k at launch c,
  * else why not, in plain words. */

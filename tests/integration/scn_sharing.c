@@ -2,9 +2,11 @@
  * scattered columns, in groups of 64) launched once, then every 100 ms, so that
  * the sharing planned meanwhile is used (dlayout plans it on a thread of its
  * own); then x is written (A_s must be gathered again) and col (the plan must
- * be made again); `unsized` (no local size), `tailed` (N = 1000 in a range of
- * 1024: the guarded tail's entries belong to other groups) and `scale`
- * (x writable) cannot run shared.  Every launch's y is printed: sharing must
+ * be made again); `unsized` (no local size: dlayout chooses 64) runs shared
+ * too; `odd` (no local size, a range of 1000 that no size from 16 to 64
+ * divides), `tailed` (N = 1000 in a range of 1024: the guarded tail's
+ * entries belong to other groups) and `scale` (x writable) cannot run
+ * shared.  Every launch's y is printed: sharing must
  * leave it byte-identical. */
 #include "scenarios.h"
 
@@ -32,13 +34,13 @@ static void pause_100ms(void)
     nanosleep(&t, NULL);
 }
 
-/* `times` launches of k (in groups of SHARE_GROUP, or of the
- * implementation's choice where `sized` is 0), 100 ms apart, y printed
- * after each. */
-static void launches(it_cl *cl, cl_kernel k, cl_mem y, int times, int sized,
-                     const char *label)
+/* `times` launches of k over `global` work-items (in groups of
+ * SHARE_GROUP, or of the implementation's choice where `sized` is 0), 100
+ * ms apart, y printed after each. */
+static void launches(it_cl *cl, cl_kernel k, cl_mem y, int times, size_t global,
+                     int sized, const char *label)
 {
-    size_t global = it_round_up(SHARE_N), local = SHARE_GROUP;
+    size_t local = SHARE_GROUP;
     for (int i = 0; i < times; i++) {
         if (i)
             pause_100ms();
@@ -86,22 +88,25 @@ void scn_sharing(it_cl *cl, int argc, char **argv)
     cl_mem by = share_buffer(cl, sizeof y, y);
     cl_mem args[] = {bv, bc, bx, by};
     cl_kernel k = ell_kernel(program, "ell", args, SHARE_N);
-    launches(cl, k, by, 20, 1, "sharing: ell y");
+    launches(cl, k, by, 20, SHARE_N, 1, "sharing: ell y");
     for (int i = 0; i < SHARE_N; i++)
         x[i] = (float)(i % 11) * 1.25f + 0.5f;
     CHECK(clEnqueueWriteBuffer(cl->queue, bx, CL_TRUE, 0, sizeof x, x, 0, NULL,
                                NULL));
-    launches(cl, k, by, 2, 1, "sharing: ell y, x written");
+    launches(cl, k, by, 2, SHARE_N, 1, "sharing: ell y, x written");
     fill_columns(col, 7);
     CHECK(clEnqueueWriteBuffer(cl->queue, bc, CL_TRUE, 0, sizeof col, col, 0,
                                NULL, NULL));
-    launches(cl, k, by, 20, 1, "sharing: ell y, col written");
+    launches(cl, k, by, 20, SHARE_N, 1, "sharing: ell y, col written");
     CHECK(clReleaseKernel(k));
     cl_kernel unsized = ell_kernel(program, "unsized", args, SHARE_N);
-    launches(cl, unsized, by, 2, 0, "sharing: unsized y");
+    launches(cl, unsized, by, 20, SHARE_N, 0, "sharing: unsized y");
     CHECK(clReleaseKernel(unsized));
+    cl_kernel odd = ell_kernel(program, "odd", args, SHARE_TAIL);
+    launches(cl, odd, by, 2, SHARE_TAIL, 0, "sharing: odd y");
+    CHECK(clReleaseKernel(odd));
     cl_kernel tailed = ell_kernel(program, "tailed", args, SHARE_TAIL);
-    launches(cl, tailed, by, 2, 1, "sharing: tailed y");
+    launches(cl, tailed, by, 2, SHARE_N, 1, "sharing: tailed y");
     CHECK(clReleaseKernel(tailed));
     cl_kernel scale = it_kernel(program, "scale");
     CHECK(clSetKernelArg(scale, 0, sizeof bx, &bx));

@@ -1,8 +1,10 @@
 // Sharing on the device (docs/irregular.md, "Sharing in the runtime"), as
 // dl-annotate wrote it (the shared form under DL_SHARE_<kernel>): `ell`
 // reads x only through col and col only there, x read-only, and is
-// launched with an explicit local size: it runs shared; the same kernel
-// as `unsized`, launched without one, and as `tailed`, whose range's
+// launched with an explicit local size, and as `unsized` without one
+// (dlayout chooses it: the kernel cannot observe its work-group): both
+// run shared; the same kernel as `odd`, launched without a local size on
+// a range no size from 16 to 64 divides, and as `tailed`, whose range's
 // guarded tail would read entries of another group's, and `scale`, which
 // may write x, run as written, with the reason.
 
@@ -185,6 +187,66 @@ __kernel void tailed(__global const float *val, __global const int *col,
 #endif
 }
 #ifdef DL_JOBSWAP_tailed
+#undef get_global_id
+#endif
+
+//DL: v1 indirect: read x[col[j * N + gid]] for(j < K)
+//DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_odd
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
+__kernel void odd(__global const float *val, __global const int *col,
+                  __global const float *x, __global float *y, int N
+#ifdef DL_ACTIVE_odd
+, __global const float *dl_gather_x_col
+#endif
+#ifdef DL_JOBSWAP_odd
+, __global const uint *dl_job
+#endif
+#ifdef DL_SHARE_odd
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
+)
+{
+#ifdef DL_ACTIVE_odd
+
+    int gid = get_global_id(0);
+    if (gid >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[j * N + gid] * dl_gather_x_col[j * N + gid];
+    y[gid] = s;
+
+#elif defined(DL_SHARE_odd)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int gid = get_global_id(0);
+    if (gid >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[j * N + gid] * dl_share[col[j * N + gid]];
+    y[gid] = s;
+
+#else
+
+    int gid = get_global_id(0);
+    if (gid >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[j * N + gid] * x[col[j * N + gid]];
+    y[gid] = s;
+
+#endif
+}
+#ifdef DL_JOBSWAP_odd
 #undef get_global_id
 #endif
 
