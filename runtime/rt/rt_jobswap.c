@@ -350,8 +350,11 @@ static void sharing_facts(const launch_call *c, rt_kernel *k,
     p->facts.no_sharing = why;
     if (rt_sharing_group(c, &p->local))
         p->local = 0;
-    /* Clustering moves work-items: not where others index by them. */
-    p->sharing_clustered = p->facts.jobswap_form && !p->facts.others_disturbed;
+    /* Clustering moves work-items: under the selector not where others
+     * index by them; forced, as padding does (results stay identical). */
+    p->sharing_clustered =
+        p->facts.jobswap_form &&
+        (mode == DL_IRREGULAR_SHARING || !p->facts.others_disturbed);
 }
 
 /* Locked: A and P watched for writes, P's version taken, where padding

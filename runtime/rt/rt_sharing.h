@@ -16,7 +16,8 @@
  * it runs with that one, rt_sharing_group), whose largest block fits
  * the device's __local memory.
  * The jobs are clustered (the frequency order, the job-swapped form
- * built too) unless other arrays are indexed by the work-item id. */
+ * built too) under DL_IRREGULAR=sharing, and under the selector unless
+ * other arrays are indexed by the work-item id. */
 #ifndef DL_RT_SHARING_H
 #define DL_RT_SHARING_H
 
