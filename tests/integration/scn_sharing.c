@@ -5,8 +5,9 @@
  * be made again); `unsized` (no local size: dlayout chooses 64) runs shared
  * too; `odd` (no local size, a range of 1000 that no size from 16 to 64
  * divides), `tailed` (N = 1000 in a range of 1024: the guarded tail's
- * entries belong to other groups) and `scale` (x writable) cannot run
- * shared.  Every launch's y is printed: sharing must
+ * entries belong to other groups), `scale` (x writable) and `big` (a
+ * group of 512 reading 512 cells of 4 KiB: 2 MiB of __local memory)
+ * cannot run shared.  Every launch's y is printed: sharing must
  * leave it byte-identical. */
 #include "scenarios.h"
 
@@ -15,6 +16,8 @@
 
 #define SHARE_N     1024
 #define SHARE_TAIL  1000
+#define BIG_CELLS   512
+#define BIG_FLOATS  1024 /* a cell: 4 KiB */
 #define SHARE_K     4
 #define SHARE_GROUP 64
 
@@ -69,6 +72,34 @@ static cl_kernel ell_kernel(cl_program program, const char *name,
     return k;
 }
 
+/* `big`: one group of BIG_CELLS work-items, each reading its own cell. */
+static void big_cells(it_cl *cl, cl_program program)
+{
+    static float cells[BIG_CELLS * BIG_FLOATS], y[BIG_CELLS];
+    static cl_int col[BIG_CELLS];
+    for (int i = 0; i < BIG_CELLS * BIG_FLOATS; i++)
+        cells[i] = (float)(i % 29) * 0.25f;
+    for (int i = 0; i < BIG_CELLS; i++)
+        col[i] = (cl_int)((i * 389) % BIG_CELLS);
+    cl_mem args[] = {share_buffer(cl, sizeof cells, cells),
+                     share_buffer(cl, sizeof col, col),
+                     share_buffer(cl, sizeof y, y)};
+    cl_kernel k = it_kernel(program, "big");
+    for (cl_uint i = 0; i < 3; i++)
+        CHECK(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
+    size_t global = BIG_CELLS, local = BIG_CELLS;
+    for (int i = 0; i < 3; i++) {
+        if (i)
+            pause_100ms();
+        CHECK(clEnqueueNDRangeKernel(cl->queue, k, 1, NULL, &global, &local, 0,
+                                     NULL, NULL));
+        it_print_buffer(cl, args[2], sizeof y, "sharing: big y");
+    }
+    CHECK(clReleaseKernel(k));
+    for (int i = 0; i < 3; i++)
+        CHECK(clReleaseMemObject(args[i]));
+}
+
 void scn_sharing(it_cl *cl, int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -115,6 +146,7 @@ void scn_sharing(it_cl *cl, int argc, char **argv)
     it_run(cl->queue, scale, SHARE_N);
     it_print_buffer(cl, by, SHARE_N * sizeof(float), "scale");
     CHECK(clReleaseKernel(scale));
+    big_cells(cl, program);
     for (int i = 0; i < 4; i++)
         CHECK(clReleaseMemObject(args[i]));
     CHECK(clReleaseProgram(program));

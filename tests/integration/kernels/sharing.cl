@@ -5,8 +5,9 @@
 // (dlayout chooses it: the kernel cannot observe its work-group): both
 // run shared; the same kernel as `odd`, launched without a local size on
 // a range no size from 16 to 64 divides, and as `tailed`, whose range's
-// guarded tail would read entries of another group's, and `scale`, which
-// may write x, run as written, with the reason.
+// guarded tail would read entries of another group's, `scale`, which
+// may write x, and `big`, whose blocks exceed __local memory, run as
+// written, with the reason.
 
 // ELL SpMV: K entries per row, column-major (entry j of row r at
 // j * N + r), one row per work-item.
@@ -292,5 +293,54 @@ __kernel void scale(__global float *x, __global const int *col,
 #endif
 }
 #ifdef DL_JOBSWAP_scale
+#undef get_global_id
+#endif
+
+// A cell of 4 KiB read through col: a group of 512 reading 512 cells
+// needs 2 MiB of __local memory, more than the device has.
+struct cell { float v[1024]; };
+
+//DL: v1 indirect: read a[col[gid]] record(size=4096; 0:4096)
+//DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_big
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
+__kernel void big(__global const struct cell *a, __global const int *col,
+                  __global float *y
+#ifdef DL_ACTIVE_big
+, __global const struct cell *dl_gather_a_col
+#endif
+#ifdef DL_JOBSWAP_big
+, __global const uint *dl_job
+#endif
+#ifdef DL_SHARE_big
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local struct cell *dl_share
+#endif
+)
+{
+#ifdef DL_ACTIVE_big
+
+    int gid = get_global_id(0);
+    y[gid] = dl_gather_a_col[gid].v[3];
+
+#elif defined(DL_SHARE_big)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = a[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int gid = get_global_id(0);
+    y[gid] = dl_share[col[gid]].v[3];
+
+#else
+
+    int gid = get_global_id(0);
+    y[gid] = a[col[gid]].v[3];
+
+#endif
+}
+#ifdef DL_JOBSWAP_big
 #undef get_global_id
 #endif
