@@ -337,9 +337,11 @@ static void sharing_facts(const launch_call *c, rt_kernel *k,
                           rt_jobswap_plan *p)
 {
     dl_irregular_mode mode = dl_rt.controls.irregular;
+    const char *no_group = rt_sharing_group(c, &p->local); /* unlocked */
     rt_lock();
-    const char *why = rt_sharing_unfit(c, k, r, p->facts.a_written);
+    const char *why = rt_sharing_unfit(k, r, p->facts.a_written);
     rt_unlock();
+    why = why ? why : no_group;
     if (!why && mode != DL_IRREGULAR_SHARING && mode != DL_IRREGULAR_AUTO)
         why = "not considered";
     else if (!why && mode == DL_IRREGULAR_AUTO)
@@ -348,8 +350,6 @@ static void sharing_facts(const launch_call *c, rt_kernel *k,
         why = "the reference has an offset";
     p->facts.sharing_form = !why;
     p->facts.no_sharing = why;
-    if (rt_sharing_group(c, &p->local))
-        p->local = 0;
     /* Clustering moves work-items: under the selector not where others
      * index by them; forced, as padding does (results stay identical). */
     p->sharing_clustered =
@@ -643,9 +643,12 @@ static int sharing_declined(const launch_call *c, rt_kernel *k,
     const dl_annot_indirect *r = planned_ref(k);
     rt_select_facts f;
     rt_select_facts_init(&f);
+    size_t group;
+    const char *no_group = rt_sharing_group(c, &group); /* unlocked */
     rt_lock();
-    f.no_sharing = rt_sharing_unfit(c, k, r, a_written(k->annot, r));
+    f.no_sharing = rt_sharing_unfit(k, r, a_written(k->annot, r));
     rt_unlock();
+    f.no_sharing = f.no_sharing ? f.no_sharing : no_group;
     f.sharing_form = !f.no_sharing;
     return rt_select_path(DL_IRREGULAR_SHARING, &f, sel) != RT_PATH_SHARING;
 }

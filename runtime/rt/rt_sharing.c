@@ -29,15 +29,13 @@ const char *rt_sharing_unwanted(cl_command_queue queue)
     return NULL;
 }
 
-const char *rt_sharing_unfit(const launch_call *c, rt_kernel *k,
-                             const dl_annot_indirect *r, int a_written)
+const char *rt_sharing_unfit(rt_kernel *k, const dl_annot_indirect *r,
+                             int a_written)
 {
     if (!rt_sharing_form(k->annot))
         return "the source has no shared form (dl-annotate --explain says "
                "why)";
-    size_t group;
-    const char *why = rt_padding_unfit(k, r, a_written);
-    return why ? why : rt_sharing_group(c, &group);
+    return rt_padding_unfit(k, r, a_written);
 }
 
 /* dlayout's local size for a launch that gives none: at most this. */

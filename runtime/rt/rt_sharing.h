@@ -35,10 +35,10 @@ int rt_sharing_form(const dl_annot_kernel *ak);
  * (*group 0). */
 const char *rt_sharing_group(const launch_call *c, size_t *group);
 
-/* Locked: NULL where sharing may serve reference r of k at launch c,
- * else why not, in plain words. */
-const char *rt_sharing_unfit(const launch_call *c, rt_kernel *k,
-                             const dl_annot_indirect *r, int a_written);
+/* Locked: NULL where sharing may serve reference r of k (its form
+ * written, padding's conditions), else why not, in plain words. */
+const char *rt_sharing_unfit(rt_kernel *k, const dl_annot_indirect *r,
+                             int a_written);
 
 /* Under the selector: why sharing cannot pay on the queue's device
  * (its __local memory is global memory, CL_DEVICE_LOCAL_MEM_TYPE
