@@ -416,7 +416,8 @@ static int analyze_kernel(ctx *c, CXCursor fn)
     }
     if (!k->already && dla_tiled(c))
         return -1;
-    if (dla_find_indirect(c, fn) || dla_chunks(c) || dla_jobswap(c, fn))
+    if (dla_find_indirect(c, fn) || dla_chunks(c) || dla_jobswap(c, fn) ||
+        dla_share(c))
         return -1;
     /* The runtime converts every argument whose annotation asks for it:
      * one that cannot be rewritten keeps its annotation without the

@@ -94,4 +94,8 @@ int dla_group_bound(const char *name);
  * k->jobswap_reason, and k->params_end).  -1 when out of memory. */
 int dla_jobswap(ctx *c, CXCursor fn);
 
+/* share.c: whether the kernel, after dla_jobswap, gets the shared form
+ * (sets k->share or k->share_reason).  -1 when out of memory. */
+int dla_share(ctx *c);
+
 #endif

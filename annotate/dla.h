@@ -248,6 +248,13 @@ typedef struct dla_kernel {
     /* The bound "L[E]" of a loop j < L[E] around a reference: a trip
      * count per job (indirect.c), or NULL. */
     char *loop_key;
+    /* The shared form (docs/annotations.md, "Sharing"; share.c): under
+     * DL_SHARE_<k>, the group's block of A copied into __local dl_share
+     * of share_type elements, and A[P[E]] read as dl_share[P[E]], A
+     * spelled share_array, P share_via.  Written when share; else share_reason
+     * says why (for a kernel with annotated reads). */
+    int share;
+    char *share_type, *share_array, *share_via, *share_reason;
 } dla_kernel;
 
 typedef struct dla_program {

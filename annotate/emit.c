@@ -57,7 +57,8 @@ typedef struct change {
                  4 indirect annotations (after 1 at the same place),
                  5 gather parameters, 6 the redirected body,
                  7 the job map's macro, 8 the job map parameter,
-                 9 the job map macro's end */
+                 9 the job map macro's end, 10 the shared form's
+                 parameters */
     const char *text;
 } change;
 
@@ -94,8 +95,44 @@ static char *gather_params(const dla_kernel *k, int *failed)
     return b.text;
 }
 
+/* The body between its braces with each annotated read A[P[E] + c]
+ * reading G[E] (its gather array), or dl_share[P[E]] where `shared`. */
+static void body_redirected(buf *b, const dla_source *src, const dla_kernel *k,
+                            const dla_redirect *r, int shared)
+{
+    dla_range inner = {k->body.begin + 1, k->body.end - 1};
+    unsigned at = inner.begin;
+    for (unsigned i = 0; i < k->nredirects; i++) {
+        put(b, src->text + at, r[i].whole.begin - at);
+        if (shared)
+            putf(b, "dl_share[%s[", k->share_via);
+        else
+            putf(b, "%s[", k->gathers[r[i].gather].name);
+        put(b, src->text + r[i].index.begin, r[i].index.end - r[i].index.begin);
+        puts_(b, shared ? "]]" : "]");
+        at = r[i].whole.end;
+    }
+    put(b, src->text + at, inner.end - at);
+}
+
+/* The shared form's prologue (share.c): the group's block of A_s (in A's
+ * parameter) copied into dl_share by the whole group, coalesced, before
+ * any work-item reads it. */
+static void share_prologue(buf *b, const dla_kernel *k)
+{
+    puts_(b, "\n    for (uint dl_i = get_local_id(0);\n"
+             "         dl_i < dl_block_size[get_group_id(0)];\n"
+             "         dl_i += get_local_size(0))\n");
+    putf(b,
+         "        dl_share[dl_i] = %s[dl_block_pos[get_group_id(0)] + "
+         "dl_i];\n",
+         k->share_array);
+    puts_(b, "    barrier(CLK_LOCAL_MEM_FENCE);");
+}
+
 /* The body with each annotated read A[P[E] + c] reading its gather
- * array G[E] under DL_ACTIVE_<k>; the #else branch is the original. */
+ * array G[E] under DL_ACTIVE_<k>, the shared form under DL_SHARE_<k>
+ * where written; the #else branch is the original. */
 static int redirected_body(buf *b, const dla_source *src, const dla_kernel *k)
 {
     dla_redirect *r = malloc(k->nredirects * sizeof *r);
@@ -104,16 +141,13 @@ static int redirected_body(buf *b, const dla_source *src, const dla_kernel *k)
     memcpy(r, k->redirects, k->nredirects * sizeof *r);
     qsort(r, k->nredirects, sizeof *r, cmp_redirect);
     dla_range inner = {k->body.begin + 1, k->body.end - 1};
-    unsigned at = inner.begin;
     putf(b, "{\n#ifdef DL_ACTIVE_%s\n", k->name);
-    for (unsigned i = 0; i < k->nredirects; i++) {
-        put(b, src->text + at, r[i].whole.begin - at);
-        putf(b, "%s[", k->gathers[r[i].gather].name);
-        put(b, src->text + r[i].index.begin, r[i].index.end - r[i].index.begin);
-        puts_(b, "]");
-        at = r[i].whole.end;
+    body_redirected(b, src, k, r, 0);
+    if (k->share) {
+        putf(b, "\n#elif defined(DL_SHARE_%s)", k->name);
+        share_prologue(b, k);
+        body_redirected(b, src, k, r, 1);
     }
-    put(b, src->text + at, inner.end - at);
     puts_(b, "\n#else\n");
     put(b, src->text + inner.begin, inner.end - inner.begin);
     puts_(b, "\n#endif\n}");
@@ -144,6 +178,21 @@ static char *jobswap_text(const dla_kernel *k, int what, int *failed)
     return b.text;
 }
 
+/* The shared form's parameters (share.c), after the job map's. */
+static char *share_params(const dla_kernel *k, int *failed)
+{
+    buf b = {0};
+    putf(&b,
+         "#ifdef DL_SHARE_%s\n"
+         ", __global const uint *dl_block_pos"
+         ", __global const uint *dl_block_size\n"
+         ", __local %s *dl_share\n"
+         "#endif\n",
+         k->name, k->share_type);
+    *failed |= b.failed;
+    return b.text;
+}
+
 /* The indirect references' annotations the kernel does not have yet
  * (and its chunks flag and jobs key),
  * one a line (written after its layout annotations), or NULL. */
@@ -166,9 +215,9 @@ char *dla_emit(const dla_program *prog, size_t *len)
     size_t cap = 1, n = 0;
     int failed = 0;
     for (unsigned i = 0; i < prog->nkernels; i++)
-        cap += 10 + 2 * prog->kernels[i].nargs;
+        cap += 11 + 2 * prog->kernels[i].nargs;
     change *ch = calloc(cap, sizeof *ch);
-    char **lines = calloc(5 * prog->nkernels + 1, sizeof *lines);
+    char **lines = calloc(6 * prog->nkernels + 1, sizeof *lines);
     if (!ch || !lines) {
         free(ch);
         free(lines);
@@ -192,6 +241,11 @@ char *dla_emit(const dla_program *prog, size_t *len)
                                    : k->body.end;
             lines[(w - 5) * prog->nkernels + i] = text;
             ch[n++] = (change){{at, at}, k, w, text};
+        }
+        if (k->share && redirected(k)) {
+            char *text = share_params(k, &failed);
+            lines[5 * prog->nkernels + i] = text;
+            ch[n++] = (change){{k->params_end, k->params_end}, k, 10, text};
         }
         for (unsigned j = 0; j < k->nargs; j++) {
             dla_range r;
@@ -242,7 +296,7 @@ char *dla_emit(const dla_program *prog, size_t *len)
     }
     put(&b, prog->src.text + at, prog->src.len - at);
     free(ch);
-    for (unsigned i = 0; i < 5 * prog->nkernels; i++)
+    for (unsigned i = 0; i < 6 * prog->nkernels; i++)
         free(lines[i]);
     free(lines);
     b.failed |= failed;

@@ -199,6 +199,14 @@ static void explain(const dla_program *p)
             fprintf(stderr,
                     "%s:%u: kernel '%s': jobs sorted by trip count: %s\n",
                     p->src.name, k->line, k->name, k->jobs_key);
+        if (k->share)
+            fprintf(stderr,
+                    "%s:%u: kernel '%s': shared form under DL_SHARE_%s, "
+                    "reading dl_share\n",
+                    p->src.name, k->line, k->name, k->name);
+        else if (k->share_reason)
+            fprintf(stderr, "%s:%u: kernel '%s': no shared form: %s\n",
+                    p->src.name, k->line, k->name, k->share_reason);
         if (k->tiled)
             fprintf(stderr, "%s:%u: kernel '%s': takes the tiled launch: %s\n",
                     p->src.name, k->line, k->name, k->tiled_annotation);

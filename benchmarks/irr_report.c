@@ -134,7 +134,7 @@ static void select_method(irr_device *d, irr_refrows *x)
     for (int i = 0; i < x->n; i++) {
         const irr_mrow *m = &x->row[i];
         in.method[m->m] = (dl_method_estimate){
-            1, m->c[0].before, m->data + m->index, m->reorg, m->kernel};
+            1, m->c[0].before, m->data + m->index, m->reorg, m->kernel, NULL};
     }
     dl_selection s;
     dl_select_method(&in, &s);

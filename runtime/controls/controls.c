@@ -19,9 +19,9 @@ _Static_assert(DL_ALGO_AUTO == 0 && DL_ALGO_BS == 1 && DL_ALGO_PTTWAC == 2 &&
 _Static_assert(DL_POLICY_AUTO == 0 && DL_POLICY_NEVER == 2,
                "DL_POLICY order: auto|always|never");
 _Static_assert(DL_IRREGULAR_AUTO == 0 && DL_IRREGULAR_REMAP == 5 &&
-                   DL_IRREGULAR_RENUMBER == 6,
+                   DL_IRREGULAR_RENUMBER == 6 && DL_IRREGULAR_SHARING == 7,
                "DL_IRREGULAR order: auto|none|gather|jobswap|padding|remap|"
-               "renumber");
+               "renumber|sharing");
 
 /* Row numbers, named after the members. */
 enum {

@@ -33,7 +33,8 @@ typedef enum dl_irregular_mode {
     DL_IRREGULAR_JOBSWAP,  /* the job-swapped form */
     DL_IRREGULAR_PADDING,  /* A'' and Q' in place of A and P (rt_padding.h) */
     DL_IRREGULAR_REMAP,    /* the permutation layout (rt_permute.h) */
-    DL_IRREGULAR_RENUMBER  /* a graph loop renumbered (rt_renumber.h) */
+    DL_IRREGULAR_RENUMBER, /* a graph loop renumbered (rt_renumber.h) */
+    DL_IRREGULAR_SHARING   /* the shared form on A_s and L (rt_sharing.h) */
 } dl_irregular_mode;
 
 /* DL_TILE=auto is stored as this. */

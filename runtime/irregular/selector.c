@@ -57,7 +57,7 @@ static int excluded(const dl_selector_input *in, dl_irregular_method m,
     const dl_method_estimate *e = &in->method[m];
     const dl_method_estimate *none = &in->method[DL_METHOD_NONE];
     if (!e->available)
-        snprintf(why, size, "not planned");
+        snprintf(why, size, "%s", e->why_not ? e->why_not : "not planned");
     else if (in->a_written && copies_data(m))
         snprintf(why, size, "A is written, a copy would go stale");
     else if (in->others_disturbed && moves_work_items(m))

@@ -38,6 +38,8 @@ typedef struct dl_method_estimate {
                               and job maps */
     double reorg_s;        /* measured time to build it */
     double kernel_s;       /* measured kernel time with it */
+    const char *why_not;   /* where not available: why, else NULL ("not
+                              planned") */
 } dl_method_estimate;
 
 typedef struct dl_selector_input {

@@ -8,17 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct lane {
-    int64_t value;
-    size_t t; /* work-item */
-} lane;
-
-static int by_value_then_item(const void *pa, const void *pb)
+static int by_value_then_index(const void *pa, const void *pb)
 {
-    const lane *a = pa, *b = pb;
+    const dl_sharing_lane *a = pa, *b = pb;
     if (a->value != b->value)
         return a->value < b->value ? -1 : 1;
-    return (a->t > b->t) - (a->t < b->t);
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+size_t dl_sharing_number(dl_sharing_lane *lanes, size_t n, int64_t *source,
+                         size_t *local)
+{
+    qsort(lanes, n, sizeof *lanes, by_value_then_index);
+    size_t size = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || lanes[i].value != lanes[i - 1].value)
+            source[size++] = lanes[i].value;
+        local[lanes[i].index] = size - 1;
+    }
+    return size;
 }
 
 static dl_status job_map(const int64_t *elem, size_t n, int cluster,
@@ -43,18 +51,11 @@ static dl_status job_map(const int64_t *elem, size_t n, int cluster,
 /* Numbers the distinct elements of work-items [t0, t0 + n) in ascending
  * order, appends them to A_s from `pos` and sets local[] for each. */
 static size_t fill_block(const int64_t *elem, dl_sharing_plan *plan, size_t t0,
-                         size_t n, size_t pos, lane *lanes)
+                         size_t n, size_t pos, dl_sharing_lane *lanes)
 {
     for (size_t i = 0; i < n; i++)
-        lanes[i] = (lane){elem[plan->job[t0 + i]], t0 + i};
-    qsort(lanes, n, sizeof *lanes, by_value_then_item);
-    size_t size = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || lanes[i].value != lanes[i - 1].value)
-            plan->source[pos + size++] = lanes[i].value;
-        plan->local[lanes[i].t] = size - 1;
-    }
-    return size;
+        lanes[i] = (dl_sharing_lane){elem[plan->job[t0 + i]], t0 + i};
+    return dl_sharing_number(lanes, n, plan->source + pos, plan->local);
 }
 
 static int allocate(dl_sharing_plan *plan, size_t n, size_t slots_bound)
@@ -80,7 +81,8 @@ static dl_status blocks(const int64_t *elem, size_t group, size_t e,
                            bound > SIZE_MAX / sizeof(int64_t),
                        DL_OUT_OF_MEMORY,
                        "sharing: A_s of %zu jobs does not fit memory", n);
-    lane *lanes = malloc((group < n ? group : (n ? n : 1)) * sizeof *lanes);
+    dl_sharing_lane *lanes =
+        malloc((group < n ? group : (n ? n : 1)) * sizeof *lanes);
     if (!lanes || allocate(plan, n, bound) != 0) {
         free(lanes);
         return dl_fail(DL_OUT_OF_MEMORY, "sharing: no memory for %zu jobs", n);

@@ -42,4 +42,17 @@ dl_status dl_sharing_plan_build(const int64_t *elem, size_t n, size_t group,
                                 dl_sharing_plan *out);
 void dl_sharing_plan_free(dl_sharing_plan *plan);
 
+/* One read of a group: the element, and where its block-local index
+ * goes (local[index]). */
+typedef struct dl_sharing_lane {
+    int64_t value;
+    size_t index;
+} dl_sharing_lane;
+
+/* Numbers the distinct values of lanes[0..n) in ascending order (sorting
+ * lanes): writes them to source[0..) and each lane's number to
+ * local[lane.index]; returns how many there are. */
+size_t dl_sharing_number(dl_sharing_lane *lanes, size_t n, int64_t *source,
+                         size_t *local);
+
 #endif

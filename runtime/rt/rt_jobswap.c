@@ -13,6 +13,7 @@
 #include "rt_permute.h"
 #include "rt_reorder.h"
 #include "rt_tripswap_plan.h"
+#include "rt_sharing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,14 @@ void rt_irregular_forget(rt_kernel *k)
     k->irregular = NULL;
 }
 
+/* Whether a launch on `path` that dlayout does not run itself runs as
+ * written (rather than on the reordering path). */
+static int as_written(rt_irregular_path path)
+{
+    return path == RT_PATH_PLAIN || path == RT_PATH_REMAP ||
+           path == RT_PATH_PADDING || path == RT_PATH_SHARING;
+}
+
 /* Logs `why` once per kernel and makes the path final. */
 static rt_irregular_launched settle(rt_kernel *k, rt_irregular_path path,
                                     const char *why)
@@ -109,10 +118,7 @@ static rt_irregular_launched settle(rt_kernel *k, rt_irregular_path path,
                        k->annot ? k->annot->line : 0,
                        "irregular: kernel '%s' %s: %s", k->name,
                        rt_select_path_words(path), why);
-    return path == RT_PATH_PLAIN || path == RT_PATH_REMAP ||
-                   path == RT_PATH_PADDING
-               ? RT_IRREGULAR_PLAIN
-               : RT_IRREGULAR_ASIS;
+    return as_written(path) ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;
 }
 
 int rt_irregular_remapped(const rt_kernel *k)
@@ -137,6 +143,21 @@ void rt_irregular_remap_forced(rt_kernel *k)
 }
 
 /* ----------------------------------------------------------- enqueue */
+
+/* The shared form's parameters from `at` on: dl_block_pos, dl_block_size
+ * and the __local dl_share. */
+static cl_int share_args(cl_kernel kernel, cl_uint at,
+                         const rt_irregular_args *x)
+{
+    cl_int err =
+        dl_cl.clSetKernelArg(kernel, at, sizeof x->block_pos, &x->block_pos);
+    if (err == CL_SUCCESS)
+        err = dl_cl.clSetKernelArg(kernel, at + 1, sizeof x->block_size,
+                                   &x->block_size);
+    return err == CL_SUCCESS
+               ? dl_cl.clSetKernelArg(kernel, at + 2, x->local_bytes, NULL)
+               : err;
+}
 
 /* Locked: `kernel` (the program's, or one of dlayout's with the
  * program's arguments and x's changes: R after them, A and P substituted)
@@ -169,16 +190,20 @@ static const char *enqueue(const launch_call *c, rt_kernel *k, cl_kernel kernel,
             *err = dl_cl.clSetKernelArg(kernel, i, k->args[i].size,
                                         k->args[i].value);
     }
+    cl_uint extra = k->nargs;
     if (x && x->job && *err == CL_SUCCESS)
-        *err = dl_cl.clSetKernelArg(kernel, k->nargs, sizeof x->job, &x->job);
+        *err = dl_cl.clSetKernelArg(kernel, extra++, sizeof x->job, &x->job);
+    if (x && x->block_pos && *err == CL_SUCCESS)
+        *err = share_args(kernel, extra, x);
     if (x && x->ready)
         rt_events_push_once(&order, x->ready);
     rt_events joined = {0};
     cl_uint nw = 0;
     const cl_event *w = rt_events_join(&joined, nwait, wait, &order, &nw);
+    const size_t *local = x && x->local ? x->local : c->local;
     if (*err == CL_SUCCESS)
         *err = dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, 1, c->offset,
-                                            c->global, c->local, nw, w, ev);
+                                            c->global, local, nw, w, ev);
     if (*err == CL_SUCCESS && *ev) {
         for (cl_uint i = 0; i < k->nargs; i++) {
             cl_mem m = rt_launch_arg_mem(k, i);
@@ -304,19 +329,47 @@ static void padding_facts(rt_kernel *k, const dl_annot_indirect *r,
     p->base = (size_t)range->base;
 }
 
+/* Sharing's row: whether it may serve r at launch c (padding's
+ * parameters are padding_facts'), and the group size it plans for. */
+static void sharing_facts(const launch_call *c, rt_kernel *k,
+                          const dl_annot_indirect *r,
+                          const dl_annot_indirect_range *range,
+                          rt_jobswap_plan *p)
+{
+    dl_irregular_mode mode = dl_rt.controls.irregular;
+    const char *no_group = rt_sharing_group(c, &p->local); /* unlocked */
+    rt_lock();
+    const char *why = rt_sharing_unfit(k, r, p->facts.a_written);
+    rt_unlock();
+    why = why ? why : no_group;
+    if (!why && mode != DL_IRREGULAR_SHARING && mode != DL_IRREGULAR_AUTO)
+        why = "not considered";
+    else if (!why && mode == DL_IRREGULAR_AUTO)
+        why = rt_sharing_unwanted(c->queue);
+    if (!why && range->offset)
+        why = "the reference has an offset";
+    p->facts.sharing_form = !why;
+    p->facts.no_sharing = why;
+    /* Clustering moves work-items: under the selector not where others
+     * index by them; forced, as padding does (results stay identical). */
+    p->sharing_clustered =
+        p->facts.jobswap_form &&
+        (mode == DL_IRREGULAR_SHARING || !p->facts.others_disturbed);
+}
+
 /* Locked: A and P watched for writes, P's version taken, where padding
- * may serve the reference. */
+ * or sharing may serve the reference. */
 static void padding_watch(rt_jobswap_plan *p)
 {
-    if (!p->facts.padding_form)
+    if (!p->facts.padding_form && !p->facts.sharing_form)
         return;
     rt_buffer *a = rt_buffer_get(p->a_mem), *pb = rt_buffer_get(p->p_mem);
     const char *why = !a || !pb ? "its array or index buffer cannot be tracked"
                                 : rt_reorder_watch(a);
     why = why ? why : rt_reorder_watch(pb);
     if (why) {
-        p->facts.padding_form = 0;
-        p->facts.no_padding = why;
+        p->facts.padding_form = p->facts.sharing_form = 0;
+        p->facts.no_padding = p->facts.no_sharing = why;
     } else {
         p->version_p = rt_reorder_version(pb);
     }
@@ -377,6 +430,7 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
     p->facts.bytes_job_swap = c->global[0] * sizeof(uint32_t);
     remap_facts(k, r, p);
     padding_facts(k, r, range, bytes, p);
+    sharing_facts(c, k, r, range, p);
     dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof p->device,
                                 &p->device, NULL);
     dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_CONTEXT, sizeof p->context,
@@ -561,6 +615,7 @@ static void replan(rt_kernel *k, rt_pad *pad)
     rt_lock();
     rt_irregular *st = k->irregular;
     int dropped = st && st->decided && st->pad == pad;
+    size_t group = pad->group;
     if (dropped) {
         st->decided = 0;
         st->path = RT_PATH_ASIS;
@@ -570,8 +625,8 @@ static void replan(rt_kernel *k, rt_pad *pad)
     rt_unlock();
     if (dropped)
         DL_LOG_INFO("irregular: kernel '%s': its index buffer was written: "
-                    "runs as written, its padding planned again",
-                    k->name);
+                    "runs as written, its %s planned again",
+                    k->name, group ? "sharing" : "padding");
 }
 
 /* Under DL_IRREGULAR=padding: whether padding cannot serve the planned
@@ -586,6 +641,24 @@ static int padding_declined(rt_kernel *k, dl_selection *sel)
     rt_unlock();
     f.padding_form = !f.no_padding;
     return rt_select_path(DL_IRREGULAR_PADDING, &f, sel) != RT_PATH_PADDING;
+}
+
+/* Under DL_IRREGULAR=sharing: whether sharing cannot serve the planned
+ * reference at launch c (*sel then says why). */
+static int sharing_declined(const launch_call *c, rt_kernel *k,
+                            dl_selection *sel)
+{
+    const dl_annot_indirect *r = planned_ref(k);
+    rt_select_facts f;
+    rt_select_facts_init(&f);
+    size_t group;
+    const char *no_group = rt_sharing_group(c, &group); /* unlocked */
+    rt_lock();
+    f.no_sharing = rt_sharing_unfit(k, r, a_written(k->annot, r));
+    rt_unlock();
+    f.no_sharing = f.no_sharing ? f.no_sharing : no_group;
+    f.sharing_form = !f.no_sharing;
+    return rt_select_path(DL_IRREGULAR_SHARING, &f, sel) != RT_PATH_SHARING;
 }
 
 /* A launch on the pad: done, or as written (planned again first when P
@@ -655,21 +728,22 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
         done = RT_IRREGULAR_ASIS;
     else if (decided && path == RT_PATH_JOB_SWAP && variant && fits)
         done = run(c, k, variant, job, nwait, wait, event, err);
-    else if (decided && path == RT_PATH_PADDING && pad && same_range(c, k, pad))
+    else if (decided && (path == RT_PATH_PADDING || path == RT_PATH_SHARING) &&
+             pad && same_range(c, k, pad))
         done = padded(c, k, pad, nwait, wait, event, err);
     else if (decided) /* remap: its pair could not be used at this launch */
-        done = path == RT_PATH_PLAIN || path == RT_PATH_REMAP ||
-                       path == RT_PATH_PADDING
-                   ? RT_IRREGULAR_PLAIN
-                   : RT_IRREGULAR_ASIS;
-    else if (reading) /* forced job swap and padding wait as written */
-        done = mode == DL_IRREGULAR_JOBSWAP || mode == DL_IRREGULAR_PADDING
+        done = as_written(path) ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;
+    else if (reading) /* forced job swap, padding, sharing: as written */
+        done = mode == DL_IRREGULAR_JOBSWAP || mode == DL_IRREGULAR_PADDING ||
+                       mode == DL_IRREGULAR_SHARING
                    ? run(c, k, c->kernel, NULL, nwait, wait, event, err)
                    : RT_IRREGULAR_ASIS;
     else if (mode == DL_IRREGULAR_PADDING && padding_declined(k, &sel))
         done = settle(k, RT_PATH_PLAIN, sel.reason);
+    else if (mode == DL_IRREGULAR_SHARING && sharing_declined(c, k, &sel))
+        done = settle(k, RT_PATH_PLAIN, sel.reason);
     else if (mode != DL_IRREGULAR_AUTO && mode != DL_IRREGULAR_JOBSWAP &&
-             mode != DL_IRREGULAR_PADDING) {
+             mode != DL_IRREGULAR_PADDING && mode != DL_IRREGULAR_SHARING) {
         rt_select_facts f;
         rt_select_facts_init(&f);
         f.gather_form = k->reorder;

@@ -17,6 +17,8 @@
 #include "rt_padding.h"
 #include "rt_permute.h"
 #include "rt_tripswap.h"
+#include "rt_sharing.h"
+#include "sharing_slots.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -104,6 +106,8 @@ void rt_jobswap_plan_free(rt_jobswap_plan *p)
         dl_cl.clReleaseKernel(p->pad_kernel);
     dl_padding_slots_free(p->padding);
     free(p->padding);
+    dl_sharing_slots_free(p->sharing);
+    free(p->sharing);
     free(p->pad_job);
     free(p->host);
     free(p->kernel);
@@ -258,11 +262,15 @@ static int plan_jobs(rt_jobswap_plan *p, size_t active, size_t *job)
     }
     if (ok && p->facts.remap_form && !rt_irregular_stopping())
         p->facts.tx_remap = remapped(p, &g, &as_read, all);
-    if (ok && p->facts.padding_form && p->facts.jobswap_form &&
-        !rt_irregular_stopping())
+    int clustered = p->facts.padding_form ||
+                    (p->facts.sharing_form && p->sharing_clustered);
+    if (ok && clustered && p->facts.jobswap_form && !rt_irregular_stopping())
         p->pad_job = padding_jobs(p, elem, active);
+    p->sharing_clustered &= p->pad_job != NULL;
     if (ok && p->facts.padding_form && !rt_irregular_stopping())
         rt_padding_plan(p, all, &g, &as_read);
+    if (ok && p->facts.sharing_form && !rt_irregular_stopping())
+        rt_sharing_plan(p, all, &g, &as_read);
     free(all);
     free(elem);
     free(swapped);
@@ -291,13 +299,15 @@ cl_mem rt_jobswap_upload_map(cl_context context, const size_t *job,
     return m;
 }
 
-cl_kernel rt_jobswap_build_form(cl_context context, cl_device_id device,
-                                const char *source, size_t source_len,
-                                const char *options, const char *kernel,
-                                const char **why)
+cl_kernel rt_jobswap_build_forms(cl_context context, cl_device_id device,
+                                 const char *source, size_t source_len,
+                                 const char *options, const char *kernel,
+                                 int swap, int share, const char **why)
 {
     char *all = NULL;
-    if (asprintf(&all, "%s -D DL_JOBSWAP_%s=1", options, kernel) < 0) {
+    if (asprintf(&all, "%s%s%s%s%s", options,
+                 swap ? " -D DL_JOBSWAP_" : "", swap ? kernel : "",
+                 share ? " -D DL_SHARE_" : "", share ? kernel : "") < 0) {
         *why = "out of host memory";
         return NULL;
     }
@@ -313,8 +323,18 @@ cl_kernel rt_jobswap_build_form(cl_context context, cl_device_id device,
         dl_cl.clReleaseProgram(prog); /* the kernel keeps it */
     free(all);
     if (!k)
-        *why = "the job-swapped form does not build";
+        *why = share ? "the shared form does not build"
+                     : "the job-swapped form does not build";
     return k;
+}
+
+cl_kernel rt_jobswap_build_form(cl_context context, cl_device_id device,
+                                const char *source, size_t source_len,
+                                const char *options, const char *kernel,
+                                const char **why)
+{
+    return rt_jobswap_build_forms(context, device, source, source_len, options,
+                                  kernel, 1, 0, why);
 }
 
 /* R over the whole range: the planned jobs, then the work-items past P
@@ -329,16 +349,19 @@ static cl_mem upload(rt_jobswap_plan *p, const size_t *job, size_t active,
     return rt_jobswap_upload_map(p->context, job, active, p->global, why);
 }
 
-/* The kernel of the job-swapped form: the program's source built with
- * its options and DL_JOBSWAP_<kernel>.  NULL, or *why. */
-static cl_kernel build(rt_jobswap_plan *p, const char **why)
+/* The kernel of the job-swapped form (`swap`), the shared form
+ * (`share`) or both: the program's source built with its options and
+ * DL_JOBSWAP_<kernel>, DL_SHARE_<kernel>.  NULL, or *why. */
+static cl_kernel build(rt_jobswap_plan *p, int swap, int share,
+                       const char **why)
 {
     if (rt_irregular_stopping()) { /* nothing would run it */
         *why = "the process exits";
         return NULL;
     }
-    return rt_jobswap_build_form(p->context, p->device, p->source,
-                                 p->source_len, p->options, p->kernel, why);
+    return rt_jobswap_build_forms(p->context, p->device, p->source,
+                                  p->source_len, p->options, p->kernel, swap,
+                                  share, why);
 }
 
 /* ------------------------------------------------------------ thread */
@@ -369,6 +392,21 @@ static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
         dl_cl.clReleaseMemObject(job);
 }
 
+/* Sharing's pad: the shared form built (job-swapped too, with R
+ * uploaded, where clustered) and the plan uploaded.  NULL, or *why. */
+static rt_pad *shared(rt_jobswap_plan *p, const char **why)
+{
+    int swap = p->sharing_clustered;
+    cl_mem r = swap ? upload(p, p->pad_job, p->global, why) : NULL;
+    cl_kernel variant = !swap || r ? build(p, swap, 1, why) : NULL;
+    rt_pad *pad = variant ? rt_sharing_upload(p, variant, r, why) : NULL;
+    if (variant) /* the pad holds its own */
+        dl_cl.clReleaseKernel(variant);
+    if (r)
+        dl_cl.clReleaseMemObject(r);
+    return pad;
+}
+
 static void plan(rt_jobswap_plan *p)
 {
     size_t active = rt_jobswap_active(p);
@@ -387,8 +425,8 @@ static void plan(rt_jobswap_plan *p)
     rt_irregular_path path = rt_select_path(p->mode, &p->facts, &sel);
     DL_LOG_INFO("irregular: %s: %s, %s: %s (transactions per launch: "
                 "%llu as written, %llu duplicated, %llu job-swapped, %llu "
-                "permuted, %llu padded; memory: %zu B duplicated, %zu B "
-                "padded)",
+                "permuted, %llu padded, %llu shared; memory: %zu B "
+                "duplicated, %zu B padded, %zu B shared)",
                 p->label, dl_irregular_method_name(sel.method),
                 rt_select_path_words(path), sel.reason,
                 (unsigned long long)p->facts.tx_none,
@@ -396,21 +434,23 @@ static void plan(rt_jobswap_plan *p)
                 (unsigned long long)p->facts.tx_job_swap,
                 (unsigned long long)p->facts.tx_remap,
                 (unsigned long long)p->facts.tx_padding,
-                p->facts.bytes_duplication, p->facts.bytes_padding);
+                (unsigned long long)p->facts.tx_sharing,
+                p->facts.bytes_duplication, p->facts.bytes_padding,
+                p->facts.bytes_sharing);
     cl_mem r = NULL;
     cl_kernel variant = NULL;
     rt_pad *pad = NULL;
     const char *why = NULL;
     if (path == RT_PATH_JOB_SWAP) {
         r = upload(p, job, active, &why);
-        variant = r ? build(p, &why) : NULL;
+        variant = r ? build(p, 1, 0, &why) : NULL;
     }
     free(job);
     if (path == RT_PATH_PADDING && p->pad_job) {
         /* A'' and Q' hold the values whatever R: without the variant, the
          * program's kernel reads them right, only less coalesced. */
         r = upload(p, p->pad_job, p->global, &why);
-        variant = r ? build(p, &why) : NULL;
+        variant = r ? build(p, 1, 0, &why) : NULL;
         if (!variant)
             DL_LOG_INFO("irregular: %s runs padded without its job map: %s",
                         p->label, why);
@@ -419,8 +459,12 @@ static void plan(rt_jobswap_plan *p)
     if (stop)
         why = "the process exits";
     if (path == RT_PATH_PADDING &&
-        (stop ||
-         !(pad = rt_padding_upload(p, variant, variant ? r : NULL, &why)))) {
+        (stop || !(pad = rt_padding_upload(p, p->padding, variant,
+                                           variant ? r : NULL, &why)))) {
+        DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
+        path = RT_PATH_PLAIN;
+    }
+    if (path == RT_PATH_SHARING && (stop || !(pad = shared(p, &why)))) {
         DL_LOG_INFO("irregular: %s runs as written: %s", p->label, why);
         path = RT_PATH_PLAIN;
     }

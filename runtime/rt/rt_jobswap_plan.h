@@ -58,6 +58,12 @@ typedef struct rt_jobswap_plan {
     size_t p_bytes, base;
     uint64_t version_p;
     struct dl_padding_slots *padding;
+    /* Sharing (rt_sharing.h), where facts.sharing_form: the launch's
+     * local size the groups are planned for; the plan, once made, and
+     * whether it follows the job map pad_job (clustered). */
+    size_t local;
+    struct dl_sharing_slots *sharing;
+    int sharing_clustered;
     /* The job map padding plans for, where the job-swapped form exists:
      * R over the whole range (the frequency order of the first `active`
      * work-items' first reads, then the rest in their own order). */
@@ -75,13 +81,19 @@ size_t rt_jobswap_active(const rt_jobswap_plan *p);
 
 /* What a launch of dlayout's own kernel object changes in the program's
  * arguments: R appended (the job-swapped form), A and P substituted (A
- * is the parameter `array`, P `via`; padding), and the event the launch
- * must also wait for. */
+ * is the parameter `array`, P `via`; padding and sharing), sharing's
+ * blocks appended, and the event the launch must also wait for. */
 typedef struct rt_irregular_args {
     cl_mem job;
     cl_uint array, via;
     cl_mem a, p;
     cl_event ready;
+    /* The shared form's parameters after them (sharing: block_pos not
+     * NULL), the last one __local memory of local_bytes; the local size
+     * where the launch gives none (NULL: the launch's). */
+    cl_mem block_pos, block_size;
+    size_t local_bytes;
+    const size_t *local;
 } rt_irregular_args;
 
 /* Unlocked: enqueues `kernel` with the program's arguments changed by x
@@ -114,6 +126,14 @@ int rt_irregular_spawn(void *(*fn)(void *), void *arg);
  * t itself.  NULL, or *why. */
 cl_mem rt_jobswap_upload_map(cl_context context, const size_t *job,
                              size_t active, size_t global, const char **why);
+
+/* The job-swapped form (`swap`), the shared form (`share`) or both of
+ * `kernel`: `source` built with `options` and -D DL_JOBSWAP_<kernel>,
+ * -D DL_SHARE_<kernel>.  NULL, or *why. */
+cl_kernel rt_jobswap_build_forms(cl_context context, cl_device_id device,
+                                 const char *source, size_t source_len,
+                                 const char *options, const char *kernel,
+                                 int swap, int share, const char **why);
 
 /* The job-swapped form of `kernel`: `source` built with `options` and
  * -D DL_JOBSWAP_<kernel>=1.  NULL, or *why. */

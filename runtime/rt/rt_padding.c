@@ -42,8 +42,7 @@ static uint64_t slot_limit(dl_int_type type)
     return dl_int_type_size(type) >= 8 ? INT64_MAX : INT32_MAX;
 }
 
-/* E's entry size: 4 bytes where every element fits. */
-static unsigned e_bytes(const dl_padding_slots *s)
+unsigned rt_padding_e_bytes(const dl_padding_slots *s)
 {
     for (size_t i = 0; i < s->slots; i++)
         if (s->source[i] > INT32_MAX)
@@ -85,14 +84,13 @@ void rt_padding_plan(rt_jobswap_plan *p, const int64_t *all,
         p->facts.tx_padding = c.before;
     free(q);
     p->facts.bytes_padding =
-        s->slots * (p->ref.elem_bytes + e_bytes(s)) + p->p_bytes;
+        s->slots * (p->ref.elem_bytes + rt_padding_e_bytes(s)) + p->p_bytes;
 }
 
 /* Q' over all of P: the planned entries' slots from p->base on, zero
  * (a valid slot) elsewhere; in P's type. */
-static void *q_entries(const rt_jobswap_plan *p)
+static void *q_entries(const rt_jobswap_plan *p, const dl_padding_slots *s)
 {
-    const dl_padding_slots *s = p->padding;
     size_t isz = dl_int_type_size(p->type);
     unsigned char *q = calloc(1, p->p_bytes ? p->p_bytes : 1);
     for (size_t i = 0; q && i < s->entries; i++) {
@@ -127,13 +125,12 @@ static void *e_entries(const dl_padding_slots *s, unsigned bytes)
     return e;
 }
 
-rt_pad *rt_padding_upload(rt_jobswap_plan *p, cl_kernel variant, cl_mem job,
-                          const char **why)
+rt_pad *rt_padding_upload(rt_jobswap_plan *p, const dl_padding_slots *s,
+                          cl_kernel variant, cl_mem job, const char **why)
 {
-    const dl_padding_slots *s = p->padding;
     rt_pad *pad = calloc(1, sizeof *pad);
-    void *q = pad ? q_entries(p) : NULL;
-    unsigned eb = e_bytes(s);
+    void *q = pad ? q_entries(p, s) : NULL;
+    unsigned eb = rt_padding_e_bytes(s);
     void *e = q ? e_entries(s, eb) : NULL;
     if (!e) {
         free(pad);
@@ -147,9 +144,10 @@ rt_pad *rt_padding_upload(rt_jobswap_plan *p, cl_kernel variant, cl_mem job,
     pad->e = upload_table(p->context, e, s->slots * eb);
     free(q);
     free(e);
-    if (variant && job) {
+    if (variant) {
         dl_cl.clRetainKernel(variant);
-        dl_cl.clRetainMemObject(job);
+        if (job)
+            dl_cl.clRetainMemObject(job);
         pad->kernel = variant;
         pad->job = job;
     } else {
@@ -182,7 +180,8 @@ void rt_padding_unref(rt_pad *pad)
 {
     if (!pad || --pad->refs)
         return;
-    cl_mem mems[] = {pad->q, pad->e, pad->a2, pad->job};
+    cl_mem mems[] = {pad->q,   pad->e,         pad->a2,
+                     pad->job, pad->block_pos, pad->block_size};
     for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
         if (mems[i])
             dl_cl.clReleaseMemObject(mems[i]);
@@ -222,7 +221,8 @@ static const char *gather(const launch_call *c, const rt_pad *pad,
 
 /* Locked: why pad cannot serve this launch of k, or NULL; *stale when P
  * moved on since its entries were read. */
-static const char *unusable(const rt_kernel *k, const rt_pad *pad, int *stale)
+static const char *unusable(const launch_call *c, const rt_kernel *k,
+                            const rt_pad *pad, int *stale)
 {
     rt_buffer *a = rt_buffer_find(pad->a), *p = rt_buffer_find(pad->p);
     *stale = 0;
@@ -234,6 +234,8 @@ static const char *unusable(const rt_kernel *k, const rt_pad *pad, int *stale)
     for (cl_uint i = 0; i < k->nargs; i++) /* dlayout's object needs all */
         if (!k->args[i].size && i != pad->array && i != pad->via)
             return "an argument's value is not known to dlayout";
+    if (pad->group && c->local && c->local[0] != pad->group)
+        return "its local size is not the one its groups were planned for";
     *stale = rt_reorder_version(p) != pad->version_p;
     return *stale ? "its index buffer was written" : NULL;
 }
@@ -262,6 +264,26 @@ static void take(const launch_call *c, rt_pad *pad, uint64_t version,
         dl_cl.clRetainEvent(*ready);
 }
 
+static void announce_pad(const rt_kernel *k, const rt_pad *pad)
+{
+    if (pad->group)
+        DL_LOG_INFO("irregular: kernel '%s' runs shared from this launch on, "
+                    "%s (A_s of %zu slots, %zu empty: %zu B, L %zu B, E %zu "
+                    "B; %zu groups of %zu work-items, the largest block %zu "
+                    "elements: %zu B of __local memory)",
+                    k->name, pad->job ? "clustered" : "in launch order",
+                    pad->slots, pad->empty, pad->slots * pad->elem,
+                    pad->q_bytes, pad->slots * pad->e_bytes, pad->groups,
+                    pad->group, pad->max_block, pad->local_bytes);
+    else
+        DL_LOG_INFO("irregular: kernel '%s' runs padded from this launch on, "
+                    "%s (A'' of %zu slots, %zu empty: %zu B, Q' %zu B, E %zu "
+                    "B)",
+                    k->name, pad->job ? "job-swapped" : "in launch order",
+                    pad->slots, pad->empty, pad->slots * pad->elem,
+                    pad->q_bytes, pad->slots * pad->e_bytes);
+}
+
 rt_pad_launched rt_padding_launch(const launch_call *c, rt_kernel *k,
                                   rt_pad *pad, cl_uint nwait,
                                   const cl_event *wait, cl_event *event,
@@ -271,7 +293,7 @@ rt_pad_launched rt_padding_launch(const launch_call *c, rt_kernel *k,
     rt_events order = {0};
     dl_engine *engine = NULL;
     rt_lock();
-    const char *why = unusable(k, pad, &stale);
+    const char *why = unusable(c, k, pad, &stale);
     uint64_t version = why ? 0 : rt_reorder_version(rt_buffer_find(pad->a));
     int regather = !why && (!pad->a2 || version != pad->version_a);
     if (regather) {
@@ -301,22 +323,24 @@ rt_pad_launched rt_padding_launch(const launch_call *c, rt_kernel *k,
     pad->announced = 1;
     rt_unlock();
     if (announce)
-        DL_LOG_INFO("irregular: kernel '%s' runs padded from this launch on, "
-                    "%s (A'' of %zu slots, %zu empty: %zu B, Q' %zu B, E %zu "
-                    "B)",
-                    k->name, pad->job ? "job-swapped" : "in launch order",
-                    pad->slots, pad->empty, pad->slots * pad->elem,
-                    pad->q_bytes, pad->slots * pad->e_bytes);
+        announce_pad(k, pad);
     else if (regather) /* not the first: A was written since */
-        DL_LOG_INFO("irregular: kernel '%s': A'' gathered again, its array "
+        DL_LOG_INFO("irregular: kernel '%s': %s gathered again, its array "
                     "was written",
-                    k->name);
+                    k->name, pad->group ? "A_s" : "A''");
     rt_irregular_args x = {.job = pad->job,
                            .array = pad->array,
                            .via = pad->via,
                            .a = a2,
                            .p = pad->q,
-                           .ready = ready};
+                           .ready = ready,
+                           .block_pos = pad->block_pos,
+                           .block_size = pad->block_size,
+                           .local_bytes = pad->local_bytes,
+                           /* the kernel cannot observe it: the form
+                              exists only where that holds (rt_sharing.h) */
+                           .local =
+                               pad->group && !c->local ? &pad->group : NULL};
     rt_irregular_launched run =
         rt_irregular_run(c, k, pad->kernel, &x, nwait, wait, event, err);
     dl_cl.clReleaseMemObject(a2);

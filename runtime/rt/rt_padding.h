@@ -31,18 +31,24 @@ typedef struct rt_pad {
     uint64_t version_a; /* A's when A'' was gathered (locked) */
     uint64_t version_p; /* P's when its entries were read */
     size_t slots, empty, elem, q_bytes;
+    /* Sharing (rt_sharing.h) runs on the same tables: A_s for A'', L for
+     * Q'; with its groups' blocks and the local size (group) and __local
+     * bytes its launches need.  group is 0 for padding. */
+    cl_mem block_pos, block_size;
+    size_t group, local_bytes, groups, max_block;
     /* The launch it was planned at: its range and the reference's. */
     size_t global, base;
     uint64_t t_stride, j_stride, steps;
     int announced; /* its first padded launch was logged (locked) */
 } rt_pad;
 
-/* Whether padding is considered for ak's indirect references
- * (DL_IRREGULAR=padding; under auto the permutation's tracking covers
- * them): their program is then tracked. */
+/* Whether padding or sharing is considered for ak's indirect references
+ * (DL_IRREGULAR=padding or sharing; under auto the permutation's tracking
+ * covers them): their program is then tracked. */
 static inline int rt_padding_considered(const dl_annot_kernel *ak)
 {
-    return dl_rt.controls.irregular == DL_IRREGULAR_PADDING &&
+    return (dl_rt.controls.irregular == DL_IRREGULAR_PADDING ||
+            dl_rt.controls.irregular == DL_IRREGULAR_SHARING) &&
            dl_rt.controls.policy != DL_POLICY_NEVER && ak->ok && ak->nindirect;
 }
 
@@ -60,11 +66,16 @@ void rt_padding_plan(rt_jobswap_plan *p, const int64_t *all,
                      const dl_coalesce_geometry *g,
                      const dl_coalesce_range *as_read);
 
-/* Planning thread: E and Q' uploaded, the pad made with the job-swapped
- * form `variant` and its R `job` (retained), or else p's kernel object
+/* Planning thread: E and Q' of the tables s (p->padding, or sharing's)
+ * uploaded, the pad made with dlayout's form `variant` (retained) and
+ * its R `job` (retained, where not NULL), or else p's kernel object
  * (taken).  NULL, or *why. */
-rt_pad *rt_padding_upload(rt_jobswap_plan *p, cl_kernel variant, cl_mem job,
-                          const char **why);
+rt_pad *rt_padding_upload(rt_jobswap_plan *p, const struct dl_padding_slots *s,
+                          cl_kernel variant, cl_mem job, const char **why);
+
+/* E's entry size for the tables s: 4 bytes where every element fits,
+ * else 8. */
+unsigned rt_padding_e_bytes(const struct dl_padding_slots *s);
 
 /* Locked: drops one hold; the last releases what the pad holds. */
 void rt_padding_unref(rt_pad *pad);

@@ -8,6 +8,7 @@
 #include "rt_permute.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,11 +92,68 @@ static int body_ok(dl_clsrc_lexer *lx, const char *a, const char *p)
     return 1;
 }
 
-int rt_permute_scan(const char *src, size_t len, const char *kernel,
-                    const char *a, const char *p)
+/* A directive line's word after '#' (at most 7 letters), or "". */
+static void directive_word(const char *s, size_t n, char word[8])
 {
-    if (!src || directive_names(src, len, a, p))
-        return 0;
+    size_t i = 0, w = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    word[0] = 0;
+    if (i >= n || s[i] != '#')
+        return;
+    for (i++; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+        ;
+    while (i < n && w < 7 && isalpha((unsigned char)s[i]))
+        word[w++] = s[i++];
+    word[w] = 0;
+}
+
+/* Blanks, in the copy s, the shared form's branch of `kernel`: from the
+ * line "#elif defined(DL_SHARE_<kernel>)" dl-annotate writes to the
+ * directive that ends it (#else, #elif or #endif at its level).  That
+ * text is dlayout's own: it reads A as the groups' blocks and P inside
+ * dl_share[P[...]], exact by construction (docs/annotations.md, "The
+ * shared form"); the program's branches are scanned as written. */
+static void blank_share(char *s, size_t len, const char *kernel)
+{
+    char head[300];
+    snprintf(head, sizeof head, "#elif defined(DL_SHARE_%s)", kernel);
+    size_t hl = strlen(head);
+    for (size_t i = 0; i < len;) {
+        size_t end = i;
+        while (end < len && s[end] != '\n')
+            end++;
+        if (end - i < hl || memcmp(s + i, head, hl) != 0 ||
+            (end - i > hl && s[i + hl] != ' ' && s[i + hl] != '\r')) {
+            i = end + 1;
+            continue;
+        }
+        int depth = 0;
+        for (size_t l = end + 1; l < len;) {
+            size_t e = l;
+            while (e < len && s[e] != '\n')
+                e++;
+            char word[8];
+            directive_word(s + l, e - l, word);
+            if (!strncmp(word, "if", 2))
+                depth++;
+            else if (depth == 0 &&
+                     (!strcmp(word, "else") || !strcmp(word, "elif") ||
+                      !strcmp(word, "endif")))
+                break;
+            else if (!strcmp(word, "endif"))
+                depth--;
+            memset(s + l, ' ', e - l);
+            l = e + 1;
+        }
+        i = end + 1;
+    }
+}
+
+/* The kernel's one body in src: 1 if every use is A[P[...]]. */
+static int scan(const char *src, size_t len, const char *kernel, const char *a,
+                const char *p)
+{
     dl_clsrc_lexer lx;
     dl_clsrc_init(&lx, src, len, NULL, NULL);
     dl_clsrc_token t;
@@ -121,4 +179,19 @@ int rt_permute_scan(const char *src, size_t len, const char *kernel,
             return 0;
     }
     return bodies == 1 && found_ok; /* two bodies (#if branches): unsure */
+}
+
+int rt_permute_scan(const char *src, size_t len, const char *kernel,
+                    const char *a, const char *p)
+{
+    if (!src || directive_names(src, len, a, p))
+        return 0;
+    char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return 0;
+    memcpy(copy, src, len);
+    blank_share(copy, len, kernel);
+    int ok = scan(copy, len, kernel, a, p);
+    free(copy);
+    return ok;
 }

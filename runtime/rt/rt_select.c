@@ -33,6 +33,8 @@ const char *rt_select_path_words(rt_irregular_path path)
         return "runs permuted";
     case RT_PATH_PADDING:
         return "runs padded";
+    case RT_PATH_SHARING:
+        return "runs shared";
     default:
         return "keeps its path";
     }
@@ -43,7 +45,7 @@ void rt_select_input(const rt_select_facts *f, dl_selector_input *in)
     memset(in, 0, sizeof *in);
     for (int m = 0; m < DL_METHOD_COUNT; m++)
         in->method[m] =
-            (dl_method_estimate){0, 0, 0, f->reorg_s[m], f->kernel_s[m]};
+            (dl_method_estimate){0, 0, 0, f->reorg_s[m], f->kernel_s[m], NULL};
     in->method[DL_METHOD_NONE].available = 1;
     in->method[DL_METHOD_NONE].transactions = f->tx_none;
     in->method[DL_METHOD_DUPLICATION].available = f->gather_form;
@@ -53,10 +55,10 @@ void rt_select_input(const rt_select_facts *f, dl_selector_input *in)
     in->method[DL_METHOD_JOB_SWAP].transactions = f->tx_job_swap;
     in->method[DL_METHOD_JOB_SWAP].bytes = f->bytes_job_swap;
     /* Padding: the program's kernel on A'' and Q' (rt_padding.h), where
-     * the reference allows.  Sharing is planned on the host only
-     * (sharing.h): no device form yet.  Remapping is the permutation
-     * layout's (rt_permute.h): where the reference allows it and it drops
-     * the transactions enough to be worth its memory. */
+     * the reference allows; sharing: the shared form on A_s and L
+     * (rt_sharing.h), where the launch allows it too.  Remapping is the
+     * permutation layout's (rt_permute.h): where the reference allows it and it
+     * drops the transactions enough to be worth its memory. */
     in->method[DL_METHOD_REMAP].available =
         f->remap_form &&
         rt_select_remap_wanted((double)f->tx_none, (double)f->tx_remap,
@@ -64,12 +66,43 @@ void rt_select_input(const rt_select_facts *f, dl_selector_input *in)
     in->method[DL_METHOD_PADDING].available = f->padding_form;
     in->method[DL_METHOD_PADDING].transactions = f->tx_padding;
     in->method[DL_METHOD_PADDING].bytes = f->bytes_padding;
+    in->method[DL_METHOD_SHARING].available = f->sharing_form;
+    in->method[DL_METHOD_SHARING].why_not = f->no_sharing;
+    in->method[DL_METHOD_SHARING].transactions = f->tx_sharing;
+    in->method[DL_METHOD_SHARING].bytes = f->bytes_sharing;
     in->method[DL_METHOD_REMAP].transactions = f->tx_remap;
     in->method[DL_METHOD_REMAP].bytes = f->bytes_remap;
     in->budget_bytes = f->budget;
     in->a_written = f->a_written;
     in->others_disturbed = f->others_disturbed;
     in->reuse = f->reuse;
+}
+
+/* DL_IRREGULAR=padding or sharing: the copy's path where planned within
+ * the budget, else as written with the reason. */
+static rt_irregular_path forced_copy(int form, size_t bytes, size_t budget,
+                                     const char *no, rt_irregular_path path,
+                                     dl_selection *sel)
+{
+    int sharing = path == RT_PATH_SHARING;
+    const char *name = sharing ? "sharing" : "padding";
+    sel->method = DL_METHOD_NONE;
+    if (form && bytes > budget)
+        snprintf(sel->reason, sizeof sel->reason,
+                 "DL_IRREGULAR=%s, but %s (%zu B) exceed DL_GATHER_BUDGET "
+                 "(%zu B)",
+                 name, sharing ? "A_s, E, L and the blocks" : "A'', Q' and E",
+                 bytes, budget);
+    else if (!form)
+        snprintf(sel->reason, sizeof sel->reason,
+                 "DL_IRREGULAR=%s, but %s does not apply: %s", name, name,
+                 no ? no : "not planned");
+    else {
+        sel->method = sharing ? DL_METHOD_SHARING : DL_METHOD_PADDING;
+        snprintf(sel->reason, sizeof sel->reason, "DL_IRREGULAR=%s", name);
+        return path;
+    }
+    return RT_PATH_PLAIN;
 }
 
 static rt_irregular_path forced(dl_irregular_mode mode,
@@ -103,25 +136,13 @@ static rt_irregular_path forced(dl_irregular_mode mode,
     else if (mode == DL_IRREGULAR_RENUMBER)
         why = "DL_IRREGULAR=renumber, but the renumbering does not apply "
               "(DL_LOG=info said why)";
-    else if (f->padding_form && f->bytes_padding > f->budget)
-        why = NULL; /* below: over the budget */
-    else if (f->padding_form) {
-        sel->method = DL_METHOD_PADDING;
-        path = RT_PATH_PADDING;
-        why = "DL_IRREGULAR=padding";
-    } else
-        why = NULL;
-    if (why)
-        snprintf(sel->reason, sizeof sel->reason, "%s", why);
-    else if (f->padding_form)
-        snprintf(sel->reason, sizeof sel->reason,
-                 "DL_IRREGULAR=padding, but A'', Q' and E (%zu B) exceed "
-                 "DL_GATHER_BUDGET (%zu B)",
-                 f->bytes_padding, f->budget);
+    else if (mode == DL_IRREGULAR_SHARING)
+        return forced_copy(f->sharing_form, f->bytes_sharing, f->budget,
+                           f->no_sharing, RT_PATH_SHARING, sel);
     else
-        snprintf(sel->reason, sizeof sel->reason,
-                 "DL_IRREGULAR=padding, but padding does not apply: %s",
-                 f->no_padding ? f->no_padding : "not planned");
+        return forced_copy(f->padding_form, f->bytes_padding, f->budget,
+                           f->no_padding, RT_PATH_PADDING, sel);
+    snprintf(sel->reason, sizeof sel->reason, "%s", why);
     return path;
 }
 
@@ -146,7 +167,9 @@ rt_irregular_path rt_select_path(dl_irregular_mode mode,
         return RT_PATH_REMAP;
     case DL_METHOD_PADDING:
         return RT_PATH_PADDING;
-    default: /* sharing: never available (above) */
+    case DL_METHOD_SHARING:
+        return RT_PATH_SHARING;
+    default:
         return RT_PATH_ASIS;
     }
 }

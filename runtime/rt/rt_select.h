@@ -32,6 +32,15 @@ typedef struct rt_select_facts {
     const char *no_padding;
     uint64_t tx_padding;  /* the analyser on Q' as the redirected pattern */
     size_t bytes_padding; /* A'' and Q' (and E, on the device)         */
+    /* Sharing (rt_sharing.h): dl-annotate's shared form on A_s and L,
+     * where padding's conditions hold, the launch has a local size (or
+     * dlayout chooses one) and the largest block fits the device's __local
+     * memory; else why not. */
+    int sharing_form;
+    const char *no_sharing;
+    uint64_t tx_sharing;  /* the segments the groups' blocks span: their
+                             coalesced loads into __local memory */
+    size_t bytes_sharing; /* A_s, its E, L and the two block arrays */
     double kernel_s[DL_METHOD_COUNT], reorg_s[DL_METHOD_COUNT];
     unsigned reuse;
 } rt_select_facts;
@@ -58,7 +67,8 @@ typedef enum rt_irregular_path {
     RT_PATH_REMAP,    /* on the permuted pair (rt_permute.c); under
                          DL_POLICY=auto once the tuner finds that its cost
                          up front pays back (rt_permute_tune.c) */
-    RT_PATH_PADDING   /* the program's kernel on A'' and Q' (rt_padding.c) */
+    RT_PATH_PADDING,  /* the program's kernel on A'' and Q' (rt_padding.c) */
+    RT_PATH_SHARING   /* the shared form on A_s and L (rt_sharing.c) */
 } rt_irregular_path;
 
 /* "runs as written", "runs job-swapped", ..., for the log. */

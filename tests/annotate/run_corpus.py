@@ -13,7 +13,9 @@ For every tests/annotate/corpus/NAME.cl:
   rewritten kernel, with the hint DL_GLOBAL_END_<kernel>), and, where a kernel has a tiled variant (`launch:
   tiled`), once more with every DL_TILE_<kernel>_<arg> set to 1, which
   compiles the flat ASTA variant instead, and where a kernel has the
-  job-swapped form, once with every DL_JOBSWAP_<kernel> defined;
+  job-swapped form, once with every DL_JOBSWAP_<kernel> defined, and
+  where a kernel has the shared form, once with every DL_SHARE_<kernel>
+  defined and once with both (the runtime's two builds of it);
 * checks that the output passes `dl-annotate --check` and that annotating
   it again changes nothing.
 
@@ -101,6 +103,14 @@ def check_case(a, name):
         swapped += ["-D", "DL_JOBSWAP_%s=1" % k.decode()]
     if swapped:
         builds.append(build + swapped)
+    # the shared form, alone and job-swapped, as the runtime builds it
+    shared = []
+    for k in sorted(set(re.findall(rb"^#ifdef DL_SHARE_(\w+)$", out,
+                                   re.M))):
+        shared += ["-D", "DL_SHARE_%s=1" % k.decode()]
+    if shared:
+        builds.append(build + shared)
+        builds.append(build + shared + swapped)
     for opts in builds:
         rc, _, err = run([a.clbuild, work] + opts, a.corpus, timeout=300)
         if rc != 0:

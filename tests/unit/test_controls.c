@@ -198,6 +198,9 @@ static void test_enums(void **state)
     assert_int_equal(c.irregular, DL_IRREGULAR_PADDING);
     assert_int_equal(dl_controls_set(&c, "DL_IRREGULAR", "remap"), DL_SUCCESS);
     assert_int_equal(c.irregular, DL_IRREGULAR_REMAP);
+    assert_int_equal(dl_controls_set(&c, "DL_IRREGULAR", "sharing"),
+                     DL_SUCCESS);
+    assert_int_equal(c.irregular, DL_IRREGULAR_SHARING);
     set_fails(&c, "DL_IRREGULAR", "permute");
     /* Unset or blank: back to the default. */
     assert_int_equal(dl_controls_set(&c, "DL_POLICY", NULL), DL_SUCCESS);

@@ -33,6 +33,32 @@ static void test_qualifies(void **state)
                      " { x[col[get_global_id(0)]] += 1.0f; }\n"));
 }
 
+/* dl-annotate's shared form (docs/annotations.md, "The shared form"):
+ * its branch is dlayout's own text and not read; the program's branches,
+ * and a use after the form's branch, still are. */
+#define SHARED_HEAD                                                            \
+    "kernel void k(global const float *x, global const int *col,\n"            \
+    "              global float *y\n"                                          \
+    "#ifdef DL_SHARE_k\n"                                                      \
+    ", global const uint *dl_block_pos, global const uint *dl_block_size\n"    \
+    ", local float *dl_share\n"                                                \
+    "#endif\n"                                                                 \
+    ")\n{\n#ifdef DL_ACTIVE_k\n  y[0] = 0.0f;\n"                               \
+    "#elif defined(DL_SHARE_k)\n"                                              \
+    "  for (uint dl_i = get_local_id(0); dl_i < 4; dl_i++)\n"                  \
+    "    dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];\n"          \
+    "#if 1\n  y[0] = 1.0f;\n#else\n  y[0] = x[0];\n#endif\n"                   \
+    "  y[get_global_id(0)] = dl_share[col[get_global_id(0)]];\n"
+
+static void test_shared_form(void **state)
+{
+    (void)state;
+    assert_true(scan(SHARED_HEAD
+                     "#else\n  y[get_global_id(0)] = x[col[get_global_id(0)]];"
+                     "\n#endif\n}\n"));
+    assert_false(scan(SHARED_HEAD "#else\n  y[0] = col[0];\n#endif\n}\n"));
+}
+
 static void test_rejects(void **state)
 {
     (void)state;
@@ -71,6 +97,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_qualifies),
         cmocka_unit_test(test_rejects),
+        cmocka_unit_test(test_shared_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

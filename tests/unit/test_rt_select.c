@@ -222,6 +222,40 @@ static void test_forced(void **state)
            "DL_IRREGULAR=remap, but the permutation does not apply");
 }
 
+/* Sharing: forced where it applies within the budget, else as written
+ * with the reason; under the selector a row like the others, chosen on
+ * the fewest transactions, and where not planned its reason logged. */
+static void test_sharing(void **state)
+{
+    (void)state;
+    rt_select_facts f = base();
+    f.no_sharing = "the launch has no explicit local size";
+    expect(DL_IRREGULAR_SHARING, &f, RT_PATH_PLAIN, DL_METHOD_NONE,
+           "DL_IRREGULAR=sharing, but sharing does not apply: the launch "
+           "has no explicit local size");
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_JOB_SWAP, DL_METHOD_JOB_SWAP,
+           "sharing: the launch has no explicit local size");
+    f.no_sharing = NULL;
+    f.sharing_form = 1;
+    f.tx_sharing = 40;
+    f.bytes_sharing = 20000;
+    expect(DL_IRREGULAR_SHARING, &f, RT_PATH_SHARING, DL_METHOD_SHARING,
+           "DL_IRREGULAR=sharing");
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_SHARING, DL_METHOD_SHARING,
+           "sharing: fewest predicted transactions, 40 against 1000");
+    /* A written: the copies would go stale (forcing declines earlier,
+     * with the runtime's reason, before facts are made). */
+    f.a_written = 1;
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_JOB_SWAP, DL_METHOD_JOB_SWAP,
+           "sharing: A is written");
+    f.a_written = 0;
+    f.bytes_sharing = f.budget + 1;
+    expect(DL_IRREGULAR_SHARING, &f, RT_PATH_PLAIN, DL_METHOD_NONE,
+           "DL_IRREGULAR=sharing, but A_s, E, L and the blocks");
+    expect(DL_IRREGULAR_AUTO, &f, RT_PATH_JOB_SWAP, DL_METHOD_JOB_SWAP,
+           "sharing: ");
+}
+
 /* ------------------------------------------------- the tuner on remap */
 
 #define MS 1000000.0
@@ -336,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_auto_remap),
         cmocka_unit_test(test_auto_remap_measured),
         cmocka_unit_test(test_forced),
+        cmocka_unit_test(test_sharing),
         cmocka_unit_test(test_auto_padding),
         cmocka_unit_test(test_remap_prediction),
         cmocka_unit_test(test_remap_tuned),

@@ -23,7 +23,7 @@
 
 static void set(dl_selector_input *in, int m, uint64_t tx, size_t bytes)
 {
-    in->method[m] = (dl_method_estimate){1, tx, bytes, -1.0, -1.0};
+    in->method[m] = (dl_method_estimate){1, tx, bytes, -1.0, -1.0, NULL};
 }
 
 /* Figure 4: duplication 24 four-byte elements, padding 12 slots, sharing

@@ -19,6 +19,10 @@ __kernel void ell_cm(__global const float *val, __global const int *col,
 #ifdef DL_JOBSWAP_ell_cm
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_ell_cm
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_ell_cm
@@ -29,6 +33,20 @@ __kernel void ell_cm(__global const float *val, __global const int *col,
     float s = 0.0f;
     for (int j = 0; j < K; j++)
         s += val[j * N + row] * dl_gather_x_col[j * N + row];
+    y[row] = s;
+
+#elif defined(DL_SHARE_ell_cm)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int row = get_global_id(0);
+    if (row >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[j * N + row] * dl_share[col[j * N + row]];
     y[row] = s;
 
 #else
@@ -61,6 +79,10 @@ __kernel void ell_rm(__global const float *val, __global const long *col,
 #ifdef DL_JOBSWAP_ell_rm
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_ell_rm
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_ell_rm
@@ -69,6 +91,18 @@ __kernel void ell_rm(__global const float *val, __global const long *col,
     float s = 0.0f;
     for (uint j = 0; j < W; ++j)
         s += val[row * W + j] * dl_gather_x_col[row * W + j];
+    y[row] = s;
+
+#elif defined(DL_SHARE_ell_rm)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t row = get_global_id(0);
+    float s = 0.0f;
+    for (uint j = 0; j < W; ++j)
+        s += val[row * W + j] * dl_share[col[row * W + j]];
     y[row] = s;
 
 #else

@@ -23,6 +23,10 @@ __kernel void swap(__global const float *x, __global const int *col,
 #ifdef DL_JOBSWAP_swap
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_swap
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_swap
@@ -31,6 +35,17 @@ __kernel void swap(__global const float *x, __global const int *col,
     if (i >= n)
         return;
     y[get_global_id(0)] = dl_gather_x_col[i] + 1.0f;
+
+#elif defined(DL_SHARE_swap)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int i = GID;
+    if (i >= n)
+        return;
+    y[get_global_id(0)] = dl_share[col[i]] + 1.0f;
 
 #else
 

@@ -19,12 +19,25 @@ __kernel void plain(__global const float *x, __global const int *p,
 #ifdef DL_JOBSWAP_plain
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_plain
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_plain
 
     size_t i = get_global_id(0);
     y[i] = dl_gather_x_p[i];
+
+#elif defined(DL_SHARE_plain)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t i = get_global_id(0);
+    y[i] = dl_share[p[i]];
 
 #else
 
@@ -50,12 +63,25 @@ __kernel void strided(__global const float *x, __global const int *p,
 #ifdef DL_JOBSWAP_strided
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_strided
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_strided
 
     size_t i = get_global_id(0);
     y[i] = dl_gather_x_p[i] + (float)get_global_size(0);
+
+#elif defined(DL_SHARE_strided)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t i = get_global_id(0);
+    y[i] = dl_share[p[i]] + (float)get_global_size(0);
 
 #else
 

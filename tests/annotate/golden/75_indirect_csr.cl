@@ -20,6 +20,10 @@ __kernel void spmv_csr(__global const float *val, __global const int *col,
 #ifdef DL_JOBSWAP_spmv_csr
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_spmv_csr
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_spmv_csr
@@ -30,6 +34,20 @@ __kernel void spmv_csr(__global const float *val, __global const int *col,
     float s = 0.0f;
     for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
         s += val[k] * dl_gather_x_col[k];
+    y[row] = s;
+
+#elif defined(DL_SHARE_spmv_csr)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float s = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        s += val[k] * dl_share[col[k]];
     y[row] = s;
 
 #else
@@ -64,6 +82,10 @@ __kernel void spmv_locals(__global const float *val,
 #ifdef DL_JOBSWAP_spmv_locals
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_spmv_locals
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_spmv_locals
@@ -74,6 +96,20 @@ __kernel void spmv_locals(__global const float *val,
     float t = 0.0f;
     for (uint j = start; j < end; ++j)
         t += val[j] * dl_gather_vec_cols[j];
+    out[my_row] = t;
+
+#elif defined(DL_SHARE_spmv_locals)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = vec[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t my_row = get_global_id(0);
+    const uint start = delims[my_row];
+    const uint end = delims[my_row + 1];
+    float t = 0.0f;
+    for (uint j = start; j < end; ++j)
+        t += val[j] * dl_share[cols[j]];
     out[my_row] = t;
 
 #else

@@ -21,6 +21,10 @@ __kernel void pagerank_pull(__global const int *in_ptr,
 #ifdef DL_JOBSWAP_pagerank_pull
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_pagerank_pull
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_pagerank_pull
@@ -29,6 +33,18 @@ __kernel void pagerank_pull(__global const int *in_ptr,
     float s = 0.0f;
     for (int e = in_ptr[v]; e < in_ptr[v + 1]; e++)
         s += dl_gather_contrib_in_src[e];
+    rank[v] = base + damp * s;
+
+#elif defined(DL_SHARE_pagerank_pull)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = contrib[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = get_global_id(0);
+    float s = 0.0f;
+    for (int e = in_ptr[v]; e < in_ptr[v + 1]; e++)
+        s += dl_share[in_src[e]];
     rank[v] = base + damp * s;
 
 #else
@@ -88,6 +104,10 @@ __kernel void keyed(__global const int *rowptr, __global const int *col,
 #ifdef DL_JOBSWAP_keyed
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_keyed
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_keyed
@@ -96,6 +116,18 @@ __kernel void keyed(__global const int *rowptr, __global const int *col,
     float s = 0.0f;
     for (int k = rowptr[i]; k < rowptr[i + 1]; k++)
         s += dl_gather_x_col[k];
+    y[i] = s;
+
+#elif defined(DL_SHARE_keyed)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int i = get_global_id(0);
+    float s = 0.0f;
+    for (int k = rowptr[i]; k < rowptr[i + 1]; k++)
+        s += dl_share[col[k]];
     y[i] = s;
 
 #else
