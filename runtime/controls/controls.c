@@ -420,8 +420,11 @@ void dl_controls_print_help(FILE *out)
                  "its default kept):\n");
     for (unsigned i = 0; i < CTL_COUNT; i++) {
         const dl_control_info *info = &dl_control_table[i];
-        fprintf(out, "  %s=%s", info->name, values_text(info));
-        if (*info->def)
+        int used = fprintf(out, "  %s=%s", info->name, values_text(info));
+        /* A long list of values puts the default on a line of its own. */
+        if (*info->def && used + 13 + (int)strlen(info->def) > 79)
+            fprintf(out, "\n      (default: %s)", info->def);
+        else if (*info->def)
             fprintf(out, "  (default: %s)", info->def);
         fputc('\n', out);
         wrap(out, info->help, 6, 79);

@@ -305,9 +305,9 @@ cl_kernel rt_jobswap_build_forms(cl_context context, cl_device_id device,
                                  int swap, int share, const char **why)
 {
     char *all = NULL;
-    if (asprintf(&all, "%s%s%s%s%s", options,
-                 swap ? " -D DL_JOBSWAP_" : "", swap ? kernel : "",
-                 share ? " -D DL_SHARE_" : "", share ? kernel : "") < 0) {
+    if (asprintf(&all, "%s%s%s%s%s", options, swap ? " -D DL_JOBSWAP_" : "",
+                 swap ? kernel : "", share ? " -D DL_SHARE_" : "",
+                 share ? kernel : "") < 0) {
         *why = "out of host memory";
         return NULL;
     }
