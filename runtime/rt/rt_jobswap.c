@@ -534,16 +534,74 @@ static rt_irregular_launched first_launch(const launch_call *c, rt_kernel *k,
 
 /* ------------------------------------------------------------ launch */
 
-/* Whether launch c reads P as the pad was planned for: the same range. */
-static int same_range(const launch_call *c, rt_kernel *k, const rt_pad *pad)
+/* Launch c's range as the planning takes it; 0 where it cannot plan
+ * from it. */
+static int launch_range(const launch_call *c, rt_kernel *k,
+                        rt_irregular_range *out)
 {
-    dl_annot_indirect_range range;
-    return c->global[0] == pad->global &&
-           !plan_range(c, k, planned_ref(k), &range) &&
-           (size_t)range.base == pad->base &&
-           (uint64_t)range.t_stride == pad->t_stride &&
-           (uint64_t)range.j_stride == pad->j_stride &&
-           range.steps == pad->steps;
+    dl_annot_indirect_range r;
+    if (unplannable(c) || plan_range(c, k, planned_ref(k), &r))
+        return 0;
+    *out =
+        (rt_irregular_range){c->global[0], (size_t)r.base, (uint64_t)r.t_stride,
+                             (uint64_t)r.j_stride, r.steps};
+    return 1;
+}
+
+/* Whether launch c has the range k's job map and pad were planned for.
+ * Where it has not, the plan is stale for it: the launch goes without
+ * them, said at info level the first time for k (at debug after). */
+static int planned_range(const launch_call *c, rt_kernel *k,
+                         const rt_irregular_range *planned,
+                         rt_irregular_path path)
+{
+    rt_irregular_range now = {0};
+    int known = launch_range(c, k, &now);
+    if (known && !memcmp(&now, planned, sizeof now))
+        return 1;
+    rt_lock();
+    int said = !k->irregular || k->irregular->range_said;
+    if (k->irregular)
+        k->irregular->range_said = 1;
+    rt_unlock();
+    const char *plan = path == RT_PATH_PADDING ? "padding" : "job map";
+    const char *goes = path == RT_PATH_PADDING
+                           ? "runs as written at this launch"
+                           : "keeps its path without the job map at this "
+                             "launch";
+    if (!known)
+        dl_log(said ? DL_LOG_LEVEL_DEBUG : DL_LOG_LEVEL_INFO,
+               "irregular: kernel '%s': this launch's range cannot be "
+               "planned from, its %s was planned for %zu work-items: %s",
+               k->name, plan, planned->global, goes);
+    else
+        dl_log(said ? DL_LOG_LEVEL_DEBUG : DL_LOG_LEVEL_INFO,
+               "irregular: kernel '%s': this launch reads its index "
+               "buffer over another range (%zu work-items, entries from "
+               "%zu by %llu a work-item and %llu a step, %llu steps) "
+               "than its %s was planned for (%zu work-items, from %zu by "
+               "%llu and %llu, %llu steps): %s",
+               k->name, now.global, now.base, (unsigned long long)now.t_stride,
+               (unsigned long long)now.j_stride, (unsigned long long)now.steps,
+               plan, planned->global, planned->base,
+               (unsigned long long)planned->t_stride,
+               (unsigned long long)planned->j_stride,
+               (unsigned long long)planned->steps, goes);
+    return 0;
+}
+
+/* k's first job-swapped launch, logged once. */
+static void announce_swapped(rt_kernel *k, size_t global)
+{
+    rt_lock();
+    int first = k->irregular && !k->irregular->announced;
+    if (k->irregular)
+        k->irregular->announced = 1;
+    rt_unlock();
+    if (first)
+        DL_LOG_INFO("irregular: kernel '%s' runs job-swapped from this launch "
+                    "on (a job map of %zu work-items)",
+                    k->name, global);
 }
 
 /* P was written since its entries were read: the plan goes, and the
@@ -612,30 +670,26 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
     rt_irregular_path path = st ? st->path : RT_PATH_ASIS;
     cl_kernel variant = st ? st->variant : NULL;
     cl_mem job = st ? st->job : NULL;
-    int fits = st && c->work_dim == 1 && !c->task && c->global &&
-               c->global[0] == st->global && !(c->offset && c->offset[0]);
-    rt_pad *pad = decided && fits ? st->pad : NULL;
+    rt_irregular_range planned = st ? st->range : (rt_irregular_range){0};
+    rt_pad *pad = decided ? st->pad : NULL;
     if (pad) /* held across the unlocked launch */
         pad->refs++;
-    int announce = 0;
     if (variant) { /* held across the unlocked enqueue */
         dl_cl.clRetainKernel(variant);
         dl_cl.clRetainMemObject(job);
-        announce = fits && !st->announced;
-        st->announced |= fits;
     }
     rt_unlock();
-    if (announce)
-        DL_LOG_INFO("irregular: kernel '%s' runs job-swapped from this launch "
-                    "on (a job map of %zu work-items)",
-                    k->name, c->global[0]);
+    int fits =
+        decided && (variant || pad) && planned_range(c, k, &planned, path);
+    if (variant && fits)
+        announce_swapped(k, c->global[0]);
     dl_selection sel;
     rt_irregular_launched done = RT_IRREGULAR_ASIS;
     if (!st)
         done = RT_IRREGULAR_ASIS;
     else if (decided && path == RT_PATH_JOB_SWAP && variant && fits)
         done = run(c, k, variant, job, nwait, wait, event, err);
-    else if (decided && path == RT_PATH_PADDING && pad && same_range(c, k, pad))
+    else if (decided && path == RT_PATH_PADDING && pad && fits)
         done = padded(c, k, pad, nwait, wait, event, err);
     else if (decided) /* remap: its pair could not be used at this launch */
         done = path == RT_PATH_PLAIN || path == RT_PATH_REMAP ||

@@ -340,7 +340,8 @@ static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
         st->variant = variant;
         st->job = job;
         st->pad = pad;
-        st->global = p->global;
+        st->range = (rt_irregular_range){p->global, p->base, p->t_stride,
+                                         p->j_stride, p->steps};
         st->decided = 1;
         variant = NULL;
         job = NULL;

@@ -7,18 +7,27 @@
 #include "rt_jobswap.h"
 #include "rt_select.h"
 
+/* The range a plan was made for: the launch's work-items, and where its
+ * reference reads P (work-item t, step j: entry base + t * t_stride +
+ * j * j_stride, j < steps). */
+typedef struct rt_irregular_range {
+    size_t global, base;
+    uint64_t t_stride, j_stride, steps;
+} rt_irregular_range;
+
 /* One kernel's state; every field locked (rt_lock). */
 typedef struct rt_irregular {
     unsigned refs; /* the kernel's, and a planning thread's */
     int reading;   /* P's read or its planning is in flight */
     int decided;   /* path is final */
     rt_irregular_path path;
-    size_t global;      /* the range R was planned for */
-    cl_kernel variant;  /* the job-swapped form, retained */
-    cl_mem job;         /* R: global uints */
-    int gone;           /* the kernel was released */
-    int announced;      /* its first job-swapped launch was logged */
-    struct rt_pad *pad; /* padding's A'' and Q' (rt_padding.h) */
+    rt_irregular_range range; /* the range R and the pad were planned for */
+    int range_said;           /* a launch of another range was logged at info */
+    cl_kernel variant;        /* the job-swapped form, retained */
+    cl_mem job;               /* R: global uints */
+    int gone;                 /* the kernel was released */
+    int announced;            /* its first job-swapped launch was logged */
+    struct rt_pad *pad;       /* padding's A'' and Q' (rt_padding.h) */
     /* Under DL_POLICY=auto, before a planning starts (rt_jobswap.c,
      * planning_pays): the host time of the first launch, the launches
      * so far, and whether the wait was logged. */
