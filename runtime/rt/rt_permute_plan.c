@@ -22,8 +22,10 @@
 
 static void free_pair(rt_perm *pm)
 {
-    dl_perm_device_release(&pm->dev_forward);
-    dl_perm_device_release(&pm->dev_back);
+    for (unsigned i = 0; i < pm->na; i++) {
+        dl_perm_device_release(&pm->dev_forward[i]);
+        dl_perm_device_release(&pm->dev_back[i]);
+    }
     if (pm->map)
         dl_cl.clReleaseMemObject(pm->map);
     if (pm->unmap)
@@ -149,8 +151,9 @@ static void *plan_thread(void *arg)
     /* The kernels built here, not at the launch under the lock; timed,
      * for the tuner's up-front cost. */
     uint64_t b0 = dl_now_ns();
-    ok = ok && engine &&
-         dl_perm_warm(engine, pm->elem, pm->index_bytes) == DL_SUCCESS;
+    ok = ok && engine;
+    for (unsigned i = 0; ok && i < pm->na; i++)
+        ok = dl_perm_warm(engine, pm->elems[i], pm->index_bytes) == DL_SUCCESS;
     pm->build_ns = dl_now_ns() - b0;
     rt_lock();
     if (hold)
