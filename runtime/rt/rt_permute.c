@@ -89,9 +89,10 @@ static void log_set(const rt_kernel *k, int r)
         used +=
             (size_t)snprintf(arrays + used, sizeof arrays - used, "%s%s",
                              i ? (i + 1 < na ? ", " : " and ") : "", n.a[i]);
-    DL_LOG_INFO("kernel '%s': %s read only through %s: %s permuted by one "
-                "pi where the permutation applies",
-                k->name, arrays, n.p, na > 1 ? "each" : "it");
+    DL_LOG_INFO("kernel '%s': %s read only through %s: %s where the "
+                "permutation applies",
+                k->name, arrays, n.p,
+                na > 1 ? "each permuted by one pi" : "kept permuted");
 }
 
 /* perm_ref is 0 until found, else the reference + 1, or -1. */

@@ -221,8 +221,8 @@ static dl_status move_set(rt_perm *pm, int forward, cl_command_queue queue,
     while (n < pm->na && st == DL_SUCCESS) {
         cl_event ev = NULL;
         st = move(pm, a[n], engine, queue,
-                  forward ? &pm->dev_forward[n] : &pm->dev_back[n], NULL,
-                  nwait, wait, &ev);
+                  forward ? &pm->dev_forward[n] : &pm->dev_back[n], NULL, nwait,
+                  wait, &ev);
         moved(done, mine, a[n], ev);
         n += st == DL_SUCCESS;
     }
@@ -310,8 +310,8 @@ static void restore_one(rt_perm *pm, rt_buffer *o, const dl_perm_device *plan,
                         dl_engine *engine)
 {
     cl_event ev = NULL;
-    dl_status st = move(pm, o, engine, pm->queue, plan, pm->unmap, 0, NULL,
-                        &ev);
+    dl_status st =
+        move(pm, o, engine, pm->queue, plan, pm->unmap, 0, NULL, &ev);
     if (ev)
         dl_cl.clReleaseEvent(ev);
     if (st != DL_SUCCESS)
