@@ -272,6 +272,8 @@ static void remap_facts(rt_kernel *k, const dl_annot_indirect *r,
         return;
     p->elements = bytes / r->elem_size;
     p->facts.remap_form = p->elements >= 2 && p->elements <= INT32_MAX;
+    p->remap_key = (rt_metis_key){rt_launch_arg_mem(k, r->via), a, 0,
+                                  p->elements, r->elem_size};
     p->facts.bytes_remap = p->elements * 4 * sizeof(uint32_t);
 }
 
@@ -320,6 +322,19 @@ static void padding_watch(rt_jobswap_plan *p)
     } else {
         p->version_p = rt_reorder_version(pb);
     }
+}
+
+/* Locked: P watched and its version taken, where the remap row counts
+ * METIS's order: the order is kept under that version for the
+ * permutation's own planning (rt_permute_choose.c). */
+static void remap_watch(rt_jobswap_plan *p)
+{
+    rt_buffer *pb = p->facts.remap_form && p->remap_key.p
+                        ? rt_buffer_get(p->remap_key.p)
+                        : NULL;
+    p->remap_keyed = pb && !rt_reorder_watch(pb);
+    if (p->remap_keyed)
+        p->remap_key.version = rt_reorder_version(pb);
 }
 
 /* The entries of P (`total` of them, more than range->base) that launch
@@ -417,6 +432,7 @@ static const char *read_index(const launch_call *c, rt_kernel *k,
         p->st->refs++;
         p->st->reading = 1;
         padding_watch(p);
+        remap_watch(p);
     }
     rt_unlock();
     if (moved) {

@@ -188,8 +188,8 @@ static uint64_t remapped(const rt_jobswap_plan *p,
     dl_perm_choice choice;
     uint64_t tx = 0;
     if (pi && moved &&
-        dl_perm_choose(&src, rt_permute_metis(), rt_irregular_stopping, pi,
-                       &choice) == DL_SUCCESS) {
+        rt_permute_choose(p->remap_keyed ? &p->remap_key : NULL, &src, pi,
+                          &choice) == DL_SUCCESS) {
         for (size_t i = 0; i < p->entries; i++)
             moved[i] = all[i] >= 0 && (uint64_t)all[i] < p->elements
                            ? (int64_t)pi[all[i]]

@@ -5,6 +5,7 @@
 
 #include "coalesce.h"
 #include "rt_jobswap.h"
+#include "rt_permute.h"
 #include "rt_select.h"
 
 /* The range a plan was made for: the launch's work-items, and where its
@@ -55,7 +56,11 @@ typedef struct rt_jobswap_plan {
      * step j < steps (the reference's range, from its base). */
     uint64_t t_stride, j_stride, steps;
     size_t elements; /* A's, where the permutation may take it */
-    cl_event read;   /* retained until its callback */
+    /* What METIS's order is kept for (rt_permute_choose.c), where the
+     * permutation may take it and P could be watched (else NULL). */
+    rt_metis_key remap_key;
+    int remap_keyed;
+    cl_event read; /* retained until its callback */
     /* Padding (rt_padding.h), where facts.padding_form: the program's
      * kernel as dlayout's own object, A and P with their parameters, P's
      * bytes, the first entry read and P's version when read; the plan,

@@ -99,6 +99,8 @@ struct rt_perm {
     /* Planned (rt_permute_plan.c), read only once the state says READY;
      * P's copy freed once planned, the rest once on the device. */
     void *host;         /* P's copy */
+    int versioned;      /* P watched when read: its version in p_version */
+    uint64_t p_version; /* (rt_permute_choose.c keys METIS's order by it) */
     cl_int read_status; /* the read's, from its callback */
     uint32_t *pi, *inv;
     dl_perm_plan forward, back;
@@ -148,6 +150,26 @@ void rt_permute_unref(rt_perm *pm);
  * DL_METIS_LIBRARY at the first call (which says once, at info level, why
  * not where it cannot be), or NULL. */
 const dl_metis_api *rt_permute_metis(void);
+
+/* rt_permute_choose.c: what METIS's order is kept for: P, its version
+ * when its entries were read (rt_reorder_version, P watched), A and its
+ * elements. */
+typedef struct rt_metis_key {
+    cl_mem p, a;
+    uint64_t version;
+    size_t n, elem;
+} rt_metis_key;
+
+/* Unlocked, on a planning thread: pi in the order of fewest transactions
+ * (dl_perm_choose_reusing), METIS's order taken from the one kept for key
+ * where there is one, else planned and kept (key NULL: neither). */
+dl_status rt_permute_choose(const rt_metis_key *key, const dl_perm_source *src,
+                            uint32_t *pi, dl_perm_choice *c);
+
+/* Unlocked: a copy of the order kept for key into pi (key->n entries);
+ * 1 if there was one.  And an order kept for key (a copy). */
+int rt_permute_metis_kept(const rt_metis_key *key, uint32_t *pi);
+void rt_permute_metis_keep(const rt_metis_key *key, const uint32_t *pi);
 
 /* rt_permute_scan.c: whether, in the program's source, the body of
  * `kernel` names `a` only as a[p[...]] and `p` only there, and no

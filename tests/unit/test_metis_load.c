@@ -138,6 +138,33 @@ static void test_loaded_metis(void **state)
     dl_metis_close(api);
 }
 
+/* METIS's order planned once: kept where asked, then counted from the
+ * copy without METIS (NULL), even at the exit, giving the same pi. */
+static void test_reused(void **state)
+{
+    (void)state;
+    if (dl_remap_unavailable())
+        skip();
+    dl_perm_source s = rows_source();
+    uint32_t pi[8], kept[8], again[8];
+    dl_perm_metis_reuse planned = {NULL, kept, 0};
+    dl_perm_choice c;
+    assert_int_equal(
+        dl_perm_choose_reusing(&s, dl_metis_linked(), NULL, &planned, pi, &c),
+        DL_SUCCESS);
+    assert_true(planned.stored && !c.metis_reused);
+    assert_int_equal(c.order, DL_PERM_METIS);
+    assert_memory_equal(pi, kept, sizeof pi);
+    dl_perm_metis_reuse known = {kept, NULL, 0};
+    assert_int_equal(
+        dl_perm_choose_reusing(&s, NULL, exiting, &known, again, &c),
+        DL_SUCCESS);
+    assert_true(c.metis_reused && !known.stored);
+    assert_int_equal(c.order, DL_PERM_METIS);
+    assert_true(c.tx[DL_PERM_METIS] == 1.0 && c.plan_s[DL_PERM_METIS] == 0);
+    assert_memory_equal(pi, again, sizeof pi);
+}
+
 /* Beyond DL_PERM_METIS_MAX_ACCESSES warp-accesses METIS's profile
  * samples them: 2^17 warp-accesses of two lanes over 8 elements, half
  * profiled; the pairs {0, 2}, {1, 3}, ... still read together. */
@@ -177,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_first_touch_without_metis),
         cmocka_unit_test(test_loaded_metis),
         cmocka_unit_test(test_sampled),
+        cmocka_unit_test(test_reused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
