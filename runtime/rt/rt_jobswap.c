@@ -353,6 +353,43 @@ static size_t entries_read(const launch_call *c,
     return (size_t)last + 1;
 }
 
+/* Appends "a via p" (with ", " between) to buf where it is not there. */
+static void add_ref(char *buf, size_t size, const dl_annot_indirect *o)
+{
+    char one[128];
+    snprintf(one, sizeof one, "%s via %s", o->array_name, o->via_name);
+    size_t used = strlen(buf);
+    if (!strstr(buf, one) && used + strlen(one) + 3 < size)
+        snprintf(buf + used, size - used, "%s%s", used ? ", " : "", one);
+}
+
+/* The references of k other than r (their array and index buffer
+ * differing from r's): into same_p those the permutation's set moves
+ * with r, into others the rest (rt_jobswap_plan.h). */
+static void other_refs(rt_kernel *k, const dl_annot_indirect *r,
+                       rt_jobswap_plan *p)
+{
+    uint32_t refs[RT_PERM_ARRAYS];
+    rt_lock();
+    int first = rt_permute_ref(k);
+    unsigned na = first >= 0 && &k->annot->indirect[first] == r
+                      ? rt_permute_refs(k, refs)
+                      : 0;
+    rt_unlock();
+    for (uint32_t o = 0; o < k->annot->nindirect; o++) {
+        const dl_annot_indirect *x = &k->annot->indirect[o];
+        if (x->array == r->array && x->via == r->via)
+            continue;
+        int in_set = 0;
+        for (unsigned i = 0; i < na && !in_set; i++)
+            in_set = k->annot->indirect[refs[i]].array == x->array;
+        if (in_set)
+            add_ref(p->same_p, sizeof p->same_p, x);
+        else
+            add_ref(p->others, sizeof p->others, x);
+    }
+}
+
 /* The planning of reference r at launch c, without P's entries yet.
  * NULL, or *why. */
 static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
@@ -383,6 +420,7 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
     p->mode = dl_rt.controls.irregular;
     snprintf(p->label, sizeof p->label, "kernel '%s' arg %s via %s", k->name,
              r->array_name, r->via_name);
+    other_refs(k, r, p);
     rt_select_facts_init(&p->facts);
     p->facts.gather_form = k->reorder;
     p->facts.jobswap_form = jobswap_form(k->annot);

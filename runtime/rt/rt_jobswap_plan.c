@@ -355,6 +355,34 @@ static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
         dl_cl.clReleaseMemObject(job);
 }
 
+/* What the kernel's other references get under `path` (the method
+ * chosen for the planned one), and why: one line each at info level. */
+static void log_others(const rt_jobswap_plan *p, rt_irregular_path path)
+{
+    if (p->same_p[0])
+        DL_LOG_INFO("irregular: %s: %s %s", p->label, p->same_p,
+                    path == RT_PATH_REMAP
+                        ? "permuted by the same pi (read only through the "
+                          "same index buffer)"
+                    : path == RT_PATH_JOB_SWAP
+                        ? "follows the job map (it moves work-items: every "
+                          "reference at once)"
+                        : "takes the kernel's path: the method was chosen "
+                          "for the planned reference");
+    if (!p->others[0])
+        return;
+    const char *how =
+        path == RT_PATH_JOB_SWAP
+            ? "follows the job map (it moves work-items: every reference at "
+              "once)"
+        : path == RT_PATH_ASIS
+            ? "keeps its path (the reordering path's form gathers every "
+              "reference it names)"
+            : "runs as written: the method chosen for the planned reference "
+              "serves it alone (one method a kernel)";
+    DL_LOG_INFO("irregular: %s: %s %s", p->label, p->others, how);
+}
+
 static void plan(rt_jobswap_plan *p)
 {
     size_t active = rt_jobswap_active(p);
@@ -425,6 +453,7 @@ static void plan(rt_jobswap_plan *p)
         r = NULL;
         path = RT_PATH_PLAIN;
     }
+    log_others(p, path);
     store(p, path, variant, r, pad);
 }
 

@@ -42,6 +42,10 @@ typedef struct rt_irregular {
 typedef struct rt_jobswap_plan {
     rt_irregular *st;
     char label[200]; /* "kernel 'k' arg x via col" */
+    /* The kernel's other references, for the log of what each gets:
+     * the arrays the permutation would move with this one (read only
+     * through the same index buffer) and the rest ("w via col"). */
+    char same_p[160], others[200];
     char *kernel, *source, *options;
     size_t source_len;
     cl_context context; /* retained */
