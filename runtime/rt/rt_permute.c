@@ -249,15 +249,15 @@ static int tuned(void)
 }
 
 /* Locked: what the pair costs, once planned (else *planned is 0: the
- * launch runs as written without asking). */
+ * launch runs as written without asking); an element's bytes are every
+ * array's of the set, each moved by its own plan. */
 static rt_remap_costs costs_of(const rt_perm *pm, int *planned)
 {
     *planned = pm->state == RT_PERM_READY || pm->state == RT_PERM_APPLIED;
-    return (rt_remap_costs){pm->n,     pm->elem,
-                            pm->count, pm->index_bytes,
-                            pm->moved, (double)pm->build_ns,
-                            0,         pm->before,
-                            pm->after};
+    return (rt_remap_costs){
+        pm->n,     rt_permute_set_elem(pm), pm->count, pm->index_bytes,
+        pm->moved, (double)pm->build_ns,    0,         pm->before,
+        pm->after};
 }
 
 /* Unlocked: the tuner's choice for this launch of the pair, keyed apart

@@ -116,6 +116,17 @@ struct rt_perm {
     cl_mem map, unmap; /* pi and pi^-1 */
 };
 
+/* The bytes of one element of every array of the set together: what
+ * each element the plans move costs (each array has its own plan and
+ * saved elements). */
+static inline size_t rt_permute_set_elem(const rt_perm *pm)
+{
+    size_t bytes = 0;
+    for (unsigned i = 0; i < pm->na; i++)
+        bytes += pm->elems[i];
+    return bytes;
+}
+
 /* Locked: whether b is part of an applied pair. */
 static inline int rt_permute_applied(const rt_buffer *b)
 {

@@ -113,7 +113,7 @@ static size_t extra_bytes(const rt_perm *pm)
     size_t bytes = 2 * pm->n * sizeof(uint32_t);
     for (int i = 0; i < 2; i++)
         bytes += (p[i]->moved + 3 * p[i]->segments) * sizeof(uint32_t) +
-                 p[i]->segments * pm->elem;
+                 p[i]->segments * rt_permute_set_elem(pm);
     return bytes;
 }
 
