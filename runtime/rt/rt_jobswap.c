@@ -611,7 +611,9 @@ static int planned_range(const launch_call *c, rt_kernel *k,
 {
     rt_irregular_range now = {0};
     int known = launch_range(c, k, &now);
-    if (known && !memcmp(&now, planned, sizeof now))
+    if (known && now.global == planned->global && now.base == planned->base &&
+        now.t_stride == planned->t_stride &&
+        now.j_stride == planned->j_stride && now.steps == planned->steps)
         return 1;
     rt_lock();
     int said = !k->irregular || k->irregular->range_said;
