@@ -93,8 +93,13 @@ rt_perm *rt_permute_pair_of(rt_buffer *const *a, const size_t *elems,
     pm->count = p->size / pm->index_bytes;
     dl_cl.clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof pm->device,
                                 &pm->device, NULL);
-    if (!sizes_fit(pm, a))
+    if (!sizes_fit(pm, a)) {
+        DL_LOG_INFO("permutation declined: its %u array(s) through one index "
+                    "buffer do not all hold %zu elements, or P's %u-byte "
+                    "values cannot address them",
+                    na, pm->n, index_bytes);
         pm->state = RT_PERM_DECLINED;
+    }
     p->perm = pm;
     *why = NULL;
     return pm;

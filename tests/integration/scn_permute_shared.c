@@ -3,8 +3,9 @@
  * 100 times, 20 ms apart (the permutation is planned on a thread of its
  * own: the program cannot know when), then x and w are read (which
  * undoes the set), `ratio` launched again, `touch` uses w directly, and
- * `ratio` once more.  Every launch's y, and x, w and col at the end, are
- * printed: the permuted set must leave them byte-identical. */
+ * `ratio` once more; then `ratio` on arrays of two sizes (declined).
+ * Every launch's y, and x, w and col at the end, are printed: the
+ * permuted set must leave them byte-identical. */
 #include "scenarios.h"
 
 #include <time.h>
@@ -81,6 +82,32 @@ static void touch_w(shared_state *s, cl_program program)
     CHECK(clReleaseKernel(k));
 }
 
+/* `ratio` on x2 (SN elements) and a half-size w2 through col2 (values
+ * below SN / 2): the arrays' element counts differ, so no pi of one
+ * count serves both; the set is declined and `ratio` runs as written. */
+static void mismatched(shared_state *s)
+{
+    static float x2[SN], w2[SN / 2];
+    static cl_int col2[SN];
+    for (int i = 0; i < SN; i++) {
+        x2[i] = (float)(i % 7) - 1.5f;
+        col2[i] = (cl_int)((i * 211) % (SN / 2));
+    }
+    for (int i = 0; i < SN / 2; i++)
+        w2[i] = 2.0f + (float)(i % 5);
+    cl_mem bx = shared_buffer(s->cl, sizeof x2, x2);
+    cl_mem bw = shared_buffer(s->cl, sizeof w2, w2);
+    cl_mem bc = shared_buffer(s->cl, sizeof col2, col2);
+    CHECK(clSetKernelArg(s->ratio, 0, sizeof bx, &bx));
+    CHECK(clSetKernelArg(s->ratio, 1, sizeof bw, &bw));
+    CHECK(clSetKernelArg(s->ratio, 2, sizeof bc, &bc));
+    for (int i = 0; i < 3; i++)
+        ratio_print(s, "permute_shared: y, arrays of two sizes");
+    cl_mem all[] = {bx, bw, bc};
+    for (int i = 0; i < 3; i++)
+        CHECK(clReleaseMemObject(all[i]));
+}
+
 void scn_permute_shared(it_cl *cl, int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -103,6 +130,7 @@ void scn_permute_shared(it_cl *cl, int argc, char **argv)
     ratio_print(&s, "permute_shared: y after touch");
     it_print_buffer(cl, s.col, SN * sizeof(cl_int), "permute_shared: col");
     it_print_buffer(cl, s.w, SN * sizeof(float), "permute_shared: w");
+    mismatched(&s);
     CHECK(clReleaseKernel(s.ratio));
     CHECK(clReleaseKernel(s.bump));
     cl_mem all[] = {s.x, s.w, s.col, s.y};
