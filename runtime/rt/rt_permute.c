@@ -16,13 +16,14 @@
 
 /* --------------------------------------------------------- the kernels */
 
-/* Whether reference o of ak reads an array of the set (refs[0..na)). */
+/* Whether reference o of ak reads an array of the set (refs[0..na)):
+ * 1, or -1 where it names it with another element size. */
 static int in_set(const dl_annot_kernel *ak, const uint32_t *refs, unsigned na,
                   const dl_annot_indirect *o)
 {
     for (unsigned i = 0; i < na; i++)
         if (ak->indirect[refs[i]].array == o->array)
-            return 1;
+            return ak->indirect[refs[i]].elem_size == o->elem_size ? 1 : -1;
     return 0;
 }
 
@@ -45,7 +46,10 @@ static unsigned set_of(const dl_annot_kernel *ak, const dl_annot_indirect *x,
         if (y->offset || y->via_type != x->via_type || !y->elem_size ||
             y->array == x->via)
             return 0;
-        if (in_set(ak, refs, n->na, y))
+        int known = in_set(ak, refs, n->na, y);
+        if (known < 0)
+            return 0;
+        if (known)
             continue;
         if (n->na == RT_PERM_ARRAYS)
             return 0;
