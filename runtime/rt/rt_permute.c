@@ -1,7 +1,8 @@
-/* rt_permute.c - the permutation layout at a launch, and its restore
- * (rt_permute.h): which reference of a kernel qualifies, the pair (A, P)
- * found or made, applied once pi is planned, the launch as written, and
- * the pair restored before any other use of A or P. */
+/* rt_permute.c - the permutation layout at a launch (rt_permute.h):
+ * which set of a kernel qualifies (its arrays read only through one index
+ * buffer P), the set's buffers at the launch (rt_permute_pair.c finds or
+ * makes the set, applies it once pi is planned and restores it), the
+ * tuner's choice under auto, and the launch as written. */
 #include "rt_permute.h"
 #include "clock.h"
 #include "rt_indirect.h"
@@ -124,8 +125,8 @@ unsigned rt_permute_refs(rt_kernel *k, uint32_t *refs)
 
 /* ----------------------------------------------------------- the launch */
 
-/* Locked: every buffer argument other than A and P goes back to the
- * program's layout, as for any launch; A and P wait for their last
+/* Locked: every buffer argument outside the set goes back to the
+ * program's layout, as for any launch; the set's wait for their last
  * conversion. */
 static void order_args(const rt_kernel *k, const rt_perm *pm,
                        cl_command_queue q, cl_uint nwait, const cl_event *wait,
