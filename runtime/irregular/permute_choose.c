@@ -108,11 +108,37 @@ static const char *metis_skipped(const dl_perm_source *s,
     return NULL;
 }
 
-/* METIS's order, planned, counted and kept in pi if it counts fewer. */
-static dl_status try_metis(const dl_perm_source *s, const dl_metis_api *metis,
-                           int (*stop)(void), uint32_t *pi, dl_perm_choice *out)
+/* METIS's order into mine: reuse's known one, or planned (and kept in
+ * reuse's planned); 0, or -1 with why_not_metis. */
+static int metis_order(const dl_perm_source *s, const dl_metis_api *metis,
+                       dl_perm_metis_reuse *reuse, uint32_t *mine,
+                       dl_perm_choice *out)
 {
-    const char *skip = metis_skipped(s, metis, stop);
+    out->sample = metis_sample(s);
+    if (reuse && reuse->known) {
+        memcpy(mine, reuse->known, s->n * sizeof *mine);
+        out->metis_reused = 1;
+        return 0;
+    }
+    uint64_t t0 = dl_now_ns();
+    if (plan_metis(s, metis, mine, out))
+        return -1;
+    out->plan_s[DL_PERM_METIS] = seconds_since(t0);
+    if (reuse && reuse->planned) {
+        memcpy(reuse->planned, mine, s->n * sizeof *mine);
+        reuse->stored = 1;
+    }
+    return 0;
+}
+
+/* METIS's order, planned or given, counted and kept in pi if it counts
+ * fewer. */
+static dl_status try_metis(const dl_perm_source *s, const dl_metis_api *metis,
+                           int (*stop)(void), dl_perm_metis_reuse *reuse,
+                           uint32_t *pi, dl_perm_choice *out)
+{
+    const char *skip =
+        reuse && reuse->known ? NULL : metis_skipped(s, metis, stop);
     if (skip) {
         snprintf(out->why_not_metis, sizeof out->why_not_metis, "%s", skip);
         return DL_SUCCESS;
@@ -120,12 +146,8 @@ static dl_status try_metis(const dl_perm_source *s, const dl_metis_api *metis,
     uint32_t *mine = malloc(s->n * sizeof *mine);
     DL_RETURN_ERROR_ON(!mine, DL_OUT_OF_MEMORY,
                        "permute: METIS's pi of %zu elements", s->n);
-    out->sample = metis_sample(s);
-    uint64_t t0 = dl_now_ns();
-    if (plan_metis(s, metis, mine, out) == 0) {
-        out->plan_s[DL_PERM_METIS] = seconds_since(t0);
+    if (metis_order(s, metis, reuse, mine, out) == 0)
         out->tx[DL_PERM_METIS] = per_access(s, mine);
-    }
     double ft = out->tx[DL_PERM_FIRST_TOUCH], m = out->tx[DL_PERM_METIS];
     if (m >= 0 && (ft < 0 || m < ft)) {
         memcpy(pi, mine, s->n * sizeof *pi);
@@ -135,17 +157,27 @@ static dl_status try_metis(const dl_perm_source *s, const dl_metis_api *metis,
     return DL_SUCCESS;
 }
 
-dl_status dl_perm_choose(const dl_perm_source *src, const dl_metis_api *metis,
-                         int (*stop)(void), uint32_t *pi, dl_perm_choice *out)
+dl_status dl_perm_choose_reusing(const dl_perm_source *src,
+                                 const dl_metis_api *metis, int (*stop)(void),
+                                 dl_perm_metis_reuse *reuse, uint32_t *pi,
+                                 dl_perm_choice *out)
 {
     memset(out, 0, sizeof *out);
     out->order = DL_PERM_FIRST_TOUCH;
     out->tx[DL_PERM_METIS] = -1.0;
+    if (reuse)
+        reuse->stored = 0;
     uint64_t t0 = dl_now_ns();
     DL_RETURN_IF_FAIL(dl_perm_first_touch(src->index, src->count,
                                           src->index_bytes, src->n, pi));
     out->plan_s[DL_PERM_FIRST_TOUCH] = seconds_since(t0);
     out->as_written = per_access(src, NULL);
     out->tx[DL_PERM_FIRST_TOUCH] = per_access(src, pi);
-    return try_metis(src, metis, stop, pi, out);
+    return try_metis(src, metis, stop, reuse, pi, out);
+}
+
+dl_status dl_perm_choose(const dl_perm_source *src, const dl_metis_api *metis,
+                         int (*stop)(void), uint32_t *pi, dl_perm_choice *out)
+{
+    return dl_perm_choose_reusing(src, metis, stop, NULL, pi, out);
 }

@@ -40,8 +40,18 @@ typedef struct dl_perm_choice {
     double tx[DL_PERM_ORDERS];     /* each order's (negative: not planned) */
     double plan_s[DL_PERM_ORDERS]; /* seconds to plan each                */
     double sample;                 /* METIS's share of warp-accesses      */
+    int metis_reused;              /* METIS's order was given, not planned */
     char why_not_metis[200];       /* "" where METIS's order was planned  */
 } dl_perm_choice;
+
+/* METIS's order planned before for the same A and P (the caller keeps
+ * it): counted in place of planning it again; and where to keep the one
+ * planned now. */
+typedef struct dl_perm_metis_reuse {
+    const uint32_t *known; /* n entries, or NULL */
+    uint32_t *planned;     /* n entries, or NULL: METIS's order, ... */
+    int stored;            /* ... where it was planned here (out) */
+} dl_perm_metis_reuse;
 
 /* pi (n entries) in the order of fewest transactions.  metis NULL: first
  * touch only; `stop` (NULL: never) is asked before METIS's plan, which it
@@ -50,6 +60,14 @@ typedef struct dl_perm_choice {
  * checks), DL_OUT_OF_MEMORY. */
 dl_status dl_perm_choose(const dl_perm_source *src, const dl_metis_api *metis,
                          int (*stop)(void), uint32_t *pi, dl_perm_choice *out);
+
+/* The same, with METIS's order taken from reuse->known where given
+ * (planned by neither METIS nor its lock: as if planned in no time), and
+ * kept in reuse->planned where planned here.  reuse NULL: dl_perm_choose. */
+dl_status dl_perm_choose_reusing(const dl_perm_source *src,
+                                 const dl_metis_api *metis, int (*stop)(void),
+                                 dl_perm_metis_reuse *reuse, uint32_t *pi,
+                                 dl_perm_choice *out);
 
 /* The order's name for the log: "first touch", "METIS". */
 const char *dl_perm_order_name(dl_perm_order order);

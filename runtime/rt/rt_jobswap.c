@@ -297,6 +297,8 @@ static void remap_facts(rt_kernel *k, const dl_annot_indirect *r,
         return;
     p->elements = bytes / r->elem_size;
     p->facts.remap_form = p->elements >= 2 && p->elements <= INT32_MAX;
+    p->remap_key = (rt_metis_key){rt_launch_arg_mem(k, r->via), a, 0,
+                                  p->elements, r->elem_size};
     p->facts.bytes_remap = p->elements * 4 * sizeof(uint32_t);
 }
 
@@ -375,6 +377,19 @@ static void padding_watch(rt_jobswap_plan *p)
     }
 }
 
+/* Locked: P watched and its version taken, where the remap row counts
+ * METIS's order: the order is kept under that version for the
+ * permutation's own planning (rt_permute_choose.c). */
+static void remap_watch(rt_jobswap_plan *p)
+{
+    rt_buffer *pb = p->facts.remap_form && p->remap_key.p
+                        ? rt_buffer_get(p->remap_key.p)
+                        : NULL;
+    p->remap_keyed = pb && !rt_reorder_watch(pb);
+    if (p->remap_keyed)
+        p->remap_key.version = rt_reorder_version(pb);
+}
+
 /* The entries of P (`total` of them, more than range->base) that launch
  * c reads, up to P's end (its last work-item's last step, unless that
  * overflows). */
@@ -389,6 +404,43 @@ static size_t entries_read(const launch_call *c,
         __builtin_add_overflow(last, step, &last) || last >= left)
         last = left - 1;
     return (size_t)last + 1;
+}
+
+/* Appends "a via p" (with ", " between) to buf where it is not there. */
+static void add_ref(char *buf, size_t size, const dl_annot_indirect *o)
+{
+    char one[128];
+    snprintf(one, sizeof one, "%s via %s", o->array_name, o->via_name);
+    size_t used = strlen(buf);
+    if (!strstr(buf, one) && used + strlen(one) + 3 < size)
+        snprintf(buf + used, size - used, "%s%s", used ? ", " : "", one);
+}
+
+/* The references of k other than r (their array and index buffer
+ * differing from r's): into same_p those the permutation's set moves
+ * with r, into others the rest (rt_jobswap_plan.h). */
+static void other_refs(rt_kernel *k, const dl_annot_indirect *r,
+                       rt_jobswap_plan *p)
+{
+    uint32_t refs[RT_PERM_ARRAYS];
+    rt_lock();
+    int first = rt_permute_ref(k);
+    unsigned na = first >= 0 && &k->annot->indirect[first] == r
+                      ? rt_permute_refs(k, refs)
+                      : 0;
+    rt_unlock();
+    for (uint32_t o = 0; o < k->annot->nindirect; o++) {
+        const dl_annot_indirect *x = &k->annot->indirect[o];
+        if (x->array == r->array && x->via == r->via)
+            continue;
+        int in_set = 0;
+        for (unsigned i = 0; i < na && !in_set; i++)
+            in_set = k->annot->indirect[refs[i]].array == x->array;
+        if (in_set)
+            add_ref(p->same_p, sizeof p->same_p, x);
+        else
+            add_ref(p->others, sizeof p->others, x);
+    }
 }
 
 /* The planning of reference r at launch c, without P's entries yet.
@@ -421,6 +473,7 @@ static rt_jobswap_plan *new_plan(const launch_call *c, rt_kernel *k,
     p->mode = dl_rt.controls.irregular;
     snprintf(p->label, sizeof p->label, "kernel '%s' arg %s via %s", k->name,
              r->array_name, r->via_name);
+    other_refs(k, r, p);
     rt_select_facts_init(&p->facts);
     p->facts.gather_form = k->reorder;
     p->facts.jobswap_form = rt_irregular_jobswap_form(k->annot);
@@ -471,6 +524,7 @@ static const char *read_index(const launch_call *c, rt_kernel *k,
         p->st->refs++;
         p->st->reading = 1;
         padding_watch(p);
+        remap_watch(p);
     }
     rt_unlock();
     if (moved) {
@@ -596,16 +650,78 @@ static rt_irregular_launched first_launch(const launch_call *c, rt_kernel *k,
 
 /* ------------------------------------------------------------ launch */
 
-/* Whether launch c reads P as the pad was planned for: the same range. */
-static int same_range(const launch_call *c, rt_kernel *k, const rt_pad *pad)
+/* Launch c's range as the planning takes it; 0 where it cannot plan
+ * from it. */
+static int launch_range(const launch_call *c, rt_kernel *k,
+                        rt_irregular_range *out)
 {
-    dl_annot_indirect_range range;
-    return c->global[0] == pad->global &&
-           !plan_range(c, k, planned_ref(k), &range) &&
-           (size_t)range.base == pad->base &&
-           (uint64_t)range.t_stride == pad->t_stride &&
-           (uint64_t)range.j_stride == pad->j_stride &&
-           range.steps == pad->steps;
+    dl_annot_indirect_range r;
+    if (rt_irregular_unplannable(c) || plan_range(c, k, planned_ref(k), &r))
+        return 0;
+    *out =
+        (rt_irregular_range){c->global[0], (size_t)r.base, (uint64_t)r.t_stride,
+                             (uint64_t)r.j_stride, r.steps};
+    return 1;
+}
+
+/* Whether launch c has the range k's job map and pad were planned for.
+ * Where it has not, the plan is stale for it: the launch goes without
+ * them, said at info level the first time for k (at debug after). */
+static int planned_range(const launch_call *c, rt_kernel *k,
+                         const rt_irregular_range *planned,
+                         rt_irregular_path path)
+{
+    rt_irregular_range now = {0};
+    int known = launch_range(c, k, &now);
+    if (known && now.global == planned->global && now.base == planned->base &&
+        now.t_stride == planned->t_stride &&
+        now.j_stride == planned->j_stride && now.steps == planned->steps)
+        return 1;
+    rt_lock();
+    int said = !k->irregular || k->irregular->range_said;
+    if (k->irregular)
+        k->irregular->range_said = 1;
+    rt_unlock();
+    int copied = path == RT_PATH_PADDING || path == RT_PATH_SHARING;
+    const char *plan = path == RT_PATH_PADDING   ? "padding"
+                       : path == RT_PATH_SHARING ? "sharing"
+                                                 : "job map";
+    const char *goes = copied ? "runs as written at this launch"
+                              : "keeps its path without the job map at this "
+                                "launch";
+    if (!known)
+        dl_log(said ? DL_LOG_LEVEL_DEBUG : DL_LOG_LEVEL_INFO,
+               "irregular: kernel '%s': this launch's range cannot be "
+               "planned from, its %s was planned for %zu work-items: %s",
+               k->name, plan, planned->global, goes);
+    else
+        dl_log(said ? DL_LOG_LEVEL_DEBUG : DL_LOG_LEVEL_INFO,
+               "irregular: kernel '%s': this launch reads its index "
+               "buffer over another range (%zu work-items, entries from "
+               "%zu by %llu a work-item and %llu a step, %llu steps) "
+               "than its %s was planned for (%zu work-items, from %zu by "
+               "%llu and %llu, %llu steps): %s",
+               k->name, now.global, now.base, (unsigned long long)now.t_stride,
+               (unsigned long long)now.j_stride, (unsigned long long)now.steps,
+               plan, planned->global, planned->base,
+               (unsigned long long)planned->t_stride,
+               (unsigned long long)planned->j_stride,
+               (unsigned long long)planned->steps, goes);
+    return 0;
+}
+
+/* k's first job-swapped launch, logged once. */
+static void announce_swapped(rt_kernel *k, size_t global)
+{
+    rt_lock();
+    int first = k->irregular && !k->irregular->announced;
+    if (k->irregular)
+        k->irregular->announced = 1;
+    rt_unlock();
+    if (first)
+        DL_LOG_INFO("irregular: kernel '%s' runs job-swapped from this launch "
+                    "on (a job map of %zu work-items)",
+                    k->name, global);
 }
 
 /* P was written since its entries were read: the plan goes, and the
@@ -705,23 +821,19 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
     rt_irregular_path path = st ? st->path : RT_PATH_ASIS;
     cl_kernel variant = st ? st->variant : NULL;
     cl_mem job = st ? st->job : NULL;
-    int fits = st && c->work_dim == 1 && !c->task && c->global &&
-               c->global[0] == st->global && !(c->offset && c->offset[0]);
-    rt_pad *pad = decided && fits ? st->pad : NULL;
+    rt_irregular_range planned = st ? st->range : (rt_irregular_range){0};
+    rt_pad *pad = decided ? st->pad : NULL;
     if (pad) /* held across the unlocked launch */
         pad->refs++;
-    int announce = 0;
     if (variant) { /* held across the unlocked enqueue */
         dl_cl.clRetainKernel(variant);
         dl_cl.clRetainMemObject(job);
-        announce = fits && !st->announced;
-        st->announced |= fits;
     }
     rt_unlock();
-    if (announce)
-        DL_LOG_INFO("irregular: kernel '%s' runs job-swapped from this launch "
-                    "on (a job map of %zu work-items)",
-                    k->name, c->global[0]);
+    int fits =
+        decided && (variant || pad) && planned_range(c, k, &planned, path);
+    if (variant && fits)
+        announce_swapped(k, c->global[0]);
     dl_selection sel;
     rt_irregular_launched done = RT_IRREGULAR_ASIS;
     if (!st)
@@ -729,7 +841,7 @@ rt_irregular_launched rt_irregular_launch(const launch_call *c, rt_kernel *k,
     else if (decided && path == RT_PATH_JOB_SWAP && variant && fits)
         done = run(c, k, variant, job, nwait, wait, event, err);
     else if (decided && (path == RT_PATH_PADDING || path == RT_PATH_SHARING) &&
-             pad && same_range(c, k, pad))
+             pad && fits)
         done = padded(c, k, pad, nwait, wait, event, err);
     else if (decided) /* remap: its pair could not be used at this launch */
         done = as_written(path) ? RT_IRREGULAR_PLAIN : RT_IRREGULAR_ASIS;

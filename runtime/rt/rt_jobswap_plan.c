@@ -43,7 +43,7 @@ static void wait_in_flight(void)
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += 30;
     pthread_mutex_lock(&flight_lock);
-    __atomic_store_n(&exiting, 1, __ATOMIC_RELAXED);
+    exiting = 1;
     while (in_flight &&
            pthread_cond_timedwait(&flight_done, &flight_lock, &until) == 0)
         ;
@@ -55,9 +55,15 @@ static void register_exit(void)
     atexit(wait_in_flight);
 }
 
+/* Under the lock that the exit sets it with: planning threads check it
+ * between steps, not in inner loops, and a checker (helgrind) then sees
+ * the order an atomic alone would not show it. */
 int rt_irregular_stopping(void)
 {
-    return __atomic_load_n(&exiting, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&flight_lock);
+    int stopping = exiting;
+    pthread_mutex_unlock(&flight_lock);
+    return stopping;
 }
 
 int rt_irregular_flight(int delta)
@@ -194,8 +200,8 @@ static uint64_t remapped(const rt_jobswap_plan *p,
     dl_perm_choice choice;
     uint64_t tx = 0;
     if (pi && moved &&
-        dl_perm_choose(&src, rt_permute_metis(), rt_irregular_stopping, pi,
-                       &choice) == DL_SUCCESS) {
+        rt_permute_choose(p->remap_keyed ? &p->remap_key : NULL, &src, pi,
+                          &choice) == DL_SUCCESS) {
         for (size_t i = 0; i < p->entries; i++)
             moved[i] = all[i] >= 0 && (uint64_t)all[i] < p->elements
                            ? (int64_t)pi[all[i]]
@@ -378,7 +384,8 @@ static void store(rt_jobswap_plan *p, rt_irregular_path path, cl_kernel variant,
         st->variant = variant;
         st->job = job;
         st->pad = pad;
-        st->global = p->global;
+        st->range = (rt_irregular_range){p->global, p->base, p->t_stride,
+                                         p->j_stride, p->steps};
         st->decided = 1;
         variant = NULL;
         job = NULL;
@@ -405,6 +412,34 @@ static rt_pad *shared(rt_jobswap_plan *p, const char **why)
     if (r)
         dl_cl.clReleaseMemObject(r);
     return pad;
+}
+
+/* What the kernel's other references get under `path` (the method
+ * chosen for the planned one), and why: one line each at info level. */
+static void log_others(const rt_jobswap_plan *p, rt_irregular_path path)
+{
+    if (p->same_p[0])
+        DL_LOG_INFO("irregular: %s: %s %s", p->label, p->same_p,
+                    path == RT_PATH_REMAP
+                        ? "permuted by the same pi (read only through the "
+                          "same index buffer)"
+                    : path == RT_PATH_JOB_SWAP
+                        ? "follows the job map (it moves work-items: every "
+                          "reference at once)"
+                        : "takes the kernel's path: the method was chosen "
+                          "for the planned reference");
+    if (!p->others[0])
+        return;
+    const char *how =
+        path == RT_PATH_JOB_SWAP
+            ? "follows the job map (it moves work-items: every reference at "
+              "once)"
+        : path == RT_PATH_ASIS
+            ? "keeps its path (the reordering path's form gathers every "
+              "reference it names)"
+            : "runs as written: the method chosen for the planned reference "
+              "serves it alone (one method a kernel)";
+    DL_LOG_INFO("irregular: %s: %s %s", p->label, p->others, how);
 }
 
 static void plan(rt_jobswap_plan *p)
@@ -483,6 +518,7 @@ static void plan(rt_jobswap_plan *p)
         r = NULL;
         path = RT_PATH_PLAIN;
     }
+    log_others(p, path);
     store(p, path, variant, r, pad);
 }
 

@@ -5,7 +5,16 @@
 
 #include "coalesce.h"
 #include "rt_jobswap.h"
+#include "rt_permute.h"
 #include "rt_select.h"
+
+/* The range a plan was made for: the launch's work-items, and where its
+ * reference reads P (work-item t, step j: entry base + t * t_stride +
+ * j * j_stride, j < steps). */
+typedef struct rt_irregular_range {
+    size_t global, base;
+    uint64_t t_stride, j_stride, steps;
+} rt_irregular_range;
 
 /* One kernel's state; every field locked (rt_lock). */
 typedef struct rt_irregular {
@@ -13,12 +22,13 @@ typedef struct rt_irregular {
     int reading;   /* P's read or its planning is in flight */
     int decided;   /* path is final */
     rt_irregular_path path;
-    size_t global;      /* the range R was planned for */
-    cl_kernel variant;  /* the job-swapped form, retained */
-    cl_mem job;         /* R: global uints */
-    int gone;           /* the kernel was released */
-    int announced;      /* its first job-swapped launch was logged */
-    struct rt_pad *pad; /* padding's A'' and Q' (rt_padding.h) */
+    rt_irregular_range range; /* the range R and the pad were planned for */
+    int range_said;           /* a launch of another range was logged at info */
+    cl_kernel variant;        /* the job-swapped form, retained */
+    cl_mem job;               /* R: global uints */
+    int gone;                 /* the kernel was released */
+    int announced;            /* its first job-swapped launch was logged */
+    struct rt_pad *pad;       /* padding's A'' and Q' (rt_padding.h) */
     /* Under DL_POLICY=auto, before a planning starts (rt_jobswap.c,
      * planning_pays): the host time of the first launch, the launches
      * so far, and whether the wait was logged. */
@@ -33,6 +43,10 @@ typedef struct rt_irregular {
 typedef struct rt_jobswap_plan {
     rt_irregular *st;
     char label[200]; /* "kernel 'k' arg x via col" */
+    /* The kernel's other references, for the log of what each gets:
+     * the arrays the permutation would move with this one (read only
+     * through the same index buffer) and the rest ("w via col"). */
+    char same_p[160], others[200];
     char *kernel, *source, *options;
     size_t source_len;
     cl_context context; /* retained */
@@ -47,7 +61,11 @@ typedef struct rt_jobswap_plan {
      * step j < steps (the reference's range, from its base). */
     uint64_t t_stride, j_stride, steps;
     size_t elements; /* A's, where the permutation may take it */
-    cl_event read;   /* retained until its callback */
+    /* What METIS's order is kept for (rt_permute_choose.c), where the
+     * permutation may take it and P could be watched (else NULL). */
+    rt_metis_key remap_key;
+    int remap_keyed;
+    cl_event read; /* retained until its callback */
     /* Padding (rt_padding.h), where facts.padding_form: the program's
      * kernel as dlayout's own object, A and P with their parameters, P's
      * bytes, the first entry read and P's version when read; the plan,

@@ -19,9 +19,12 @@ const char *rt_padding_unfit(rt_kernel *k, const dl_annot_indirect *r,
     if (a_written)
         return "the kernel may write A (A'' would go stale)";
     int ref = rt_permute_ref(k);
+    uint32_t refs[RT_PERM_ARRAYS];
     if (ref < 0 || &k->annot->indirect[ref] != r)
         return "the kernel names A or P other than as A[P[...]] with no "
                "offset, or reads another array through P";
+    if (rt_permute_refs(k, refs) != 1)
+        return "another array is read through P too (Q' serves one array)";
     const dl_kernel_param *via = &k->annot->params[r->via];
     if (!via->pointee_const && via->space != DL_SPACE_CONSTANT && !k->reorder)
         return "P is not const: its launches count as writes of it";

@@ -3,11 +3,14 @@
  * writes only as A[P[...]] is kept permuted, A'[pi[x]] = A[x], and P's
  * values redirected, P'[i] = pi[P[i]], so that the program's kernel runs
  * unchanged and each work-item sees the same values, with neighbouring
- * work-items on neighbouring elements.  The pair (A, P) is one state: it
- * is applied at a launch of such a kernel and restored, both buffers
- * together, before any other use of either (host accesses, other kernels:
- * restore_one in rt_buffers.c).  pi is planned on a worker thread from a
- * copy of P read after a launch without any added wait (rt_permute_plan.c). */
+ * work-items on neighbouring elements.  Every array the kernel reads
+ * through P (rank[col[k]] and outdeg[col[k]]) is permuted by the same pi,
+ * since P' is shared.  The set (the arrays and P, "the pair") is one
+ * state: it is applied at a launch of such a kernel and restored, all its
+ * buffers together, before any other use of any (host accesses, other
+ * kernels: restore_one in rt_buffers.c).  pi is planned on a worker thread
+ * from a copy of P read after a launch without any added wait
+ * (rt_permute_plan.c). */
 #ifndef DL_RT_PERMUTE_H
 #define DL_RT_PERMUTE_H
 
@@ -38,11 +41,19 @@ static inline int rt_permute_considered(const dl_annot_kernel *ak)
            dl_rt.controls.policy != DL_POLICY_NEVER && ak->ok && ak->nindirect;
 }
 
-/* Locked: the reference of k that may run on a permuted array (A[P[E]],
- * no offset, the only array read through P and P the only index buffer
- * of A, the body naming them only so: rt_permute_scan), found once; -1
- * if none. */
+/* The most arrays permuted through one index buffer. */
+#define RT_PERM_ARRAYS 4
+
+/* Locked: the first reference of k's set that may run on permuted arrays
+ * (every reference through P is A[P[E]] with no offset, each such A read
+ * through P only, the body naming them only so: rt_permute_scan_set),
+ * found once; -1 if none. */
 int rt_permute_ref(rt_kernel *k);
+
+/* Locked: the references of k's set (its arrays: one reference each, the
+ * first of rt_permute_ref's P that names it) into refs[RT_PERM_ARRAYS];
+ * their count, 0 if none. */
+unsigned rt_permute_refs(rt_kernel *k, uint32_t *refs);
 
 /* A launch of k, unlocked: with its pair applied if pi is ready, else as
  * written (starting the planning at the first one).  It applies under
@@ -70,21 +81,26 @@ void rt_permute_forget(rt_buffer *b, int gone);
 /* ----------------------------------------- between rt_permute*.c only */
 
 struct rt_perm {
-    cl_mem a, p; /* the array and the index buffer */
+    cl_mem a[RT_PERM_ARRAYS], p;  /* the arrays and the index buffer */
+    size_t elems[RT_PERM_ARRAYS]; /* each array's element bytes */
+    unsigned na;
     cl_context context;
     cl_device_id device;
-    size_t n, elem; /* A: n elements of elem bytes */
+    size_t n, elem; /* each array: n elements; the first's of elem bytes,
+                       which the planning counts */
     size_t count;   /* P: entries of index_bytes */
     unsigned index_bytes;
     /* How work-items read P, for the auto decision: the reference's range
      * at the first launch (consecutive entries if it cannot be told). */
     dl_coalesce_range range;
     rt_perm_state state;
-    int refs;               /* the two entries, and the planner while it runs */
+    int refs;               /* the buffers' entries, and the planner */
     cl_command_queue queue; /* retained while reading and while applied */
     /* Planned (rt_permute_plan.c), read only once the state says READY;
      * P's copy freed once planned, the rest once on the device. */
     void *host;         /* P's copy */
+    int versioned;      /* P watched when read: its version in p_version */
+    uint64_t p_version; /* (rt_permute_choose.c keys METIS's order by it) */
     cl_int read_status; /* the read's, from its callback */
     uint32_t *pi, *inv;
     dl_perm_plan forward, back;
@@ -95,16 +111,44 @@ struct rt_perm {
     double before, after;
     size_t moved;
     uint64_t build_ns;
-    /* On the device, made at the first application. */
-    dl_perm_device dev_forward, dev_back;
+    /* On the device, made at the first application: each array's. */
+    dl_perm_device dev_forward[RT_PERM_ARRAYS], dev_back[RT_PERM_ARRAYS];
     cl_mem map, unmap; /* pi and pi^-1 */
 };
+
+/* The bytes of one element of every array of the set together: what
+ * each element the plans move costs (each array has its own plan and
+ * saved elements). */
+static inline size_t rt_permute_set_elem(const rt_perm *pm)
+{
+    size_t bytes = 0;
+    for (unsigned i = 0; i < pm->na; i++)
+        bytes += pm->elems[i];
+    return bytes;
+}
 
 /* Locked: whether b is part of an applied pair. */
 static inline int rt_permute_applied(const rt_buffer *b)
 {
     return b->perm && b->perm->state == RT_PERM_APPLIED;
 }
+
+/* rt_permute_pair.c, locked: the set of arrays a[0..na) (of elems[i]
+ * bytes an element) through p, found or made (its state DECLINED where
+ * the arrays' element counts differ or P's values cannot address them);
+ * NULL with *why where they cannot be one set. */
+rt_perm *rt_permute_pair_of(rt_buffer *const *a, const size_t *elems,
+                            unsigned na, rt_buffer *p, unsigned index_bytes,
+                            cl_command_queue queue, const char **why);
+/* Locked: a READY set applied before a launch (after `wait`; the moves'
+ * events to `done`); left READY while a host access is under way,
+ * DECLINED where it fails. */
+void rt_permute_apply(rt_perm *pm, cl_command_queue queue, cl_uint nwait,
+                      const cl_event *wait, rt_events *done);
+/* Locked: an applied set back to the program's order before a launch
+ * the tuner runs as written. */
+void rt_permute_unapply(rt_perm *pm, cl_command_queue queue, cl_uint nwait,
+                        const cl_event *wait, rt_events *done);
 
 /* rt_permute_plan.c: enqueues the read of P after `after` (the launch)
  * and plans pi when it completes, on a thread of its own; the pair's
@@ -118,10 +162,41 @@ void rt_permute_unref(rt_perm *pm);
  * not where it cannot be), or NULL. */
 const dl_metis_api *rt_permute_metis(void);
 
+/* rt_permute_choose.c: what METIS's order is kept for: P, its version
+ * when its entries were read (rt_reorder_version, P watched), A and its
+ * elements. */
+typedef struct rt_metis_key {
+    cl_mem p, a;
+    uint64_t version;
+    size_t n, elem;
+} rt_metis_key;
+
+/* Unlocked, on a planning thread: pi in the order of fewest transactions
+ * (dl_perm_choose_reusing), METIS's order taken from the one kept for key
+ * where there is one, else planned and kept (key NULL: neither). */
+dl_status rt_permute_choose(const rt_metis_key *key, const dl_perm_source *src,
+                            uint32_t *pi, dl_perm_choice *c);
+
+/* Unlocked: a copy of the order kept for key into pi (key->n entries);
+ * 1 if there was one.  And an order kept for key (a copy). */
+int rt_permute_metis_kept(const rt_metis_key *key, uint32_t *pi);
+void rt_permute_metis_keep(const rt_metis_key *key, const uint32_t *pi);
+
 /* rt_permute_scan.c: whether, in the program's source, the body of
  * `kernel` names `a` only as a[p[...]] and `p` only there, and no
  * preprocessor line names either. */
 int rt_permute_scan(const char *src, size_t len, const char *kernel,
                     const char *a, const char *p);
+
+/* The names of a set: its arrays and P. */
+typedef struct rt_permute_names {
+    const char *a[RT_PERM_ARRAYS];
+    unsigned na;
+    const char *p;
+} rt_permute_names;
+
+/* The same for a set: each array only as A[P[...]], P only there. */
+int rt_permute_scan_set(const char *src, size_t len, const char *kernel,
+                        const rt_permute_names *n);
 
 #endif

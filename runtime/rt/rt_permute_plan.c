@@ -14,6 +14,7 @@
 #include "gather.h"
 #include "rt_jobswap_plan.h"
 #include "rt_permute.h"
+#include "rt_reorder.h"
 #include "rt_select.h"
 
 #include <pthread.h>
@@ -22,8 +23,10 @@
 
 static void free_pair(rt_perm *pm)
 {
-    dl_perm_device_release(&pm->dev_forward);
-    dl_perm_device_release(&pm->dev_back);
+    for (unsigned i = 0; i < pm->na; i++) {
+        dl_perm_device_release(&pm->dev_forward[i]);
+        dl_perm_device_release(&pm->dev_back[i]);
+    }
     if (pm->map)
         dl_cl.clReleaseMemObject(pm->map);
     if (pm->unmap)
@@ -61,7 +64,11 @@ static int source_of(const rt_perm *pm, dl_perm_source *src)
 static void log_choice(const rt_perm *pm, const dl_perm_choice *c)
 {
     char metis[256];
-    if (c->tx[DL_PERM_METIS] >= 0)
+    if (c->tx[DL_PERM_METIS] >= 0 && c->metis_reused)
+        snprintf(metis, sizeof metis,
+                 "%.1f (the order the selector planned, reused)",
+                 c->tx[DL_PERM_METIS]);
+    else if (c->tx[DL_PERM_METIS] >= 0)
         snprintf(metis, sizeof metis, "%.1f (sample %.2f, %.1f ms)",
                  c->tx[DL_PERM_METIS], c->sample,
                  c->plan_s[DL_PERM_METIS] * 1e3);
@@ -87,8 +94,9 @@ static dl_status plan(rt_perm *pm)
     DL_RETURN_ERROR_ON(!pm->pi || !pm->inv, DL_OUT_OF_MEMORY,
                        "permute: pi of %zu elements", pm->n);
     dl_perm_choice c;
-    DL_RETURN_IF_FAIL(dl_perm_choose(&src, rt_permute_metis(),
-                                     rt_irregular_stopping, pm->pi, &c));
+    rt_metis_key key = {pm->p, pm->a[0], pm->p_version, pm->n, pm->elem};
+    DL_RETURN_IF_FAIL(
+        rt_permute_choose(pm->versioned ? &key : NULL, &src, pm->pi, &c));
     log_choice(pm, &c);
     pm->before = c.as_written > 0 ? c.as_written : 0.0;
     pm->after = c.tx[c.order] > 0 ? c.tx[c.order] : 0.0;
@@ -105,7 +113,7 @@ static size_t extra_bytes(const rt_perm *pm)
     size_t bytes = 2 * pm->n * sizeof(uint32_t);
     for (int i = 0; i < 2; i++)
         bytes += (p[i]->moved + 3 * p[i]->segments) * sizeof(uint32_t) +
-                 p[i]->segments * pm->elem;
+                 p[i]->segments * rt_permute_set_elem(pm);
     return bytes;
 }
 
@@ -149,8 +157,9 @@ static void *plan_thread(void *arg)
     /* The kernels built here, not at the launch under the lock; timed,
      * for the tuner's up-front cost. */
     uint64_t b0 = dl_now_ns();
-    ok = ok && engine &&
-         dl_perm_warm(engine, pm->elem, pm->index_bytes) == DL_SUCCESS;
+    ok = ok && engine;
+    for (unsigned i = 0; ok && i < pm->na; i++)
+        ok = dl_perm_warm(engine, pm->elems[i], pm->index_bytes) == DL_SUCCESS;
     pm->build_ns = dl_now_ns() - b0;
     rt_lock();
     if (hold)
@@ -202,6 +211,9 @@ void rt_permute_start_plan(rt_perm *pm, cl_command_queue queue, cl_event after)
         rt_buffer *p = rt_buffer_find(pm->p);
         if (p) /* P is not redirected before the read is over */
             rt_buffer_used(p, queue, read);
+        /* Its version keys METIS's order (rt_permute_choose.c). */
+        pm->versioned = p && !rt_reorder_watch(p);
+        pm->p_version = pm->versioned ? rt_reorder_version(p) : 0;
         dl_cl.clRetainCommandQueue(queue);
         pm->queue = queue;
         pm->refs++;

@@ -2,8 +2,8 @@
  * the annotations say where a kernel reads A through P, not that it never
  * names A or P otherwise, so the kernel's body is read too (with the
  * annotation scanner's lexer, runtime/annot/clsource.h).  Conservative:
- * A may appear only as A[P[...]], P only inside that, and neither in a
- * preprocessor line (a macro could hide another use). */
+ * each A of the set may appear only as A[P[...]], P only inside that,
+ * and none in a preprocessor line (a macro could hide another use). */
 #include "clsource.h"
 #include "rt_permute.h"
 
@@ -29,10 +29,31 @@ static int names_word(const char *s, size_t len, const char *word)
     return 0;
 }
 
+/* Whether one of the set's names stands as a whole identifier in
+ * [s, s + len). */
+static int names_one(const char *s, size_t len, const rt_permute_names *n)
+{
+    if (names_word(s, len, n->p))
+        return 1;
+    for (unsigned i = 0; i < n->na; i++)
+        if (names_word(s, len, n->a[i]))
+            return 1;
+    return 0;
+}
+
+/* Whether token t is one of the arrays. */
+static int is_array(dl_clsrc_token t, const rt_permute_names *n)
+{
+    for (unsigned i = 0; i < n->na; i++)
+        if (dl_clsrc_is_ident(t, n->a[i]))
+            return 1;
+    return 0;
+}
+
 /* Whether a preprocessor line (first non-blank '#', with its splices)
- * names a or p. */
-static int directive_names(const char *src, size_t len, const char *a,
-                           const char *p)
+ * names an array or p. */
+static int directive_names(const char *src, size_t len,
+                           const rt_permute_names *n)
 {
     size_t i = 0;
     while (i < len) {
@@ -47,9 +68,7 @@ static int directive_names(const char *src, size_t len, const char *a,
         size_t j = start;
         while (j < end && (src[j] == ' ' || src[j] == '\t'))
             j++;
-        if (j < end && src[j] == '#' &&
-            (names_word(src + j, end - j, a) ||
-             names_word(src + j, end - j, p)))
+        if (j < end && src[j] == '#' && names_one(src + j, end - j, n))
             return 1;
         i = end + 1;
     }
@@ -61,15 +80,16 @@ static int next(dl_clsrc_lexer *lx, dl_clsrc_token *t)
     return dl_clsrc_next(lx, t) == DL_SUCCESS && t->kind != DL_CLSRC_EOF;
 }
 
-/* After `a`: "[" p "[" ... "]" "]", with neither name inside. */
-static int through_p(dl_clsrc_lexer *lx, const char *a, const char *p)
+/* After an array: "[" p "[" ... "]" "]", with none of the names inside. */
+static int through_p(dl_clsrc_lexer *lx, const rt_permute_names *n)
 {
     dl_clsrc_token t;
     if (!next(lx, &t) || !dl_clsrc_is_punct(t, '[') || !next(lx, &t) ||
-        !dl_clsrc_is_ident(t, p) || !next(lx, &t) || !dl_clsrc_is_punct(t, '['))
+        !dl_clsrc_is_ident(t, n->p) || !next(lx, &t) ||
+        !dl_clsrc_is_punct(t, '['))
         return 0;
     for (int depth = 1; depth > 0;) {
-        if (!next(lx, &t) || dl_clsrc_is_ident(t, a) || dl_clsrc_is_ident(t, p))
+        if (!next(lx, &t) || is_array(t, n) || dl_clsrc_is_ident(t, n->p))
             return 0;
         depth += dl_clsrc_is_punct(t, '[') - dl_clsrc_is_punct(t, ']');
     }
@@ -77,15 +97,15 @@ static int through_p(dl_clsrc_lexer *lx, const char *a, const char *p)
 }
 
 /* The body after its "{": 1 if every use is A[P[...]]. */
-static int body_ok(dl_clsrc_lexer *lx, const char *a, const char *p)
+static int body_ok(dl_clsrc_lexer *lx, const rt_permute_names *n)
 {
     dl_clsrc_token t;
     for (int depth = 1; depth > 0;) {
         if (!next(lx, &t))
             return 0;
-        if (dl_clsrc_is_ident(t, p))
+        if (dl_clsrc_is_ident(t, n->p))
             return 0;
-        if (dl_clsrc_is_ident(t, a) && !through_p(lx, a, p))
+        if (is_array(t, n) && !through_p(lx, n))
             return 0;
         depth += dl_clsrc_is_punct(t, '{') - dl_clsrc_is_punct(t, '}');
     }
@@ -151,8 +171,8 @@ static void blank_share(char *s, size_t len, const char *kernel)
 }
 
 /* The kernel's one body in src: 1 if every use is A[P[...]]. */
-static int scan(const char *src, size_t len, const char *kernel, const char *a,
-                const char *p)
+static int scan(const char *src, size_t len, const char *kernel,
+                const rt_permute_names *n)
 {
     dl_clsrc_lexer lx;
     dl_clsrc_init(&lx, src, len, NULL, NULL);
@@ -174,7 +194,7 @@ static int scan(const char *src, size_t len, const char *kernel, const char *a,
         if (!next(&lx, &t) || !dl_clsrc_is_punct(t, '{'))
             return 0;
         bodies++;
-        found_ok = body_ok(&lx, a, p);
+        found_ok = body_ok(&lx, n);
         if (!found_ok)
             return 0;
     }
@@ -184,14 +204,21 @@ static int scan(const char *src, size_t len, const char *kernel, const char *a,
 int rt_permute_scan(const char *src, size_t len, const char *kernel,
                     const char *a, const char *p)
 {
-    if (!src || directive_names(src, len, a, p))
+    rt_permute_names n = {{a}, 1, p};
+    return rt_permute_scan_set(src, len, kernel, &n);
+}
+
+int rt_permute_scan_set(const char *src, size_t len, const char *kernel,
+                        const rt_permute_names *n)
+{
+    if (!src || directive_names(src, len, n))
         return 0;
     char *copy = malloc(len ? len : 1);
     if (!copy)
         return 0;
     memcpy(copy, src, len);
     blank_share(copy, len, kernel);
-    int ok = scan(copy, len, kernel, a, p);
+    int ok = scan(copy, len, kernel, n);
     free(copy);
     return ok;
 }

@@ -2,8 +2,10 @@
  * scattering the reads (col[i] = i * 389 % N), N = 1000 work-items in a
  * range of 1024 whose tail does nothing; launched once, then again every
  * 100 ms for 2 s, so that a job map planned meanwhile is used (dlayout
- * plans it on a thread of its own); `fenced` has a barrier.  Every
- * launch's y is printed: job swapping must leave it byte-identical. */
+ * plans it on a thread of its own); then twice on a range of 512
+ * work-items, which its job map was not planned for; `fenced` has a
+ * barrier.  Every launch's y is printed: job swapping must leave it
+ * byte-identical. */
 #include "scenarios.h"
 
 #include <time.h>
@@ -26,10 +28,10 @@ static void pause_100ms(void)
     nanosleep(&t, NULL);
 }
 
-static void launch(it_cl *cl, cl_kernel k, cl_mem y, size_t bytes,
-                   const char *label)
+static void launch(it_cl *cl, cl_kernel k, size_t global, cl_mem y,
+                   size_t bytes, const char *label)
 {
-    it_run(cl->queue, k, it_round_up(JOBSWAP_N));
+    it_run(cl->queue, k, global);
     CHECK(clFinish(cl->queue));
     it_print_buffer(cl, y, bytes, label);
 }
@@ -53,11 +55,14 @@ void scn_jobswap(it_cl *cl, int argc, char **argv)
     CHECK(clSetKernelArg(k, 1, sizeof bc, &bc));
     CHECK(clSetKernelArg(k, 2, sizeof by, &by));
     CHECK(clSetKernelArg(k, 3, sizeof n, &n));
-    launch(cl, k, by, sizeof y, "jobswap: swap y, launch 1");
+    size_t whole = it_round_up(JOBSWAP_N);
+    launch(cl, k, whole, by, sizeof y, "jobswap: swap y, launch 1");
     for (int i = 0; i < 20; i++) {
         pause_100ms();
-        launch(cl, k, by, sizeof y, "jobswap: swap y");
+        launch(cl, k, whole, by, sizeof y, "jobswap: swap y");
     }
+    for (int i = 0; i < 2; i++)
+        launch(cl, k, 512, by, sizeof y, "jobswap: swap y, 512 work-items");
     CHECK(clReleaseKernel(k));
     cl_kernel f = it_kernel(program, "fenced");
     CHECK(clSetKernelArg(f, 0, sizeof bx, &bx));

@@ -4,9 +4,12 @@
  * and nothing loaded; without METIS the layout's choice of order
  * (permute_choose.h) keeps first touch and says why; with the loaded
  * METIS, its order is planned like the linked one's and kept where it
- * counts fewer transactions. */
+ * counts fewer transactions; an order planned once is counted again
+ * without METIS, and the runtime keeps the last ones by (P, P's version,
+ * A) (rt_permute_choose.c). */
 #include "error.h"
 #include "permute_choose.h"
+#include "rt_permute.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +141,61 @@ static void test_loaded_metis(void **state)
     dl_metis_close(api);
 }
 
+/* METIS's order planned once: kept where asked, then counted from the
+ * copy without METIS (NULL), even at the exit, giving the same pi. */
+static void test_reused(void **state)
+{
+    (void)state;
+    if (dl_remap_unavailable())
+        skip();
+    dl_perm_source s = rows_source();
+    uint32_t pi[8], kept[8], again[8];
+    dl_perm_metis_reuse planned = {NULL, kept, 0};
+    dl_perm_choice c;
+    assert_int_equal(
+        dl_perm_choose_reusing(&s, dl_metis_linked(), NULL, &planned, pi, &c),
+        DL_SUCCESS);
+    assert_true(planned.stored && !c.metis_reused);
+    assert_int_equal(c.order, DL_PERM_METIS);
+    assert_memory_equal(pi, kept, sizeof pi);
+    dl_perm_metis_reuse known = {kept, NULL, 0};
+    assert_int_equal(
+        dl_perm_choose_reusing(&s, NULL, exiting, &known, again, &c),
+        DL_SUCCESS);
+    assert_true(c.metis_reused && !known.stored);
+    assert_int_equal(c.order, DL_PERM_METIS);
+    assert_true(c.tx[DL_PERM_METIS] == 1.0 && c.plan_s[DL_PERM_METIS] == 0);
+    assert_memory_equal(pi, again, sizeof pi);
+}
+
+/* The runtime's kept orders: found by their whole key only (another
+ * version of P is another order), the same key kept again replaced, and
+ * beyond four the least recently used dropped. */
+static void test_kept_orders(void **state)
+{
+    (void)state;
+    uint32_t pi[4] = {3, 1, 0, 2}, other[4] = {0, 1, 2, 3}, out[4];
+    cl_mem p = (cl_mem)(uintptr_t)0x1000, a = (cl_mem)(uintptr_t)0x2000;
+    rt_metis_key key = {p, a, 7, 4, 4};
+    rt_permute_metis_keep(&key, pi);
+    assert_true(rt_permute_metis_kept(&key, out));
+    assert_memory_equal(out, pi, sizeof pi);
+    rt_metis_key newer = key;
+    newer.version = 8;
+    assert_false(rt_permute_metis_kept(&newer, out));
+    rt_permute_metis_keep(&key, other); /* replaced, not added */
+    assert_true(rt_permute_metis_kept(&key, out));
+    assert_memory_equal(out, other, sizeof other);
+    for (uint64_t v = 100; v < 104; v++) { /* four more: key is the oldest */
+        rt_metis_key k = {p, a, v, 4, 4};
+        rt_permute_metis_keep(&k, pi);
+    }
+    assert_false(rt_permute_metis_kept(&key, out));
+    rt_metis_key last = {p, a, 103, 4, 4};
+    assert_true(rt_permute_metis_kept(&last, out));
+    assert_memory_equal(out, pi, sizeof pi);
+}
+
 /* Beyond DL_PERM_METIS_MAX_ACCESSES warp-accesses METIS's profile
  * samples them: 2^17 warp-accesses of two lanes over 8 elements, half
  * profiled; the pairs {0, 2}, {1, 3}, ... still read together. */
@@ -177,6 +235,8 @@ int main(void)
         cmocka_unit_test(test_first_touch_without_metis),
         cmocka_unit_test(test_loaded_metis),
         cmocka_unit_test(test_sampled),
+        cmocka_unit_test(test_reused),
+        cmocka_unit_test(test_kept_orders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

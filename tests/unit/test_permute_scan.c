@@ -1,6 +1,7 @@
 /* test_permute_scan.c - which kernels may run unchanged on a permuted
  * array (runtime/rt/rt_permute_scan.c): A only as A[P[...]], P only
- * there, neither in a preprocessor line, one body of the kernel. */
+ * there, neither in a preprocessor line, one body of the kernel; for a
+ * set of arrays through one P, each of them so. */
 #include "rt_permute.h"
 
 #include <stdarg.h>
@@ -92,12 +93,51 @@ static void test_rejects(void **state)
     assert_false(rt_permute_scan(NULL, 0, "k", "x", "col"));
 }
 
+static int scan_set(const char *src)
+{
+    rt_permute_names n = {{"rank", "outdeg"}, 2, "col"};
+    return rt_permute_scan_set(src, strlen(src), "k", &n);
+}
+
+/* A set: every array of it only as A[P[...]] (PageRank's pull loop). */
+static void test_set(void **state)
+{
+    (void)state;
+    assert_true(scan_set("kernel void k(global float *rank, global float "
+                         "*outdeg, global int *col, global float *next) {\n"
+                         "  float s = 0.0f;\n"
+                         "  for (int k = 0; k < 4; k++)\n"
+                         "    s += rank[col[k]] / outdeg[col[k]];\n"
+                         "  next[get_global_id(0)] = s;\n"
+                         "}\n"));
+    /* The second array used directly. */
+    assert_false(scan_set("kernel void k(global float *rank, global float "
+                          "*outdeg, global int *col) {\n"
+                          "  rank[col[0]] = outdeg[0];\n"
+                          "}\n"));
+    /* One array of the set inside another's index. */
+    assert_false(scan_set("kernel void k(global float *rank, global float "
+                          "*outdeg, global int *col) {\n"
+                          "  rank[col[(int)outdeg[col[0]]]] = 0.0f;\n"
+                          "}\n"));
+    /* A macro names the second array. */
+    assert_false(scan_set("#define D outdeg\n"
+                          "kernel void k(global float *rank, global float "
+                          "*outdeg, global int *col) {\n"
+                          "  rank[col[0]] = D[col[0]];\n"
+                          "}\n"));
+    /* With one array, the other's use through col is a use of col. */
+    assert_false(scan("kernel void k(global float *x, global float *w, "
+                      "global int *col) { x[col[0]] = w[col[0]]; }\n"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_qualifies),
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_shared_form),
+        cmocka_unit_test(test_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
