@@ -124,6 +124,8 @@ static void init_runtime(void)
     tuner_cfg.policy = (dl_policy)dl_rt.controls.policy;
     dl_rt.tuner = dl_tuner_create(&tuner_cfg); /* NULL: as "always" */
     dl_rt.mode = DL_RT_ACTIVE;
+    if (dl_rt.controls.stats)
+        rt_self_start();
     char policy[16];
     dl_controls_value_text(&dl_rt.controls, "DL_POLICY", policy, sizeof policy);
     DL_LOG_INFO("runtime active (DL_POLICY=%s)", policy);

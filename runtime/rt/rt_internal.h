@@ -417,6 +417,12 @@ typedef struct rt_stats {
     /* The selector's plannings started (rt_jobswap.c): under auto only
      * where the kernel's plain time so far could pay one. */
     uint64_t irregular_plans;
+    /* dlayout's own time (rt_self.c, only with DL_STATS): wall time inside
+     * the intercepted calls less their forwards, and the part of it the
+     * tuner waited for launch times; CPU time of its threads
+     * (rt_stats_thread_done); conversions' time as the tuner's probes
+     * measured it (dl_tuner_own_times). */
+    uint64_t self_ns, tuner_wait_ns, thread_cpu_ns, device_ns;
 } rt_stats;
 
 typedef struct rt_state {
@@ -472,6 +478,17 @@ void rt_stats_register(void);
 void rt_stats_ran_transformed(rt_kernel *k);
 /* The stats line, without newline. */
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
+/* At the end of each of dlayout's threads (or after each job of one that
+ * never ends): adds its CPU time since the last call to thread_cpu_ns. */
+void rt_stats_thread_done(void);
+
+/* rt_self.c: where the runtime forwards the program's own command (the
+ * real call an intercepted entry stands for): dl_cl, or with DL_STATS a
+ * table that also times it.  dlayout's own calls use dl_cl. */
+extern __attribute__((visibility("hidden"))) cl_icd_dispatch *rt_fwd;
+/* With DL_STATS, once dl_cl holds the real entry points: from now on the
+ * forwards are timed, and dl_rt_timed() says so to the shim. */
+void rt_self_start(void);
 
 /* ------------------------------------------------ between the rt_ files */
 

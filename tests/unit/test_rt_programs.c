@@ -595,14 +595,24 @@ static void test_stats_line(void **state)
                   .bytes_marshaled = 6,
                   .marshal_ns = 7500000,
                   .declined = 8,
-                  .plain_launches = 9};
-    char line[512];
+                  .plain_launches = 9,
+                  .self_ns = 1250000,
+                  .tuner_wait_ns = 1000000,
+                  .thread_cpu_ns = 2000000,
+                  .device_ns = 500000};
+    char line[640];
     dl_rt_format_stats(&s, line, sizeof line);
     const char *want = "dlayout-stats: programs_annotated=1 "
                        "kernels_planned=2 kernels_transformed=1 launches=3 "
                        "marshals=4 unmarshals=5 bytes_marshaled=6 "
                        "marshal_enqueue_ms=7.500 declined=8";
     if (strncmp(line, want, strlen(want)) != 0)
+        fail_msg("stats line '%s'", line);
+    /* dlayout's own time ends the line (rt_self.c). */
+    const char *own = " self_ms=1.250 tuner_wait_ms=1.000 thread_cpu_ms=2.000 "
+                      "device_ms=0.500";
+    size_t n = strlen(line), m = strlen(own);
+    if (n < m || strcmp(line + n - m, own) != 0)
         fail_msg("stats line '%s'", line);
 }
 

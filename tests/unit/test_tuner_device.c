@@ -240,6 +240,10 @@ static void probe_on_queue(cl_command_queue q)
             usleep(1000); /* callbacks may run after clFinish returns */
     }
     assert_int_equal(dt + dp, 1); /* decided from real measurements */
+    /* The conversion's time (the fill) reached the stats' device_ms. */
+    uint64_t conv_ns = 0, wait_ns = 0;
+    dl_tuner_own_times(t, &conv_ns, &wait_ns);
+    assert_true(conv_ns > 0);
     clReleaseMemObject(buf);
     clReleaseKernel(k);
     clReleaseProgram(prog);
