@@ -168,7 +168,7 @@ WAIT = ("num_events_in_wait_list", "event_wait_list", "event")
 
 def call(e, args):
     """The forwarded real call (through rt_fwd: timed under DL_STATS)."""
-    return "rt_fwd->%s(%s)" % (e.name, ", ".join(args))
+    return "rt_fwd.%s(%s)" % (e.name, ", ".join(args))
 
 
 def slow_args(e):

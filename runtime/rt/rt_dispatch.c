@@ -81,8 +81,8 @@ static const cl_icd_dispatch *direct_table(cl_command_queue queue)
 
 cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
 {
-    if (rt_fwd != &dl_cl) /* DL_STATS: the timed forward (rt_self.c) */
-        return rt_fwd->clEnqueueNDRangeKernel;
+    if (dl_rt_timed()) /* DL_STATS: the timed forward (rt_self.c) */
+        return rt_fwd.clEnqueueNDRangeKernel;
     const cl_icd_dispatch *table = direct_table(queue);
     if (table && table->clEnqueueNDRangeKernel)
         return table->clEnqueueNDRangeKernel;

@@ -96,6 +96,7 @@ static void init_runtime(void)
         dl_cl_install(init_real);
     else
         dl_cl_init_default(); /* standalone: the linked libOpenCL */
+    rt_self_init();
     /* A setuid or setgid program (the ICD loader loads the layer into
      * it): its environment is not to be trusted, so dlayout reads no DL_*
      * variable, writes no file (dump, log, binaries, calibration, stats)

@@ -483,11 +483,13 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
 void rt_stats_thread_done(void);
 
 /* rt_self.c: where the runtime forwards the program's own command (the
- * real call an intercepted entry stands for): dl_cl, or with DL_STATS a
- * table that also times it.  dlayout's own calls use dl_cl. */
-extern __attribute__((visibility("hidden"))) cl_icd_dispatch *rt_fwd;
-/* With DL_STATS, once dl_cl holds the real entry points: from now on the
- * forwards are timed, and dl_rt_timed() says so to the shim. */
+ * real call an intercepted entry stands for): dl_cl's entries, or with
+ * DL_STATS entries that also time it.  dlayout's own calls use dl_cl. */
+extern __attribute__((visibility("hidden"))) cl_icd_dispatch rt_fwd;
+/* Once dl_cl holds the real entry points: rt_fwd copies them. */
+void rt_self_init(void);
+/* With DL_STATS, after rt_self_init: from now on the forwards are timed,
+ * and dl_rt_timed() says so to the shim. */
 void rt_self_start(void);
 
 /* ------------------------------------------------ between the rt_ files */

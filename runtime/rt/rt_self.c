@@ -4,9 +4,10 @@
  *
  * Only with DL_STATS: the shim then calls dl_rt_timed_<name>, which times
  * dl_rt_<name>, and the runtime forwards through rt_fwd, whose entries
- * time the real call on the calling thread.  Without DL_STATS the shim
- * calls dl_rt_<name> directly and rt_fwd is dl_cl itself, so the default
- * path reads no clock (a launch the memo serves calls the entry it chose
+ * then time the real call on the calling thread.  Without DL_STATS the
+ * shim calls dl_rt_<name> directly and rt_fwd is a copy of dl_cl, so the
+ * default path reads no clock and costs no instruction more: a table,
+ * not a pointer to one (a launch the memo serves calls the entry it chose
  * when the memo was made: rt_memo_enqueue gives the timed one).
  *
  * What counts as the forward: the program's command as dlayout runs it
@@ -18,9 +19,9 @@
 
 #include "clock.h"
 
-cl_icd_dispatch *rt_fwd = &dl_cl;
+cl_icd_dispatch rt_fwd;
 
-static cl_icd_dispatch timed_fwd;
+static int timed; /* written once, by rt_self_start */
 
 /* Nanoseconds this thread spent in forwarded real calls. */
 static __thread uint64_t forwarded_ns;
@@ -60,18 +61,24 @@ static cl_int fwd_wait(cl_uint num_events, const cl_event *event_list)
     return err;
 }
 
+void rt_self_init(void)
+{
+    rt_fwd = dl_cl;
+}
+
 void rt_self_start(void)
 {
-    timed_fwd = dl_cl;
 #define RT_ENTRY(ret, name, params, args)                                      \
-    timed_fwd.name = dl_cl.name ? fwd_##name : NULL;
+    if (rt_fwd.name)                                                           \
+        rt_fwd.name = fwd_##name;
 #include "rt_entry_list.inc"
 #undef RT_ENTRY
-    timed_fwd.clWaitForEvents = dl_cl.clWaitForEvents ? fwd_wait : NULL;
-    rt_fwd = &timed_fwd;
+    if (rt_fwd.clWaitForEvents)
+        rt_fwd.clWaitForEvents = fwd_wait;
+    timed = 1;
 }
 
 int dl_rt_timed(void)
 {
-    return rt_fwd == &timed_fwd;
+    return timed;
 }
