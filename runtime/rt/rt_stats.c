@@ -6,8 +6,8 @@
  * cost: self_ms (host time inside the intercepted calls less the
  * program's forwarded commands, rt_self.c), of it tuner_wait_ms (the
  * tuner waiting for launch times: the device runs the program's own
- * kernels meanwhile), thread_cpu_ms (CPU time of
- * its planning and counting threads that finished) and device_ms (the
+ * kernels meanwhile), thread_cpu_ms (CPU time of its planning threads
+ * that ended and of its counting thread's finished jobs) and device_ms (the
  * conversions the tuner's probes timed: only those, with the events they
  * have anyway). */
 #include "rt_indirect.h"
