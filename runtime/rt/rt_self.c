@@ -49,7 +49,7 @@ static void self_add(uint64_t start, uint64_t forwarded_before)
         self_add(start_, before_);                                             \
         return r_;                                                             \
     }
-#include "rt_entry_list.inc"
+#include "rt_timed_entries.inc"
 #undef RT_ENTRY
 
 /* The wait of a blocking access (access_end), not an entry itself. */
@@ -71,7 +71,7 @@ void rt_self_start(void)
 #define RT_ENTRY(ret, name, params, args)                                      \
     if (rt_fwd.name)                                                           \
         rt_fwd.name = fwd_##name;
-#include "rt_entry_list.inc"
+#include "rt_timed_entries.inc"
 #undef RT_ENTRY
     if (rt_fwd.clWaitForEvents)
         rt_fwd.clWaitForEvents = fwd_wait;
