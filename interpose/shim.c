@@ -12,10 +12,10 @@ static void start(void)
 {
     dl_shim_find_real(&dl_shim_real);
     dl_rt_mode mode = dl_rt_init(&dl_shim_real);
-    __atomic_store_n(&dl_shim_state,
-                     mode == DL_RT_ACTIVE ? DL_SHIM_ACTIVE
-                                          : DL_SHIM_PASSTHROUGH,
-                     __ATOMIC_RELEASE);
+    int state = mode != DL_RT_ACTIVE ? DL_SHIM_PASSTHROUGH
+                : dl_rt_timed()      ? DL_SHIM_TIMED
+                                     : DL_SHIM_ACTIVE;
+    __atomic_store_n(&dl_shim_state, state, __ATOMIC_RELEASE);
 }
 
 int dl_shim_start(void)

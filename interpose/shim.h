@@ -15,11 +15,15 @@
 #include "intercept.h"
 
 /* dl_shim_state: DL_SHIM_UNSTARTED until the first intercepted call has
- * started the runtime, then the mode dl_rt_init() chose. */
+ * started the runtime, then the mode dl_rt_init() chose; DL_SHIM_TIMED is
+ * the active runtime under DL_STATS, which times every entry
+ * (dl_rt_timed_<name>, runtime/rt/rt_self.c) so that the state the
+ * default path compares stays DL_SHIM_ACTIVE. */
 enum {
     DL_SHIM_UNSTARTED = 0,
     DL_SHIM_PASSTHROUGH = 1 + DL_RT_PASSTHROUGH,
-    DL_SHIM_ACTIVE = 1 + DL_RT_ACTIVE
+    DL_SHIM_ACTIVE = 1 + DL_RT_ACTIVE,
+    DL_SHIM_TIMED
 };
 /* DL_SHIM_ACTIVE for the assembly entries (DL_SHIM_ASM_ENTRY). */
 #define DL_SHIM_ACTIVE_VALUE 2
@@ -50,8 +54,10 @@ int dl_shim_start(void);
     int state_ = __atomic_load_n(&dl_shim_state, __ATOMIC_ACQUIRE);            \
     if (__builtin_expect(state_ == DL_SHIM_ACTIVE, 1))                         \
         return dl_rt_##name args;                                              \
-    if (__builtin_expect(state_ != DL_SHIM_UNSTARTED, 1))                      \
+    if (__builtin_expect(state_ == DL_SHIM_PASSTHROUGH, 1))                    \
         return dl_shim_real.name args;                                         \
+    if (state_ == DL_SHIM_TIMED)                                               \
+        return dl_rt_timed_##name args;                                        \
     return dl_shim_first_##name args
 
 /* The first intercepted call of the process, one per entry (each shim
@@ -60,8 +66,11 @@ int dl_shim_start(void);
 #define DL_SHIM_FIRST(ret, name, params, args)                                 \
     static __attribute__((noinline, cold)) ret dl_shim_first_##name params     \
     {                                                                          \
-        if (dl_shim_start() == DL_SHIM_ACTIVE)                                 \
+        int state_ = dl_shim_start();                                          \
+        if (state_ == DL_SHIM_ACTIVE)                                          \
             return dl_rt_##name args;                                          \
+        if (state_ == DL_SHIM_TIMED)                                           \
+            return dl_rt_timed_##name args;                                    \
         return dl_shim_real.name args;                                         \
     }
 

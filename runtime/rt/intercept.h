@@ -35,13 +35,19 @@ typedef enum dl_rt_mode {
  * first call's mode. */
 dl_rt_mode dl_rt_init(const cl_icd_dispatch *real);
 
+/* Whether the shim must call dl_rt_timed_<name> instead of dl_rt_<name>
+ * (DL_STATS: the runtime accounts its own time, rt_self.c).  Fixed by
+ * dl_rt_init(). */
+int dl_rt_timed(void);
+
 /* Prints the dlayout-stats line now if DL_STATS is set and it was not
  * printed yet (dl_rt_init registers it with atexit; the ICD layer can also
  * call it from its destructor). */
 void dl_rt_print_stats(void);
 
 /* The dl_rt_ function of every entry of interpose/entries.def, in its
- * order, generated from it (by interpose/gen_entries.py). */
+ * order, and its dl_rt_timed_ form, generated from it (by
+ * interpose/gen_entries.py). */
 #include "intercept_entries.h"
 
 #endif

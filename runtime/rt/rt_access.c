@@ -83,7 +83,7 @@ static cl_int access_end(access *a, cl_uint nmem, const cl_mem *mems,
         }
     rt_unlock();
     if (a->blocking && err == CL_SUCCESS && *a->event)
-        err = dl_cl.clWaitForEvents(1, a->event);
+        err = rt_fwd.clWaitForEvents(1, a->event);
     if (a->own)
         dl_cl.clReleaseEvent(a->own);
     rt_events_free(&a->joined);

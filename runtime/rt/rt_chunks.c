@@ -348,7 +348,7 @@ static cl_int enqueue_chunk(const launch_call *c, cl_kernel xform,
             list[nl++] = plan->ready[j][i];
     size_t offset = (c->offset ? c->offset[0] : 0) + plan->chunk[i].first;
     size_t global = plan->chunk[i].count;
-    cl_int err = dl_cl.clEnqueueNDRangeKernel(
+    cl_int err = rt_fwd.clEnqueueNDRangeKernel(
         c->queue, i < plan->gathered ? xform : c->kernel, 1, &offset, &global,
         c->local, nl, nl ? list : NULL, ev);
     free(list);

@@ -212,7 +212,7 @@ cl_context dl_rt_clCreateContext(
     void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
     void *user_data, cl_int *errcode_ret)
 {
-    cl_context context = dl_cl.clCreateContext(
+    cl_context context = rt_fwd.clCreateContext(
         properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
     context_created(context);
     return context;
@@ -223,7 +223,7 @@ cl_context dl_rt_clCreateContextFromType(
     void(CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
     void *user_data, cl_int *errcode_ret)
 {
-    cl_context context = dl_cl.clCreateContextFromType(
+    cl_context context = rt_fwd.clCreateContextFromType(
         properties, device_type, pfn_notify, user_data, errcode_ret);
     context_created(context);
     return context;
@@ -231,7 +231,7 @@ cl_context dl_rt_clCreateContextFromType(
 
 cl_int dl_rt_clRetainContext(cl_context context)
 {
-    cl_int err = dl_cl.clRetainContext(context);
+    cl_int err = rt_fwd.clRetainContext(context);
     if (err != CL_SUCCESS)
         return err;
     rt_lock();
@@ -249,5 +249,5 @@ cl_int dl_rt_clReleaseContext(cl_context context)
     if (c && c->counted && c->refs > 0 && --c->refs == 0)
         context_close(c);
     rt_unlock();
-    return dl_cl.clReleaseContext(context);
+    return rt_fwd.clReleaseContext(context);
 }

@@ -19,7 +19,8 @@
  *   last layer;
  * - the queue's table is a complete one: not the placeholder of a
  *   cl_khr_icd 2 driver, whose entries the loader keeps elsewhere.
- * Otherwise, and for every other call, dl_cl's entry is used. */
+ * Otherwise, and for every other call, dl_cl's entry is used; under
+ * DL_STATS rt_fwd's, which times the call (rt_self.c). */
 #define _GNU_SOURCE /* dladdr, secure_getenv */
 #include "rt_memo.h"
 
@@ -80,6 +81,8 @@ static const cl_icd_dispatch *direct_table(cl_command_queue queue)
 
 cl_api_clEnqueueNDRangeKernel rt_memo_enqueue(cl_command_queue queue)
 {
+    if (dl_rt_timed()) /* DL_STATS: the timed forward (rt_self.c) */
+        return rt_fwd.clEnqueueNDRangeKernel;
     const cl_icd_dispatch *table = direct_table(queue);
     if (table && table->clEnqueueNDRangeKernel)
         return table->clEnqueueNDRangeKernel;

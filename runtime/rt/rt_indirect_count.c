@@ -213,6 +213,7 @@ static void *counter(void *arg)
         pthread_mutex_unlock(&lock);
         count_once(j);
         free_job(j);
+        rt_stats_thread_done(); /* the thread never ends: per job */
         pthread_mutex_lock(&lock);
         if (--busy == 0 && !done)
             pthread_cond_broadcast(&idle);
@@ -312,6 +313,7 @@ static void drain(void)
         pthread_mutex_unlock(&lock);
         count_once(j);
         free_job(j);
+        rt_stats_thread_done(); /* the thread never ends: per job */
         pthread_mutex_lock(&lock);
     }
     while (busy)

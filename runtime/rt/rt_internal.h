@@ -426,6 +426,12 @@ typedef struct rt_stats {
     /* Job swapping by trip count (rt_tripswap.c): plannings started,
      * launches run with the jobs sorted. */
     uint64_t trip_plans, trip_launches;
+    /* dlayout's own time (rt_self.c, only with DL_STATS): wall time inside
+     * the intercepted calls less their forwards, and the part of it the
+     * tuner waited for launch times; CPU time of its threads
+     * (rt_stats_thread_done); conversions' time as the tuner's probes
+     * measured it (dl_tuner_own_times). */
+    uint64_t self_ns, tuner_wait_ns, thread_cpu_ns, device_ns;
 } rt_stats;
 
 typedef struct rt_state {
@@ -481,6 +487,19 @@ void rt_stats_register(void);
 void rt_stats_ran_transformed(rt_kernel *k);
 /* The stats line, without newline. */
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size);
+/* At the end of each of dlayout's threads (or after each job of one that
+ * never ends): adds its CPU time since the last call to thread_cpu_ns. */
+void rt_stats_thread_done(void);
+
+/* rt_self.c: where the runtime forwards the program's own command (the
+ * real call an intercepted entry stands for): dl_cl's entries, or with
+ * DL_STATS entries that also time it.  dlayout's own calls use dl_cl. */
+extern __attribute__((visibility("hidden"))) cl_icd_dispatch rt_fwd;
+/* Once dl_cl holds the real entry points: rt_fwd copies them. */
+void rt_self_init(void);
+/* With DL_STATS, after rt_self_init: from now on the forwards are timed,
+ * and dl_rt_timed() says so to the shim. */
+void rt_self_start(void);
 
 /* ------------------------------------------------ between the rt_ files */
 

@@ -202,8 +202,8 @@ static const char *enqueue(const launch_call *c, rt_kernel *k, cl_kernel kernel,
     const cl_event *w = rt_events_join(&joined, nwait, wait, &order, &nw);
     const size_t *local = x && x->local ? x->local : c->local;
     if (*err == CL_SUCCESS)
-        *err = dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, 1, c->offset,
-                                            c->global, local, nw, w, ev);
+        *err = rt_fwd.clEnqueueNDRangeKernel(c->queue, kernel, 1, c->offset,
+                                             c->global, local, nw, w, ev);
     if (*err == CL_SUCCESS && *ev) {
         for (cl_uint i = 0; i < k->nargs; i++) {
             cl_mem m = rt_launch_arg_mem(k, i);

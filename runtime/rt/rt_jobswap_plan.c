@@ -527,6 +527,7 @@ static void *plan_thread(void *arg)
     rt_jobswap_plan *p = arg;
     plan(p);
     rt_jobswap_plan_free(p);
+    rt_stats_thread_done();
     rt_irregular_flight(-1);
     return NULL;
 }
@@ -556,6 +557,7 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
                                       : "the index buffer's read failed");
     store(p, RT_PATH_ASIS, NULL, NULL, NULL);
     rt_jobswap_plan_free(p);
+    rt_stats_thread_done();
     rt_irregular_flight(-1);
 }
 

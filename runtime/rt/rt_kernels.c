@@ -178,7 +178,7 @@ static void track_kernel(cl_kernel kernel)
 cl_kernel dl_rt_clCreateKernel(cl_program program, const char *kernel_name,
                                cl_int *errcode_ret)
 {
-    cl_kernel kernel = dl_cl.clCreateKernel(program, kernel_name, errcode_ret);
+    cl_kernel kernel = rt_fwd.clCreateKernel(program, kernel_name, errcode_ret);
     if (kernel && RT_LOAD(dl_rt.annotated))
         track_kernel(kernel);
     return kernel;
@@ -190,7 +190,7 @@ cl_int dl_rt_clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
 {
     cl_uint n = 0;
     cl_int err =
-        dl_cl.clCreateKernelsInProgram(program, num_kernels, kernels, &n);
+        rt_fwd.clCreateKernelsInProgram(program, num_kernels, kernels, &n);
     if (num_kernels_ret)
         *num_kernels_ret = n;
     if (err == CL_SUCCESS && kernels && RT_LOAD(dl_rt.annotated))
@@ -236,7 +236,7 @@ static __attribute__((noinline)) cl_int
 set_arg_slow(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
              const void *arg_value, rt_arg *a)
 {
-    cl_int err = dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
+    cl_int err = rt_fwd.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
     if (err != CL_SUCCESS)
         return err;
     free(a->heap);
@@ -292,7 +292,7 @@ static inline cl_int set_arg(rt_kernel *k, cl_uint arg_index, size_t arg_size,
     memcpy(a->inline_value, &v, sizeof v);
     a->size = arg_size;
     cl_int err =
-        dl_cl.clSetKernelArg(k->kernel, arg_index, arg_size, arg_value);
+        rt_fwd.clSetKernelArg(k->kernel, arg_index, arg_size, arg_value);
     if (__builtin_expect(err != CL_SUCCESS, 0))
         return set_arg_failed(a, err);
     __asm__("" : "+r"(err)); /* return it as it is: saves a zeroing */
@@ -308,7 +308,7 @@ set_kernel_arg_lookup(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
 {
     rt_kernel *k = rt_kernel_get(kernel);
     if (!k || arg_index >= k->nargs)
-        return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
+        return rt_fwd.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
     return set_arg(k, arg_index, arg_size, arg_value);
 }
 
@@ -319,18 +319,19 @@ cl_int dl_rt_clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
     if (__builtin_expect(
             __atomic_load_n(&k->kernel, __ATOMIC_ACQUIRE) != kernel, 0)) {
         if (!RT_LOAD(dl_rt.annotated))
-            return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
+            return rt_fwd.clSetKernelArg(kernel, arg_index, arg_size,
+                                         arg_value);
         return set_kernel_arg_lookup(kernel, arg_index, arg_size, arg_value);
     }
     if (arg_index >= k->nargs)
-        return dl_cl.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
+        return rt_fwd.clSetKernelArg(kernel, arg_index, arg_size, arg_value);
     return set_arg(k, arg_index, arg_size, arg_value);
 }
 
 cl_int dl_rt_clReleaseKernel(cl_kernel kernel)
 {
     if (!RT_LOAD(dl_rt.annotated))
-        return dl_cl.clReleaseKernel(kernel);
+        return rt_fwd.clReleaseKernel(kernel);
     rt_lock();
     rt_kernel *k = rt_kernel_find(kernel);
     cl_uint refs = 0;
@@ -342,5 +343,5 @@ cl_int dl_rt_clReleaseKernel(cl_kernel kernel)
         free_kernel(k);
     }
     rt_unlock();
-    return dl_cl.clReleaseKernel(kernel);
+    return rt_fwd.clReleaseKernel(kernel);
 }

@@ -330,15 +330,15 @@ static cl_int real_launch(const launch_call *c, const rt_kernel *k,
                      "(0, %zu), local %s",
                      k->name, shape.global[0], shape.global[1], shape.offset[1],
                      shape.has_local ? "(T, L/T)" : "left to OpenCL");
-        return dl_cl.clEnqueueNDRangeKernel(
+        return rt_fwd.clEnqueueNDRangeKernel(
             c->queue, kernel, 2, shape.offset, shape.global,
             shape.has_local ? shape.local : NULL, nwait, wait, event);
     }
     if (c->task)
-        return dl_cl.clEnqueueTask(c->queue, kernel, nwait, wait, event);
-    return dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
-                                        c->offset, c->global, c->local, nwait,
-                                        wait, event);
+        return rt_fwd.clEnqueueTask(c->queue, kernel, nwait, wait, event);
+    return rt_fwd.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
+                                         c->offset, c->global, c->local, nwait,
+                                         wait, event);
 }
 
 /* A kernel dlayout does not know (created before any annotated program):
@@ -843,7 +843,7 @@ dl_rt_clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel,
     }
     if (!RT_LOAD(dl_rt.annotated)) {
         RT_ADD(dl_rt.stats.launches, 1);
-        return dl_cl.clEnqueueNDRangeKernel(
+        return rt_fwd.clEnqueueNDRangeKernel(
             command_queue, kernel, work_dim, global_work_offset,
             global_work_size, local_work_size, num_events_in_wait_list,
             event_wait_list, event);
@@ -863,16 +863,16 @@ cl_int dl_rt_clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
         cl_event own;
         cl_event *ev = rt_memo_call_begin(&k->memo, event, &own);
         cl_int err =
-            dl_cl.clEnqueueTask(command_queue, k->memo.run_kernel,
-                                num_events_in_wait_list, event_wait_list, ev);
+            rt_fwd.clEnqueueTask(command_queue, k->memo.run_kernel,
+                                 num_events_in_wait_list, event_wait_list, ev);
         rt_memo_call_end(&k->memo, err, event, own);
         return err;
     }
     RT_ADD(dl_rt.stats.launches, 1);
     if (!RT_LOAD(dl_rt.annotated))
-        return dl_cl.clEnqueueTask(command_queue, kernel,
-                                   num_events_in_wait_list, event_wait_list,
-                                   event);
+        return rt_fwd.clEnqueueTask(command_queue, kernel,
+                                    num_events_in_wait_list, event_wait_list,
+                                    event);
     launch_call c = {.queue = command_queue, .kernel = kernel, .task = 1};
     return launch(&c, num_events_in_wait_list, event_wait_list, event);
 }

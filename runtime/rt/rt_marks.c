@@ -55,8 +55,8 @@ cl_mem dl_rt_clCreateImage(cl_context context, cl_mem_flags flags,
                            cl_int *errcode_ret)
 {
     pin_viewed(image_desc);
-    return dl_cl.clCreateImage(context, flags, image_format, image_desc,
-                               host_ptr, errcode_ret);
+    return rt_fwd.clCreateImage(context, flags, image_format, image_desc,
+                                host_ptr, errcode_ret);
 }
 
 cl_mem dl_rt_clCreateImageWithProperties(cl_context context,
@@ -67,16 +67,16 @@ cl_mem dl_rt_clCreateImageWithProperties(cl_context context,
                                          void *host_ptr, cl_int *errcode_ret)
 {
     pin_viewed(image_desc);
-    return dl_cl.clCreateImageWithProperties(context, properties, flags,
-                                             image_format, image_desc, host_ptr,
-                                             errcode_ret);
+    return rt_fwd.clCreateImageWithProperties(context, properties, flags,
+                                              image_format, image_desc,
+                                              host_ptr, errcode_ret);
 }
 
 cl_mem dl_rt_clCreateFromGLBuffer(cl_context context, cl_mem_flags flags,
                                   cl_GLuint bufobj, cl_int *errcode_ret)
 {
     cl_mem mem =
-        dl_cl.clCreateFromGLBuffer(context, flags, bufobj, errcode_ret);
+        rt_fwd.clCreateFromGLBuffer(context, flags, bufobj, errcode_ret);
     if (mem) {
         rt_lock();
         rt_buffer *b = rt_buffer_get(mem);
@@ -113,7 +113,7 @@ static void run_as_written(cl_kernel kernel, cl_uint index, const char *why)
 cl_int dl_rt_clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
                                       const void *arg_value)
 {
-    cl_int err = dl_cl.clSetKernelArgSVMPointer(kernel, arg_index, arg_value);
+    cl_int err = rt_fwd.clSetKernelArgSVMPointer(kernel, arg_index, arg_value);
     if (err == CL_SUCCESS && RT_LOAD(dl_rt.annotated))
         run_as_written(kernel, arg_index,
                        "an argument is an SVM pointer "
@@ -126,8 +126,8 @@ cl_int dl_rt_clSetKernelExecInfo(cl_kernel kernel,
                                  size_t param_value_size,
                                  const void *param_value)
 {
-    cl_int err = dl_cl.clSetKernelExecInfo(kernel, param_name, param_value_size,
-                                           param_value);
+    cl_int err = rt_fwd.clSetKernelExecInfo(kernel, param_name,
+                                            param_value_size, param_value);
     if (err == CL_SUCCESS && RT_LOAD(dl_rt.annotated))
         run_as_written(kernel, (cl_uint)-1,
                        "it may use SVM its arguments do not show "
@@ -148,9 +148,9 @@ cl_int dl_rt_clCompileProgram(cl_program program, cl_uint num_devices,
     DL_LOG_INFO("a program compiled with clCompileProgram runs as written: "
                 "dlayout activates only programs built from source by "
                 "clBuildProgram");
-    return dl_cl.clCompileProgram(program, num_devices, device_list, options,
-                                  num_input_headers, input_headers,
-                                  header_include_names, pfn_notify, user_data);
+    return rt_fwd.clCompileProgram(program, num_devices, device_list, options,
+                                   num_input_headers, input_headers,
+                                   header_include_names, pfn_notify, user_data);
 }
 
 cl_program dl_rt_clLinkProgram(cl_context context, cl_uint num_devices,
@@ -164,9 +164,9 @@ cl_program dl_rt_clLinkProgram(cl_context context, cl_uint num_devices,
     DL_LOG_INFO("a program linked by clLinkProgram runs as written: dlayout "
                 "activates only programs built from source by "
                 "clBuildProgram");
-    return dl_cl.clLinkProgram(context, num_devices, device_list, options,
-                               num_input_programs, input_programs, pfn_notify,
-                               user_data, errcode_ret);
+    return rt_fwd.clLinkProgram(context, num_devices, device_list, options,
+                                num_input_programs, input_programs, pfn_notify,
+                                user_data, errcode_ret);
 }
 
 cl_program dl_rt_clCreateProgramWithIL(cl_context context, const void *il,
@@ -174,5 +174,5 @@ cl_program dl_rt_clCreateProgramWithIL(cl_context context, const void *il,
 {
     DL_LOG_INFO("a program made from IL runs as written: dlayout reads "
                 "annotations in OpenCL C source only");
-    return dl_cl.clCreateProgramWithIL(context, il, length, errcode_ret);
+    return rt_fwd.clCreateProgramWithIL(context, il, length, errcode_ret);
 }

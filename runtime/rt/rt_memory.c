@@ -21,7 +21,7 @@ cl_mem dl_rt_clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
                             void *host_ptr, cl_int *errcode_ret)
 {
     return forget_reused(
-        dl_cl.clCreateBuffer(context, flags, size, host_ptr, errcode_ret));
+        rt_fwd.clCreateBuffer(context, flags, size, host_ptr, errcode_ret));
 }
 
 cl_mem dl_rt_clCreateBufferWithProperties(cl_context context,
@@ -29,7 +29,7 @@ cl_mem dl_rt_clCreateBufferWithProperties(cl_context context,
                                           cl_mem_flags flags, size_t size,
                                           void *host_ptr, cl_int *errcode_ret)
 {
-    return forget_reused(dl_cl.clCreateBufferWithProperties(
+    return forget_reused(rt_fwd.clCreateBufferWithProperties(
         context, properties, flags, size, host_ptr, errcode_ret));
 }
 
@@ -38,8 +38,8 @@ cl_mem dl_rt_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                const void *buffer_create_info,
                                cl_int *errcode_ret)
 {
-    cl_mem mem = dl_cl.clCreateSubBuffer(buffer, flags, buffer_create_type,
-                                         buffer_create_info, errcode_ret);
+    cl_mem mem = rt_fwd.clCreateSubBuffer(buffer, flags, buffer_create_type,
+                                          buffer_create_info, errcode_ret);
     if (mem) { /* rare: always tracked, see rt_launch.c apply() */
         rt_lock();
         rt_buffer *stale = rt_buffer_find(mem);
@@ -58,5 +58,5 @@ cl_mem dl_rt_clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
  * then the business of the sub-buffers' accesses, as always. */
 cl_int dl_rt_clReleaseMemObject(cl_mem memobj)
 {
-    return dl_cl.clReleaseMemObject(memobj);
+    return rt_fwd.clReleaseMemObject(memobj);
 }

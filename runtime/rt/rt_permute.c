@@ -176,9 +176,9 @@ static int aliased(const rt_kernel *k, const cl_uint *params,
 static cl_int enqueue(const launch_call *c, cl_uint n, const cl_event *w,
                       cl_event *ev)
 {
-    return dl_cl.clEnqueueNDRangeKernel(c->queue, c->kernel, c->work_dim,
-                                        c->offset, c->global, c->local, n, w,
-                                        ev);
+    return rt_fwd.clEnqueueNDRangeKernel(c->queue, c->kernel, c->work_dim,
+                                         c->offset, c->global, c->local, n, w,
+                                         ev);
 }
 
 /* How the launch's work-items read P: its range (1-D launches), else

@@ -170,6 +170,7 @@ static void *plan_thread(void *arg)
     pm->queue = NULL;
     rt_permute_unref(pm);
     rt_unlock();
+    rt_stats_thread_done();
     rt_irregular_flight(-1);
     return NULL;
 }

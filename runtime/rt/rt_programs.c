@@ -212,8 +212,8 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
         valid = strings[i] != NULL;
     char *source = valid ? join_source(count, strings, lengths, &len) : NULL;
     if (!source) /* invalid arguments (the real call says so) or no memory */
-        return dl_cl.clCreateProgramWithSource(context, count, strings, lengths,
-                                               errcode_ret);
+        return rt_fwd.clCreateProgramWithSource(context, count, strings,
+                                                lengths, errcode_ret);
 
     char name[64];
     snprintf(name, sizeof name, "%016" PRIx64 ".cl",
@@ -245,7 +245,7 @@ cl_program dl_rt_clCreateProgramWithSource(cl_context context, cl_uint count,
 
     const char *text = source;
     cl_program program =
-        dl_cl.clCreateProgramWithSource(context, 1, &text, &len, errcode_ret);
+        rt_fwd.clCreateProgramWithSource(context, 1, &text, &len, errcode_ret);
     dl_annot_program *annot = NULL;
     if (program && label &&
         (dl_annot_parse(source, len, label, &annot) != DL_SUCCESS ||
@@ -529,16 +529,16 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
                             void *user_data)
 {
     if (!RT_LOAD(dl_rt.annotated))
-        return dl_cl.clBuildProgram(program, num_devices, device_list, options,
-                                    pfn_notify, user_data);
+        return rt_fwd.clBuildProgram(program, num_devices, device_list, options,
+                                     pfn_notify, user_data);
     rt_lock();
     rt_program *p = rt_program_find(program);
     if (p)
         p->refs++;
     rt_unlock();
     if (!p)
-        return dl_cl.clBuildProgram(program, num_devices, device_list, options,
-                                    pfn_notify, user_data);
+        return rt_fwd.clBuildProgram(program, num_devices, device_list, options,
+                                     pfn_notify, user_data);
 
     /* asta(auto) targets take the device's tile from its calibration, if
      * one is cached (read before the lock; nothing is measured here). */
@@ -573,8 +573,8 @@ cl_int dl_rt_clBuildProgram(cl_program program, cl_uint num_devices,
     free(calib);
 
     uint64_t t0 = dl_now_ns();
-    cl_int err = dl_cl.clBuildProgram(program, num_devices, device_list,
-                                      options, pfn_notify, user_data);
+    cl_int err = rt_fwd.clBuildProgram(program, num_devices, device_list,
+                                       options, pfn_notify, user_data);
     uint64_t t1 = dl_now_ns();
     rt_lock();
     p->build_ns = t1 - t0;
@@ -756,7 +756,7 @@ cl_program rt_program_xform_flat(rt_program *p)
 cl_int dl_rt_clReleaseProgram(cl_program program)
 {
     if (!RT_LOAD(dl_rt.annotated))
-        return dl_cl.clReleaseProgram(program);
+        return rt_fwd.clReleaseProgram(program);
     rt_lock();
     rt_program *p = rt_program_find(program);
     cl_uint refs = 0;
@@ -768,5 +768,5 @@ cl_int dl_rt_clReleaseProgram(cl_program program)
         rt_program_unref(p);
     }
     rt_unlock();
-    return dl_cl.clReleaseProgram(program);
+    return rt_fwd.clReleaseProgram(program);
 }

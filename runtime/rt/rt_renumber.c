@@ -284,9 +284,9 @@ static cl_int enqueue(const launch_call *c, const rt_kernel *k,
     cl_event *ev = event ? event : &own;
     cl_int err = r ? bind(k, f, r, 1) : CL_SUCCESS;
     if (err == CL_SUCCESS)
-        err = dl_cl.clEnqueueNDRangeKernel(c->queue, c->kernel, c->work_dim,
-                                           c->offset, c->global, c->local, n, w,
-                                           ev);
+        err = rt_fwd.clEnqueueNDRangeKernel(c->queue, c->kernel, c->work_dim,
+                                            c->offset, c->global, c->local, n,
+                                            w, ev);
     if (r && bind(k, f, r, 0) != CL_SUCCESS)
         DL_LOG_ERROR("kernel '%s': its arguments could not be put back after "
                      "a renumbered launch",

@@ -407,10 +407,10 @@ static cl_int enqueue(const launch_call *c, rt_kernel *k, gather_job *jobs,
     int chunked = n && (plan->overlap || plan->gathered < plan->count);
     err = chunked ? rt_chunks_enqueue(c, kernel, plan, n, nw, w, ev)
           : c->task
-              ? dl_cl.clEnqueueTask(c->queue, kernel, nw, w, ev)
-              : dl_cl.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
-                                             c->offset, c->global, c->local, nw,
-                                             w, ev);
+              ? rt_fwd.clEnqueueTask(c->queue, kernel, nw, w, ev)
+              : rt_fwd.clEnqueueNDRangeKernel(c->queue, kernel, c->work_dim,
+                                              c->offset, c->global, c->local,
+                                              nw, w, ev);
     dl_tuner_probe_launched(probe, err == CL_SUCCESS ? *ev : NULL, n > 0);
     if (err == CL_SUCCESS && *ev)
         for (cl_uint i = 0; i < k->nargs; i++) {

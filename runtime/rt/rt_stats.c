@@ -2,13 +2,21 @@
  * exit with DL_STATS (after the DL_COALESCING report, if any).
  * marshal_enqueue_ms is host time spent enqueueing conversions (plans and
  * their first compilation included), not the device's time converting:
- * dlayout adds no synchronisation just to time the device. */
+ * dlayout adds no synchronisation just to time the device.  dlayout's own
+ * cost: self_ms (host time inside the intercepted calls less the
+ * program's forwarded commands, rt_self.c), of it tuner_wait_ms (the
+ * tuner waiting for launch times: the device runs the program's own
+ * kernels meanwhile), thread_cpu_ms (CPU time of its planning threads
+ * that ended and of its counting thread's finished jobs) and device_ms (the
+ * conversions the tuner's probes timed: only those, with the events they
+ * have anyway). */
 #include "rt_indirect.h"
 #include "rt_internal.h"
 #include "rt_memo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 void dl_rt_get_stats(rt_stats *out)
@@ -35,6 +43,8 @@ void dl_rt_get_stats(rt_stats *out)
     RT_GET(irregular_plans)
     RT_GET(trip_plans)
     RT_GET(trip_launches)
+    RT_GET(self_ns)
+    RT_GET(thread_cpu_ns)
 #undef RT_GET
     /* The memos' launches not yet retired into the counters.  Only the
      * mutex: rt_lock() would also invalidate every memo. */
@@ -45,9 +55,12 @@ void dl_rt_get_stats(rt_stats *out)
             rt_memo_count(&k->memo, out);
     pthread_mutex_unlock(&dl_rt.lock);
     out->decided_transform = out->decided_plain = 0;
-    if (dl_rt.tuner)
+    out->device_ns = out->tuner_wait_ns = 0;
+    if (dl_rt.tuner) {
         dl_tuner_counts(dl_rt.tuner, &out->decided_transform,
                         &out->decided_plain);
+        dl_tuner_own_times(dl_rt.tuner, &out->device_ns, &out->tuner_wait_ns);
+    }
 }
 
 int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
@@ -62,7 +75,8 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         "reorder_invalidations=%llu chunked_launches=%llu "
         "overlapped_gathers=%llu partial_launches=%llu "
         "permutations_applied=%llu permutations_restored=%llu "
-        "irregular_plans=%llu trip_plans=%llu trip_launches=%llu",
+        "irregular_plans=%llu trip_plans=%llu trip_launches=%llu "
+        "self_ms=%.3f tuner_wait_ms=%.3f thread_cpu_ms=%.3f device_ms=%.3f",
         (unsigned long long)s->programs_annotated,
         (unsigned long long)s->kernels_planned,
         (unsigned long long)s->kernels_transformed,
@@ -80,8 +94,9 @@ int dl_rt_format_stats(const rt_stats *s, char *buf, size_t size)
         (unsigned long long)s->permutations_applied,
         (unsigned long long)s->permutations_restored,
         (unsigned long long)s->irregular_plans,
-        (unsigned long long)s->trip_plans,
-        (unsigned long long)s->trip_launches);
+        (unsigned long long)s->trip_plans, (unsigned long long)s->trip_launches,
+        (double)s->self_ns / 1e6, (double)s->tuner_wait_ns / 1e6,
+        (double)s->thread_cpu_ns / 1e6, (double)s->device_ns / 1e6);
 }
 
 void rt_stats_ran_transformed(rt_kernel *k)
@@ -91,6 +106,19 @@ void rt_stats_ran_transformed(rt_kernel *k)
         return;
     p->ran[k->annot_index] = 1;
     RT_ADD(dl_rt.stats.kernels_transformed, 1);
+}
+
+/* The CPU time of this thread added to thread_cpu_ns so far. */
+static __thread uint64_t thread_counted_ns;
+
+void rt_stats_thread_done(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return;
+    uint64_t ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    RT_ADD(dl_rt.stats.thread_cpu_ns, ns - thread_counted_ns);
+    thread_counted_ns = ns;
 }
 
 static int printed;
@@ -113,7 +141,7 @@ void dl_rt_print_stats(void)
     if (!dl_rt.controls.stats)
         return;
     rt_stats s;
-    char line[512];
+    char line[640];
     dl_rt_get_stats(&s);
     dl_rt_format_stats(&s, line, sizeof line);
     fprintf(stderr, "%s\n", line);

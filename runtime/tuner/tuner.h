@@ -169,6 +169,13 @@ void dl_tuner_forget(dl_tuner *tuner, const void *kernel);
  * decided_plain=M).  A switch back counts as one more plain decision. */
 void dl_tuner_counts(const dl_tuner *tuner, uint64_t *decided_transform,
                      uint64_t *decided_plain);
+/* The stats line's device_ms and tuner_wait_ms: the sum of every
+ * conversion time reported so far, whatever its pattern (the device's
+ * time where the probe's queue profiles, else the completion callbacks',
+ * tuner_timing.h), and the time dl_tuner_choose waited for launch times
+ * to come back. */
+void dl_tuner_own_times(const dl_tuner *tuner, uint64_t *conversion_ns,
+                        uint64_t *wait_ns);
 
 /* What the tuner holds of the variant's kernel time for the pattern
  * named by `ticket` (the fastest sample while probing, then a moving

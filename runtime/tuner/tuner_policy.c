@@ -72,6 +72,8 @@ struct dl_tuner {
     const void *last_kernel;
     uint64_t next_id;
     uint64_t decided_transform, decided_plain;
+    uint64_t conversion_ns; /* every conversion time reported */
+    uint64_t wait_ns;       /* spent in wait_for */
 };
 
 void dl_tuner_config_defaults(dl_tuner_config *c)
@@ -414,13 +416,11 @@ static int plain_timed(const dl_tuner *t, const dl_tuner_entry *e)
     return e->plain_n >= 1;
 }
 
-/* Waits until `done(e)` (see above). */
+/* Waits until `done(e)` (see above); wait_for times it. */
 static dl_tuner_entry *
-wait_for(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
-         int (*done)(const dl_tuner *, const dl_tuner_entry *))
+wait_reports(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
+             int (*done)(const dl_tuner *, const dl_tuner_entry *))
 {
-    if (t->cfg.clock || t->wait_failed || done(t, e))
-        return e;
     uint64_t id = e->id, seen = t->reports;
     uint64_t silence = PROBE_SILENCE_NS;
     if (p && p->plain_ns > 0 && 3.0 * p->plain_ns > (double)silence)
@@ -445,6 +445,18 @@ wait_for(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
             return e;
         }
     }
+}
+
+static dl_tuner_entry *
+wait_for(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
+         int (*done)(const dl_tuner *, const dl_tuner_entry *))
+{
+    if (t->cfg.clock || t->wait_failed || done(t, e))
+        return e;
+    uint64_t start = dl_now_ns();
+    e = wait_reports(t, e, p, done);
+    t->wait_ns += dl_now_ns() - start;
+    return e;
 }
 
 static int plain_all_timed(const dl_tuner *t, const dl_tuner_entry *e)
@@ -678,6 +690,7 @@ unsigned dl_tuner_measured(dl_tuner *t, uint64_t ticket, int transformed,
 void dl_tuner_report_conversion(dl_tuner *t, uint64_t ticket, uint64_t ns)
 {
     pthread_mutex_lock(&t->lock);
+    t->conversion_ns += ns;
     dl_tuner_entry *e = entry_by_ticket(t, ticket);
     if (e && !e->first_conv_seen) {
         e->first_conv_seen = 1;
@@ -739,6 +752,15 @@ void dl_tuner_counts(const dl_tuner *t, uint64_t *decided_transform,
         *decided_transform = t->decided_transform;
     if (decided_plain)
         *decided_plain = t->decided_plain;
+    pthread_mutex_unlock((pthread_mutex_t *)&t->lock);
+}
+
+void dl_tuner_own_times(const dl_tuner *t, uint64_t *conversion_ns,
+                        uint64_t *wait_ns)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&t->lock);
+    *conversion_ns = t->conversion_ns;
+    *wait_ns = t->wait_ns;
     pthread_mutex_unlock((pthread_mutex_t *)&t->lock);
 }
 

@@ -4,14 +4,18 @@ and fails unless
 
 * both runs exit with status 0 and print byte-identical stdout;
 * the run under dl-run prints exactly one `dlayout-stats:` line on stderr
-  whose counts match every --expect (KEY=N, KEY>=N or KEY<=N);
+  whose counts match every --expect (KEY=N, KEY>=N, KEY<=N or KEY>N; N
+  may have decimals);
+* with --expect-own-time, dlayout's own time in that line is some and
+  within the run's: 0 < self_ms < its wall time, tuner_wait_ms <=
+  self_ms, thread_cpu_ms <= its CPU time;
 * its stderr holds exactly one dlayout warning naming each
   --expect-warning-at location, and no other dlayout warning or error.
 
 usage: run_scenario.py --dl-run PATH [--layer] [--disable] [--env K=V]...
            [--expect KEY=N]... [--expect-warning-at FILE:TEXT]...
            [--allow-message TEXT]... [--expect-message TEXT]...
-           [--stats-optional] [--inject FILE]
+           [--stats-optional] [--inject FILE] [--expect-own-time]
            -- PROGRAM [ARGS...]
 
 --expect-warning-at FILE:TEXT names the first line of FILE that contains
@@ -31,14 +35,18 @@ calibration's warning is always accepted.
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 STATS = re.compile(r"^dlayout-stats:((?: [a-z_]+=[0-9.]+)+)\s*$")
 DLAYOUT_MESSAGE = re.compile(r"^dlayout: (warning|error): ")
-EXPECT = re.compile(r"^([a-z_]+)(=|>=|<=)([0-9]+)$")
+EXPECT = re.compile(r"^([a-z_]+)(=|>=|<=|>)([0-9.]+)$")
+# The wall and CPU milliseconds of the last run().
+LAST_RUN = {}
 
 
 def fail(message):
@@ -55,11 +63,16 @@ def clean_env():
 
 def run(label, argv, env, timeout):
     print("$ " + " ".join(argv))
+    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.time()
     try:
         proc = subprocess.run(argv, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=timeout)
     except subprocess.TimeoutExpired:
         fail("%s run timed out after %d s" % (label, timeout))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_RUN["wall_ms"] = (time.time() - start) * 1e3
+    LAST_RUN["cpu_ms"] = (after.ru_utime + after.ru_stime -
+                          before.ru_utime - before.ru_stime) * 1e3
     stdout = proc.stdout.decode("utf-8", "replace")
     stderr = proc.stderr.decode("utf-8", "replace")
     print("--- %s stdout ---\n%s--- %s stderr ---\n%s" %
@@ -104,13 +117,32 @@ def check_expectations(stats, expects):
         match = EXPECT.match(spec)
         if not match:
             fail("bad --expect " + spec)
-        key, op, want = match.group(1), match.group(2), int(match.group(3))
+        key, op, want = match.group(1), match.group(2), float(match.group(3))
         if key not in stats:
             fail("stats line has no %s" % key)
         got = stats[key]
-        ok = {"=": got == want, ">=": got >= want, "<=": got <= want}[op]
+        ok = {"=": got == want, ">=": got >= want, "<=": got <= want,
+              ">": got > want}[op]
         if not ok:
-            fail("stats: expected %s%s%d, got %s" % (key, op, want, got))
+            fail("stats: expected %s%s%s, got %s" % (key, op, match.group(3),
+                                                     got))
+
+
+def check_own_time(stats, run):
+    """dlayout's own time: some, and within the run's (no timing beyond
+    these bounds)."""
+    for key in ("self_ms", "tuner_wait_ms", "thread_cpu_ms", "device_ms"):
+        if key not in stats:
+            fail("stats line has no %s" % key)
+    if not 0 < stats["self_ms"] < run["wall_ms"]:
+        fail("self_ms=%s not within (0, %.3f), the run's wall time" %
+             (stats["self_ms"], run["wall_ms"]))
+    if stats["tuner_wait_ms"] > stats["self_ms"]:
+        fail("tuner_wait_ms=%s above self_ms=%s" %
+             (stats["tuner_wait_ms"], stats["self_ms"]))
+    if stats["thread_cpu_ms"] > run["cpu_ms"]:
+        fail("thread_cpu_ms=%s above the run's CPU time %.3f" %
+             (stats["thread_cpu_ms"], run["cpu_ms"]))
 
 
 # A calibration on a busy machine says so (tuner_keep.c): the machine's
@@ -159,6 +191,7 @@ def main():
     parser.add_argument("--allow-message", action="append", default=[])
     parser.add_argument("--expect-message", action="append", default=[])
     parser.add_argument("--stats-optional", action="store_true")
+    parser.add_argument("--expect-own-time", action="store_true")
     parser.add_argument("--inject")
     parser.add_argument("--timeout", type=int, default=240)
     parser.add_argument("program", nargs="+")
@@ -198,6 +231,10 @@ def main():
     stats = parse_stats(dl_err, args.stats_optional)
     if stats is not None:
         check_expectations(stats, args.expect)
+    if args.expect_own_time:
+        if stats is None:
+            fail("--expect-own-time without a stats line")
+        check_own_time(stats, LAST_RUN)
     check_messages(dl_err, [warning_line(s) for s in args.expect_warning_at],
                    args.allow_message)
     for text in args.expect_message:

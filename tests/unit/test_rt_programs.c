@@ -1,10 +1,13 @@
 /* test_rt_programs.c - program sources and builds under the runtime:
  * activation macros, rejected annotations, a failing activated build,
  * DL_POLICY=never, DL_DUMP_DIR / DL_INJECT_DIR by content hash, the build
- * callback, clCreateKernelsInProgram and the stats line. */
+ * callback, clCreateKernelsInProgram and the stats line (its thread CPU
+ * time included). */
 #include "test_rt_common.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <time.h>
 
 static int group_setup(void **state)
 {
@@ -595,8 +598,12 @@ static void test_stats_line(void **state)
                   .bytes_marshaled = 6,
                   .marshal_ns = 7500000,
                   .declined = 8,
-                  .plain_launches = 9};
-    char line[512];
+                  .plain_launches = 9,
+                  .self_ns = 1250000,
+                  .tuner_wait_ns = 1000000,
+                  .thread_cpu_ns = 2000000,
+                  .device_ns = 500000};
+    char line[640];
     dl_rt_format_stats(&s, line, sizeof line);
     const char *want = "dlayout-stats: programs_annotated=1 "
                        "kernels_planned=2 kernels_transformed=1 launches=3 "
@@ -604,6 +611,54 @@ static void test_stats_line(void **state)
                        "marshal_enqueue_ms=7.500 declined=8";
     if (strncmp(line, want, strlen(want)) != 0)
         fail_msg("stats line '%s'", line);
+    /* dlayout's own time ends the line (rt_self.c). */
+    const char *own = " self_ms=1.250 tuner_wait_ms=1.000 thread_cpu_ms=2.000 "
+                      "device_ms=0.500";
+    size_t n = strlen(line), m = strlen(own);
+    if (n < m || strcmp(line + n - m, own) != 0)
+        fail_msg("stats line '%s'", line);
+}
+
+/* A thread of dlayout's adds the CPU time it used to thread_cpu_ms when
+ * it ends (rt_stats_thread_done), once: a second call adds only what it
+ * used since. */
+static void *busy_thread(void *arg)
+{
+    volatile uint64_t *sink = arg;
+    struct timespec ts, until;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &until);
+    until.tv_nsec += 2000000; /* 2 ms of CPU */
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    do {
+        for (int i = 0; i < 1000; i++)
+            *sink += (uint64_t)i;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    } while (ts.tv_sec < until.tv_sec ||
+             (ts.tv_sec == until.tv_sec && ts.tv_nsec < until.tv_nsec));
+    rt_stats_thread_done();
+    rt_stats s;
+    dl_rt_get_stats(&s);
+    sink[1] = s.thread_cpu_ns;
+    rt_stats_thread_done();
+    return NULL;
+}
+
+static void test_stats_thread_cpu(void **state)
+{
+    (void)state;
+    RT_SNAP(before);
+    uint64_t sink[2] = {0, 0};
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, busy_thread, sink), 0);
+    pthread_join(t, NULL);
+    RT_SNAP(after);
+    uint64_t first = sink[1] - before.thread_cpu_ns;
+    assert_true(first >= 2000000);
+    /* The second call added only the few instructions in between. */
+    assert_true(after.thread_cpu_ns - sink[1] < first);
 }
 
 int main(void)
@@ -623,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_plain_program_untracked),
         cmocka_unit_test(test_binary_is_plain),
         cmocka_unit_test(test_stats_line),
+        cmocka_unit_test(test_stats_thread_cpu),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

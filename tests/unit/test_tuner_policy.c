@@ -509,6 +509,12 @@ static void test_late_and_stale_reports(void **state)
     dl_tuner_report_kernel(t, c3.ticket, 1, 1 * MS); /* stale: ignored */
     dl_tuner_report_conversion(t, c3.ticket, 1 * MS);
     dl_tuner_report_kernel(t, 0, 1, 1 * MS);
+    /* The stats' device_ms counts every conversion reported, stale or
+     * not; the 1 s wait for the missing times above is tuner_wait_ms. */
+    uint64_t conv_ns = 0, wait_ns = 0;
+    dl_tuner_own_times(t, &conv_ns, &wait_ns);
+    assert_true(conv_ns == 1 * MS);
+    assert_true(wait_ns > 0);
     c1 = dl_tuner_choose(t, &l); /* a fresh pattern */
     assert_false(c1.transform);
     assert_true(c1.measure);
@@ -593,6 +599,9 @@ static void test_probe_start_waits_for_plain_times(void **state)
     assert_false(dl_tuner_choose(lt.tuner, &l).transform); /* waits */
     counts(&(sim){.tuner = lt.tuner}, 0, 1);
     pthread_join(th, NULL);
+    uint64_t conv_ns = 1, wait_ns = 0; /* the wait is the stats' */
+    dl_tuner_own_times(lt.tuner, &conv_ns, &wait_ns);
+    assert_true(conv_ns == 0 && wait_ns > 0);
     dl_tuner_destroy(lt.tuner);
 }
 
