@@ -5,10 +5,17 @@
  * K comes from the build options. */
 //DL: v1 indirect: read x[col[gid * K + j]] for(j < K)
 //DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_ell_rows
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void ell_rows(__global const float *val, __global const int *col,
                        __global const float *x, __global float *y
 #ifdef DL_ACTIVE_ell_rows
 , __global const float *dl_gather_x_col
+#endif
+#ifdef DL_JOBSWAP_ell_rows
+, __global const uint *dl_job
 #endif
 )
 {
@@ -30,13 +37,23 @@ __kernel void ell_rows(__global const float *val, __global const int *col,
 
 #endif
 }
+#ifdef DL_JOBSWAP_ell_rows
+#undef get_global_id
+#endif
 
 //DL: v1 indirect: read x[perm[gid] + 1]
 //DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_permute
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void permute(__global const float *x, __global const int *perm,
                       __global float *out
 #ifdef DL_ACTIVE_permute
 , __global const float *dl_gather_x_perm
+#endif
+#ifdef DL_JOBSWAP_permute
+, __global const uint *dl_job
 #endif
 )
 {
@@ -52,6 +69,9 @@ __kernel void permute(__global const float *x, __global const int *perm,
 
 #endif
 }
+#ifdef DL_JOBSWAP_permute
+#undef get_global_id
+#endif
 
 __kernel void scale_x(__global float *x, float a)
 {

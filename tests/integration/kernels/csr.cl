@@ -3,6 +3,7 @@
  * annotation and the DL_ACTIVE_csr_spmv branch, which reads
  * dl_gather_x_col[k] = x[col[k]], gathered by the runtime over all of col. */
 //DL: v1 indirect: read x[col[k]] for(k in rowptr[gid] .. rowptr[gid + 1])
+//DL: v1 jobs: by rowptr[gid + 1] - rowptr[gid]
 #ifdef DL_JOBSWAP_csr_spmv
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))

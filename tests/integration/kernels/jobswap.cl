@@ -2,6 +2,7 @@
 // x through col, one entry a work-item, with a guard for the range's tail,
 // and has the job-swapped form; `fenced` has a barrier: no such form.
 //DL: v1 indirect: read x[col[gid]]
+//DL: v1 launch: chunks
 #ifdef DL_JOBSWAP_swap
 #define get_global_id(d) \
     ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))

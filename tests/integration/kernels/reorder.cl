@@ -5,10 +5,18 @@
  * col are unchanged.  scale_x writes x (a kernel write).  K comes from the
  * build options. */
 //DL: v1 indirect: read x[col[j * N + gid]] for(j < K)
+//DL: v1 launch: chunks
+#ifdef DL_JOBSWAP_ell_spmv
+#define get_global_id(d) \
+    ((d) == 0 ? (size_t)dl_job[get_global_id(0)] : get_global_id(d))
+#endif
 __kernel void ell_spmv(__global const float *val, __global const int *col,
                        __global const float *x, __global float *y, int N
 #ifdef DL_ACTIVE_ell_spmv
 , __global const float *dl_gather_x_col
+#endif
+#ifdef DL_JOBSWAP_ell_spmv
+, __global const uint *dl_job
 #endif
 )
 {
@@ -34,6 +42,9 @@ __kernel void ell_spmv(__global const float *val, __global const int *col,
 
 #endif
 }
+#ifdef DL_JOBSWAP_ell_spmv
+#undef get_global_id
+#endif
 
 __kernel void scale_x(__global float *x, float a)
 {
