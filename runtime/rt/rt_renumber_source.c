@@ -1,6 +1,7 @@
 /* rt_renumber_source.c - the kernel source as the program's own build
- * sees it (rt_renumber_form.h): dl-annotate's `#ifdef DL_ACTIVE_<k>` and
- * `#ifdef DL_JOBSWAP_<k>` branches are for dlayout's variants, never
+ * sees it (rt_renumber_form.h): dl-annotate's `#ifdef DL_ACTIVE_<k>`,
+ * `#elif defined(DL_SHARE_<k>)` and `#ifdef DL_JOBSWAP_<k>` branches are
+ * for dlayout's variants, never
  * defined there, so their lines are blanked before the kernel is read;
  * every other conditional keeps both branches (all their uses are then
  * checked, which is conservative). */
@@ -61,6 +62,25 @@ static int left_out(const cond *stack, int depth)
     return 0;
 }
 
+/* Whether s[i..end) is `defined(DL_...)` or `defined DL_...`, alone. */
+static int elif_defined_dl(const char *s, size_t i, size_t end)
+{
+    i = skip_blanks(s, i, end);
+    if (!word_is(s, i, end, "defined"))
+        return 0;
+    i = skip_blanks(s, i + 7, end);
+    int paren = i < end && s[i] == '(';
+    i = skip_blanks(s, i + paren, end);
+    if (i + 3 > end || memcmp(s + i, "DL_", 3))
+        return 0;
+    while (i < end && ident_char(s[i]))
+        i++;
+    i = skip_blanks(s, i, end);
+    if (paren && (i >= end || s[i++] != ')'))
+        return 0;
+    return skip_blanks(s, i, end) == end;
+}
+
 /* A directive at s[i..end) (after its '#'): the stack follows it; 0 for a
  * conditional on a DL_ macro that is not understood. */
 static int follow(const char *s, size_t i, size_t end, cond *stack, int *depth)
@@ -76,7 +96,11 @@ static int follow(const char *s, size_t i, size_t end, cond *stack, int *depth)
             return 0;
         stack[(*depth)++] = (cond){dl ? 1 + neg : 0, 0};
     } else if (word_is(s, i, end, "elif")) {
-        if (!*depth || stack[*depth - 1].dl)
+        /* dl-annotate's shared form: `#elif defined(DL_SHARE_<k>)` after
+         * the DL_ACTIVE_ branch, as undefined there as the #ifdef. */
+        if (!*depth ||
+            (stack[*depth - 1].dl &&
+             !(stack[*depth - 1].dl == 1 && elif_defined_dl(s, i + 4, end))))
             return 0;
     } else if (word_is(s, i, end, "else")) {
         if (!*depth)

@@ -33,6 +33,7 @@ KERNELS = {
     "jobswap.cl": [],
     "offset_da.cl": ["--layout", "da"],
     "reorder.cl": ["-DK=1"],
+    "sharing.cl": ["-DK=1"],
     "tripswap.cl": [],
 }
 
@@ -130,7 +131,9 @@ def strip(text):
                   r"\\\n[^\n]*\n#endif\n", "", text)
     text = re.sub(r"\n#ifdef DL_JOBSWAP_(\w+)\n#undef get_global_id\n"
                   r"#endif", "", text)
-    # the parameters: gather arrays, then the job map
+    # the parameters: the shared form's (last), gather arrays, the job map
+    text = re.sub(r"#ifdef DL_SHARE_(\w+)\n(?:, [^\n]*\n)+#endif\n", "",
+                  text)
     text = re.sub(r"\n#ifdef DL_ACTIVE_(\w+)\n(?:, [^\n]*\n)+#endif\n"
                   r"(?:#ifdef DL_JOBSWAP_\1\n, [^\n]*\n#endif\n)?", "", text)
     text = re.sub(r"\n#ifdef DL_JOBSWAP_(\w+)\n, [^\n]*\n#endif\n", "",

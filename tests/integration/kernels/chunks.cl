@@ -17,6 +17,10 @@ __kernel void ell_rows(__global const float *val, __global const int *col,
 #ifdef DL_JOBSWAP_ell_rows
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_ell_rows
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_ell_rows
@@ -25,6 +29,18 @@ __kernel void ell_rows(__global const float *val, __global const int *col,
     float s = 0.0f;
     for (int j = 0; j < K; j++)
         s += val[row * K + j] * dl_gather_x_col[row * K + j];
+    y[row] = s;
+
+#elif defined(DL_SHARE_ell_rows)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    size_t row = get_global_id(0);
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[row * K + j] * dl_share[col[row * K + j]];
     y[row] = s;
 
 #else

@@ -63,6 +63,10 @@ __kernel void sym_spmv(__global const float *val, __global const int *col,
 #ifdef DL_JOBSWAP_sym_spmv
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_sym_spmv
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_sym_spmv
@@ -73,6 +77,20 @@ __kernel void sym_spmv(__global const float *val, __global const int *col,
     float s = 0.0f;
     for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
         s += val[k] * dl_gather_x_col[k];
+    y[row] = mul * s;
+
+#elif defined(DL_SHARE_sym_spmv)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int row = get_global_id(0);
+    if (row >= rows)
+        return;
+    float s = 0.0f;
+    for (int k = rowptr[row]; k < rowptr[row + 1]; k++)
+        s += val[k] * dl_share[col[k]];
     y[row] = mul * s;
 
 #else

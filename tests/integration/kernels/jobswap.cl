@@ -15,6 +15,10 @@ __kernel void swap(__global const float *x, __global const int *col,
 #ifdef DL_JOBSWAP_swap
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_swap
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_swap
@@ -25,6 +29,20 @@ __kernel void swap(__global const float *x, __global const int *col,
     float s = 0.0f;
     for (int r = 0; r < 3; r++)
         s = s * 0.5f + dl_gather_x_col[i] * (float)(r + 1);
+    y[i] = s + (float)get_global_id(0) * 0.25f;
+
+#elif defined(DL_SHARE_swap)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    float s = 0.0f;
+    for (int r = 0; r < 3; r++)
+        s = s * 0.5f + dl_share[col[i]] * (float)(r + 1);
     y[i] = s + (float)get_global_id(0) * 0.25f;
 
 #else

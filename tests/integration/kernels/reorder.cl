@@ -18,6 +18,10 @@ __kernel void ell_spmv(__global const float *val, __global const int *col,
 #ifdef DL_JOBSWAP_ell_spmv
 , __global const uint *dl_job
 #endif
+#ifdef DL_SHARE_ell_spmv
+, __global const uint *dl_block_pos, __global const uint *dl_block_size
+, __local float *dl_share
+#endif
 )
 {
 #ifdef DL_ACTIVE_ell_spmv
@@ -28,6 +32,20 @@ __kernel void ell_spmv(__global const float *val, __global const int *col,
     float s = 0.0f;
     for (int j = 0; j < K; j++)
         s += val[j * N + gid] * dl_gather_x_col[j * N + gid];
+    y[gid] = s;
+
+#elif defined(DL_SHARE_ell_spmv)
+    for (uint dl_i = get_local_id(0);
+         dl_i < dl_block_size[get_group_id(0)];
+         dl_i += get_local_size(0))
+        dl_share[dl_i] = x[dl_block_pos[get_group_id(0)] + dl_i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int gid = get_global_id(0);
+    if (gid >= N)
+        return;
+    float s = 0.0f;
+    for (int j = 0; j < K; j++)
+        s += val[j * N + gid] * dl_share[col[j * N + gid]];
     y[gid] = s;
 
 #else
