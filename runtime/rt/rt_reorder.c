@@ -550,17 +550,22 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         rt_unlock();
         return 0;
     }
+    rt_events order = {0};
+    rt_lock();
+    why = order_args(c, k, &order);
+    rt_unlock();
+    /* A plain launch under auto: the analyser's sample reads before it
+     * (and before a measured launch's start), so that it is counted while
+     * the launch runs. */
+    if (!why && !tc.transform && tuned() && rt_reorder_predict_wanted(k, sig))
+        rt_reorder_predict_before(c, k, sig, nwait, wait, &order);
     dl_tuner_probe *probe = tc.measure
                                 ? dl_tuner_probe_begin(dl_rt.tuner, tc.ticket,
                                                        c->queue, nwait, wait)
                                 : NULL;
-    rt_events order = {0};
     rt_chunk_plan plan;
     rt_chunks_plan(c, k, jobs, tc.transform ? n : 0, &plan);
     plan.probed = probe != NULL;
-    rt_lock();
-    why = order_args(c, k, &order);
-    rt_unlock();
     if (!why && tc.transform) {
         why = prepare(c, k, jobs, n, nwait, wait, &order, &plan);
         rt_events gathers = {0}; /* overlapped: none (never probed) */
@@ -570,16 +575,12 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
         dl_tuner_probe_converted(probe, gathers.n, gathers.ev);
         rt_events_free(&gathers);
     }
-    /* A plain launch under auto: the analyser's sample reads after it. */
-    int sample =
-        !why && !tc.transform && tuned() && rt_reorder_predict_wanted(k, sig);
-    cl_event sampled = NULL, *ev = event ? event : sample ? &sampled : NULL;
     if (!why) {
         rt_lock();
         if (tc.transform)
             store(c, jobs, n);
         *err = enqueue(c, k, jobs, tc.transform ? n : 0, nwait, wait, &order,
-                       &plan, probe, ev);
+                       &plan, probe, event);
         if (*err == CL_SUCCESS && tc.transform)
             rt_stats_ran_transformed(k);
         rt_unlock();
@@ -591,10 +592,6 @@ int rt_reorder_launch(const launch_call *c, rt_kernel *k, cl_uint nwait,
             dl_tuner_note_conversion(dl_rt.tuner, tc.ticket);
         if (*err == CL_SUCCESS)
             rt_chunks_time(c, k, &plan);
-        if (sample && *err == CL_SUCCESS)
-            rt_reorder_predict_launched(c, k, sig, *ev);
-        if (sampled)
-            dl_cl.clReleaseEvent(sampled);
     } else
         dl_tuner_probe_launched(probe, NULL, 0);
     rt_chunks_free(&plan);

@@ -68,6 +68,8 @@ static void counted(rt_job *j, dl_status st, const dl_coalesce_counts *c)
     if (last && s->forgotten)
         free(s);
     pthread_mutex_unlock(&lock);
+    if (last) /* a launch waiting for plain times may stop waiting */
+        dl_tuner_wake(dl_rt.tuner);
     if (last)
         DL_LOG_DEBUG("reorder: a sample counted: %llu warp-accesses, %llu -> "
                      "%llu transactions%s",
@@ -77,8 +79,9 @@ static void counted(rt_job *j, dl_status st, const dl_coalesce_counts *c)
                      failed ? " (a read failed: not used)" : "");
 }
 
-void rt_reorder_predict_launched(const launch_call *c, const rt_kernel *k,
-                                 uint64_t sig, cl_event launched)
+/* The reads of the sample, after `after` (NULL: in the queue's order). */
+static void enqueue_reads(const launch_call *c, const rt_kernel *k,
+                          uint64_t sig, cl_event after)
 {
     cl_device_id dev = NULL;
     if (dl_cl.clGetCommandQueueInfo(c->queue, CL_QUEUE_DEVICE, sizeof dev, &dev,
@@ -101,7 +104,7 @@ void rt_reorder_predict_launched(const launch_call *c, const rt_kernel *k,
         pthread_mutex_lock(&lock);
         s->pending++;
         pthread_mutex_unlock(&lock);
-        why = rt_indirect_read(c, k, r, launched, RT_PREDICT_THREADS, &proto);
+        why = rt_indirect_read(c, k, r, after, RT_PREDICT_THREADS, &proto);
         if (why) /* not enqueued: its count never comes */
             counted(&(rt_job){.owner = s}, DL_INVALID_ARGUMENT,
                     &(dl_coalesce_counts){0});
@@ -110,6 +113,28 @@ void rt_reorder_predict_launched(const launch_call *c, const rt_kernel *k,
         DL_LOG_DEBUG("reorder: kernel '%s': no predicted transactions: %s",
                      k->name, why);
     counted(&(rt_job){.owner = s}, DL_SUCCESS, &(dl_coalesce_counts){0});
+}
+
+void rt_reorder_predict_before(const launch_call *c, const rt_kernel *k,
+                               uint64_t sig, cl_uint nwait,
+                               const cl_event *wait, const rt_events *order)
+{
+    rt_events joined = {0};
+    cl_uint n = 0;
+    const cl_event *w = rt_events_join(&joined, nwait, wait, order, &n);
+    cl_event after = NULL;
+    if (n && dl_cl.clEnqueueMarkerWithWaitList(c->queue, n, w, &after) !=
+                 CL_SUCCESS) {
+        DL_LOG_DEBUG("reorder: kernel '%s': no predicted transactions: no "
+                     "marker for the launch's wait list",
+                     k->name);
+        rt_events_free(&joined);
+        return;
+    }
+    rt_events_free(&joined);
+    enqueue_reads(c, k, sig, after);
+    if (after)
+        dl_cl.clReleaseEvent(after);
 }
 
 void rt_reorder_predicted(const rt_kernel *k, uint64_t sig, double *before,

@@ -74,9 +74,11 @@ typedef struct dl_tuner_prediction {
     double regather_share;
     const char *regathered;
     /* Where set, the tuner calls it (under its own lock) for a fresh copy
-     * of the prediction after it waited for plain times before a probe:
-     * the transactions may have been counted meanwhile.  It must take no
-     * lock the tuner's callers hold and call no OpenCL. */
+     * of the prediction while and after it waits for plain times before
+     * a probe: the transactions may have been counted meanwhile (the
+     * counter then calls dl_tuner_wake), and a count that declines ends
+     * the wait.  It must take no lock the tuner's callers hold and call
+     * no OpenCL. */
     void (*refresh)(struct dl_tuner_prediction *p);
     /* Set by the runtime where it knows the transformed form loses on
      * this device (the flat ASTA index on a CPU, rt_decide.c): a new
@@ -161,6 +163,10 @@ void dl_tuner_report_conversion(dl_tuner *tuner, uint64_t ticket, uint64_t ns);
 /* Every transformed launch, measured or not, that converted some buffer
  * first: tells how often launches pay a conversion (cheap, untimed). */
 void dl_tuner_note_conversion(dl_tuner *tuner, uint64_t ticket);
+/* A prediction's refresh may say more now (the analyser counted a
+ * sample): a launch waiting for plain times reads it again, and stops
+ * waiting if it declines the pattern. */
+void dl_tuner_wake(dl_tuner *tuner);
 /* The kernel is gone (its handle may be reused): drop its entries.  Late
  * reports with their tickets are ignored. */
 void dl_tuner_forget(dl_tuner *tuner, const void *kernel);

@@ -416,10 +416,25 @@ static int plain_timed(const dl_tuner *t, const dl_tuner_entry *e)
     return e->plain_n >= 1;
 }
 
-/* Waits until `done(e)` (see above); wait_for times it. */
+/* Whether the analyser's count, arrived since `p` was taken (the launch
+ * waits for plain times meanwhile: dl_tuner_wake), declines the pattern
+ * without a probe: then the wait for plain times ends, since no probe
+ * will need them. */
+static int count_declines(const dl_tuner *t, const dl_tuner_prediction *p)
+{
+    char why[TUNER_WHY_MAX];
+    if (!p || !p->refresh)
+        return 0;
+    dl_tuner_prediction fresh = *p;
+    p->refresh(&fresh);
+    return dl_tuner_saving_too_low(&fresh, t->cfg.min_saving, why, sizeof why);
+}
+
+/* Waits until `done(e)` (see above), or for plain times (`plain`) until
+ * the count declines; wait_for times it. */
 static dl_tuner_entry *
 wait_reports(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
-             int (*done)(const dl_tuner *, const dl_tuner_entry *))
+             int (*done)(const dl_tuner *, const dl_tuner_entry *), int plain)
 {
     uint64_t id = e->id, seen = t->reports;
     uint64_t silence = PROBE_SILENCE_NS;
@@ -430,7 +445,7 @@ wait_reports(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
     for (;;) {
         int rc = pthread_cond_timedwait(&t->reported, &t->lock, &until);
         e = entry_by_ticket(t, id);
-        if (!e || done(t, e))
+        if (!e || done(t, e) || (plain && count_declines(t, p)))
             return e;
         if (t->reports != seen) { /* progress: wait on */
             seen = t->reports;
@@ -449,12 +464,13 @@ wait_reports(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
 
 static dl_tuner_entry *
 wait_for(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
-         int (*done)(const dl_tuner *, const dl_tuner_entry *))
+         int (*done)(const dl_tuner *, const dl_tuner_entry *), int plain)
 {
-    if (t->cfg.clock || t->wait_failed || done(t, e))
+    if (t->cfg.clock || t->wait_failed || done(t, e) ||
+        (plain && count_declines(t, p)))
         return e;
     uint64_t start = dl_now_ns();
-    e = wait_reports(t, e, p, done);
+    e = wait_reports(t, e, p, done, plain);
     t->wait_ns += dl_now_ns() - start;
     return e;
 }
@@ -474,9 +490,9 @@ static dl_tuner_entry *wait_for_plain(dl_tuner *t, dl_tuner_entry *e,
                                       const dl_tuner_prediction *p, char *why,
                                       size_t size)
 {
-    e = wait_for(t, e, p, plain_timed);
+    e = wait_for(t, e, p, plain_timed, 1);
     if (e && !probe_cannot_pay(t, e, p, why, size))
-        e = wait_for(t, e, p, plain_all_timed);
+        e = wait_for(t, e, p, plain_all_timed, 1);
     return e;
 }
 
@@ -593,7 +609,7 @@ static dl_tuner_choice choose_locked(dl_tuner *t, const dl_tuner_launch *l)
     case TRANSFORM_PROBE:
         if (e->trans_asked >= t->cfg.probe_samples &&
             e->plain_asked >= t->cfg.plain_samples &&
-            !(e = wait_for(t, e, p, probe_reported)))
+            !(e = wait_for(t, e, p, probe_reported, 0)))
             return c; /* the kernel was released meanwhile */
         if (probe_reported(t, e)) {
             judge_probe(t, e);
@@ -753,6 +769,15 @@ void dl_tuner_counts(const dl_tuner *t, uint64_t *decided_transform,
     if (decided_plain)
         *decided_plain = t->decided_plain;
     pthread_mutex_unlock((pthread_mutex_t *)&t->lock);
+}
+
+void dl_tuner_wake(dl_tuner *t)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&t->lock);
+    pthread_cond_broadcast(&t->reported);
+    pthread_mutex_unlock(&t->lock);
 }
 
 void dl_tuner_own_times(const dl_tuner *t, uint64_t *conversion_ns,
