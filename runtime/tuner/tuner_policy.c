@@ -370,8 +370,8 @@ static int regathers_outweigh(dl_tuner *t, dl_tuner_entry *e,
                               const dl_tuner_prediction *p)
 {
     char why[TUNER_WHY_MAX];
-    if (e->plain_n == 0 ||
-        !dl_tuner_regathers_outweigh(p, e->plain_ns, why, sizeof why))
+    if (!dl_tuner_regathers_outweigh(p, e->plain_n ? e->plain_ns : 0, why,
+                                     sizeof why))
         return 0;
     plain_unprobed(t, e, DEFERRED, why);
     return 1;
@@ -416,22 +416,28 @@ static int plain_timed(const dl_tuner *t, const dl_tuner_entry *e)
     return e->plain_n >= 1;
 }
 
-/* Whether the analyser's count, arrived since `p` was taken (the launch
- * waits for plain times meanwhile: dl_tuner_wake), declines the pattern
- * without a probe: then the wait for plain times ends, since no probe
- * will need them. */
-static int count_declines(const dl_tuner *t, const dl_tuner_prediction *p)
+/* Whether the prediction, with the analyser's count if it arrived since
+ * `p` was taken (the launch waits for plain times meanwhile:
+ * dl_tuner_wake), declines the pattern without a probe, whatever the
+ * plain times say: then the wait for them ends, since no probe will need
+ * them. */
+static int prediction_declines(const dl_tuner *t, const dl_tuner_entry *e,
+                               const dl_tuner_prediction *p)
 {
     char why[TUNER_WHY_MAX];
-    if (!p || !p->refresh)
+    if (!p)
         return 0;
     dl_tuner_prediction fresh = *p;
-    p->refresh(&fresh);
-    return dl_tuner_saving_too_low(&fresh, t->cfg.min_saving, why, sizeof why);
+    if (p->refresh)
+        p->refresh(&fresh);
+    return dl_tuner_saving_too_low(&fresh, t->cfg.min_saving, why,
+                                   sizeof why) ||
+           dl_tuner_regathers_outweigh(&fresh, e->plain_n ? e->plain_ns : 0,
+                                       why, sizeof why);
 }
 
 /* Waits until `done(e)` (see above), or for plain times (`plain`) until
- * the count declines; wait_for times it. */
+ * the prediction declines; wait_for times it. */
 static dl_tuner_entry *
 wait_reports(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
              int (*done)(const dl_tuner *, const dl_tuner_entry *), int plain)
@@ -445,7 +451,7 @@ wait_reports(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
     for (;;) {
         int rc = pthread_cond_timedwait(&t->reported, &t->lock, &until);
         e = entry_by_ticket(t, id);
-        if (!e || done(t, e) || (plain && count_declines(t, p)))
+        if (!e || done(t, e) || (plain && prediction_declines(t, e, p)))
             return e;
         if (t->reports != seen) { /* progress: wait on */
             seen = t->reports;
@@ -467,7 +473,7 @@ wait_for(dl_tuner *t, dl_tuner_entry *e, const dl_tuner_prediction *p,
          int (*done)(const dl_tuner *, const dl_tuner_entry *), int plain)
 {
     if (t->cfg.clock || t->wait_failed || done(t, e) ||
-        (plain && count_declines(t, p)))
+        (plain && prediction_declines(t, e, p)))
         return e;
     uint64_t start = dl_now_ns();
     e = wait_reports(t, e, p, done, plain);

@@ -60,13 +60,23 @@ static double gather_ns(const dl_tuner_prediction *p, double plain_ns)
 int dl_tuner_regathers_outweigh(const dl_tuner_prediction *p, double plain_ns,
                                 char *why, size_t size)
 {
-    if (!p || p->regather_share <= 0 || plain_ns <= 0)
+    if (!p || p->regather_share <= 0)
         return 0;
+    const char *what = p->regathered ? p->regathered : "an array it reads";
+    if (plain_ns <= 0) { /* the gather costs at least the saving */
+        if (!p->conversion_rereads || p->regather_share < 1.0)
+            return 0;
+        snprintf(why, size,
+                 "not reorganising: %s is rewritten before every launch, "
+                 "so its copy would be gathered again each time, redoing "
+                 "the reads the reorganised kernel saves; no probe",
+                 what);
+        return 1;
+    }
     double saving = plain_ns * dl_tuner_saving_share(p);
     double gather = gather_ns(p, plain_ns);
     if (saving > p->regather_share * gather)
         return 0;
-    const char *what = p->regathered ? p->regathered : "an array it reads";
     char often[64] = "every launch";
     if (p->regather_share < 0.995)
         snprintf(often, sizeof often, "%.0f%% of the launches",

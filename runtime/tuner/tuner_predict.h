@@ -26,7 +26,9 @@ int dl_tuner_saving_too_low(const dl_tuner_prediction *p, double min_saving,
  * prediction's regather_share of a gather each launch) cost at least
  * what a launch of `plain_ns` can save (the predicted share of it): then
  * trying cannot pay however long the loop, and no probe is made.  The
- * reason, in words, into why; 0 where the plain time is unknown. */
+ * reason, in words, into why.  Where the plain time is unknown (0), only
+ * where that holds for any plain time: a copy stale at every launch
+ * whose gather redoes the reads the variant saves (conversion_rereads). */
 int dl_tuner_regathers_outweigh(const dl_tuner_prediction *p, double plain_ns,
                                 char *why, size_t size);
 

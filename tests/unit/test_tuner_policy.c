@@ -674,6 +674,32 @@ static void test_counted_decline_waits_for_nothing(void **state)
     dl_tuner_destroy(t);
 }
 
+/* A loop that rewrites the vector it reads before every launch (the
+ * iterated SpMV of issue 20): each gather would redo the reads the
+ * variant saves, which no plain time can outweigh, so the launch that
+ * would wait for plain times defers the probe without waiting, although
+ * no plain time ever comes. */
+static void test_regathers_wait_for_nothing(void **state)
+{
+    (void)state;
+    dl_tuner_prediction stale = {.first_ns = 35.0 * MS,
+                                 .conversion_ns = 1.0 * MS,
+                                 .conversion_rereads = 1,
+                                 .regather_share = 1.0,
+                                 .regathered = "x"};
+    dl_tuner *t = make(DL_POLICY_AUTO);
+    dl_tuner_launch l = {&kernel_a, "a", 5, &stale, 0};
+    assert_true(dl_tuner_choose(t, &l).measure);
+    assert_true(dl_tuner_choose(t, &l).measure);
+    for (int i = 2; i < 20; i++)
+        assert_false(dl_tuner_choose(t, &l).transform);
+    counts(&(sim){.tuner = t}, 0, 1);
+    uint64_t conv_ns = 0, wait_ns = 1;
+    dl_tuner_own_times(t, &conv_ns, &wait_ns);
+    assert_true(wait_ns == 0);
+    dl_tuner_destroy(t);
+}
+
 /* The counting thread's side: the count arrives 30 ms into the wait, and
  * wakes the tuner.  The plain times come only if the launch still waits
  * 5 s later (`rescued`): far less than the 30 s of silence it would
@@ -855,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_probe_start_waits_for_every_plain_time),
         cmocka_unit_test(test_counted_decline_waits_for_nothing),
         cmocka_unit_test(test_count_ends_plain_wait),
+        cmocka_unit_test(test_regathers_wait_for_nothing),
         cmocka_unit_test(test_plain_reason_never_probes),
         cmocka_unit_test(test_policy_always_never),
         cmocka_unit_test(test_unseen_launches),
