@@ -60,7 +60,8 @@ int rt_job_watch(rt_job *j);
  * non-blocking read of the entries of reference r's index buffer that
  * the launch's first `sample` work-items read (0: all of them; a sample
  * reads the first loop step only where all steps would read more than
- * RT_SAMPLE_ENTRIES), as a job like `proto` (into, geometry, counted,
+ * RT_SAMPLE_ENTRIES, and of a row-bounded loop's P the first
+ * RT_SAMPLE_ENTRIES entries), as a job like `proto` (into, geometry, counted,
  * owner).  NULL, or why not (nothing enqueued). */
 #define RT_SAMPLE_ENTRIES (1u << 18)
 

@@ -2,8 +2,9 @@
  * reference in a row-bounded loop (CSR): work-item t reads P[k] + c for k
  * from B[lo(t)] to E[hi(t)] - 1.  Which entries of P that is only the
  * bounds array's contents say, so the job reads the bounds the launch
- * uses and all of P (P's read waits on the bounds' read), and the count
- * walks each warp's rows step by step (dl_coalesce_count_rows). */
+ * uses and all of P, or a sample's first RT_SAMPLE_ENTRIES entries of it
+ * (P's read waits on the bounds' read), and the count walks each warp's
+ * rows step by step (dl_coalesce_count_rows). */
 #include "rt_indirect.h"
 #include "rt_indirect_count.h"
 
@@ -63,9 +64,15 @@ rt_job *rt_rows_job(const launch_call *c, const rt_kernel *k,
         *why = bounds_window(&range, &threads, b_bytes / bsz, &first, &count);
     if (*why)
         return NULL;
+    /* A sample reads P from its start, at most RT_SAMPLE_ENTRIES: the
+     * sampled rows' entries beyond are inactive lanes (the graph loops'
+     * pagerank: P 32 MB, its first 16,384 rows' entries within 1 MB). */
+    size_t entries = p_bytes / isz;
+    if (sample && entries > RT_SAMPLE_ENTRIES)
+        entries = RT_SAMPLE_ENTRIES;
     rt_job *j = calloc(1, sizeof *j);
     if (j) {
-        j->host = malloc(p_bytes / isz * isz);
+        j->host = malloc(entries * isz);
         j->bounds = malloc(count * bsz);
     }
     if (!j || !j->host || !j->bounds) {
@@ -79,7 +86,7 @@ rt_job *rt_rows_job(const launch_call *c, const rt_kernel *k,
                                range.offset};
     j->type = r->via_type;
     j->first = 0;
-    j->count = p_bytes / isz;
+    j->count = entries;
     j->rows = 1;
     j->btype = r->rows[0].type;
     j->bfirst = first;
