@@ -3,43 +3,15 @@
  * names A or P otherwise, so the kernel's body is read too (with the
  * annotation scanner's lexer, runtime/annot/clsource.h).  Conservative:
  * each A of the set may appear only as A[P[...]], P only inside that,
- * and none in a preprocessor line (a macro could hide another use). */
+ * and none in a preprocessor line (a macro could hide another use).  The
+ * source is read as the program's own build sees it (rt_source.h):
+ * dl-annotate's branches for dlayout's variants are left out. */
 #include "clsource.h"
 #include "rt_permute.h"
+#include "rt_source.h"
 
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Whether `word` stands as a whole identifier in [s, s + len). */
-static int names_word(const char *s, size_t len, const char *word)
-{
-    size_t w = strlen(word);
-    for (size_t i = 0; i + w <= len; i++) {
-        if (memcmp(s + i, word, w) != 0)
-            continue;
-        int before =
-            i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
-        int after = i + w < len &&
-                    (isalnum((unsigned char)s[i + w]) || s[i + w] == '_');
-        if (!before && !after)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether one of the set's names stands as a whole identifier in
- * [s, s + len). */
-static int names_one(const char *s, size_t len, const rt_permute_names *n)
-{
-    if (names_word(s, len, n->p))
-        return 1;
-    for (unsigned i = 0; i < n->na; i++)
-        if (names_word(s, len, n->a[i]))
-            return 1;
-    return 0;
-}
 
 /* Whether token t is one of the arrays. */
 static int is_array(dl_clsrc_token t, const rt_permute_names *n)
@@ -50,28 +22,15 @@ static int is_array(dl_clsrc_token t, const rt_permute_names *n)
     return 0;
 }
 
-/* Whether a preprocessor line (first non-blank '#', with its splices)
- * names an array or p. */
+/* Whether a preprocessor line the build keeps names an array or p. */
 static int directive_names(const char *src, size_t len,
                            const rt_permute_names *n)
 {
-    size_t i = 0;
-    while (i < len) {
-        size_t start = i, end = i;
-        while (end < len && src[end] != '\n')
-            end++;
-        while (end < len && end > start && src[end - 1] == '\\') {
-            end++; /* a spliced line goes on */
-            while (end < len && src[end] != '\n')
-                end++;
-        }
-        size_t j = start;
-        while (j < end && (src[j] == ' ' || src[j] == '\t'))
-            j++;
-        if (j < end && src[j] == '#' && names_one(src + j, end - j, n))
+    if (rt_source_directive_names(src, len, n->p))
+        return 1;
+    for (unsigned i = 0; i < n->na; i++)
+        if (rt_source_directive_names(src, len, n->a[i]))
             return 1;
-        i = end + 1;
-    }
     return 0;
 }
 
@@ -110,64 +69,6 @@ static int body_ok(dl_clsrc_lexer *lx, const rt_permute_names *n)
         depth += dl_clsrc_is_punct(t, '{') - dl_clsrc_is_punct(t, '}');
     }
     return 1;
-}
-
-/* A directive line's word after '#' (at most 7 letters), or "". */
-static void directive_word(const char *s, size_t n, char word[8])
-{
-    size_t i = 0, w = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t'))
-        i++;
-    word[0] = 0;
-    if (i >= n || s[i] != '#')
-        return;
-    for (i++; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
-        ;
-    while (i < n && w < 7 && isalpha((unsigned char)s[i]))
-        word[w++] = s[i++];
-    word[w] = 0;
-}
-
-/* Blanks, in the copy s, the shared form's branch of `kernel`: from the
- * line "#elif defined(DL_SHARE_<kernel>)" dl-annotate writes to the
- * directive that ends it (#else, #elif or #endif at its level).  That
- * text is dlayout's own: it reads A as the groups' blocks and P inside
- * dl_share[P[...]], exact by construction (docs/annotations.md, "The
- * shared form"); the program's branches are scanned as written. */
-static void blank_share(char *s, size_t len, const char *kernel)
-{
-    char head[300];
-    snprintf(head, sizeof head, "#elif defined(DL_SHARE_%s)", kernel);
-    size_t hl = strlen(head);
-    for (size_t i = 0; i < len;) {
-        size_t end = i;
-        while (end < len && s[end] != '\n')
-            end++;
-        if (end - i < hl || memcmp(s + i, head, hl) != 0 ||
-            (end - i > hl && s[i + hl] != ' ' && s[i + hl] != '\r')) {
-            i = end + 1;
-            continue;
-        }
-        int depth = 0;
-        for (size_t l = end + 1; l < len;) {
-            size_t e = l;
-            while (e < len && s[e] != '\n')
-                e++;
-            char word[8];
-            directive_word(s + l, e - l, word);
-            if (!strncmp(word, "if", 2))
-                depth++;
-            else if (depth == 0 &&
-                     (!strcmp(word, "else") || !strcmp(word, "elif") ||
-                      !strcmp(word, "endif")))
-                break;
-            else if (!strcmp(word, "endif"))
-                depth--;
-            memset(s + l, ' ', e - l);
-            l = e + 1;
-        }
-        i = end + 1;
-    }
 }
 
 /* The kernel's one body in src: 1 if every use is A[P[...]]. */
@@ -211,14 +112,10 @@ int rt_permute_scan(const char *src, size_t len, const char *kernel,
 int rt_permute_scan_set(const char *src, size_t len, const char *kernel,
                         const rt_permute_names *n)
 {
-    if (!src || directive_names(src, len, n))
-        return 0;
-    char *copy = malloc(len ? len : 1);
-    if (!copy)
-        return 0;
-    memcpy(copy, src, len);
-    blank_share(copy, len, kernel);
-    int ok = scan(copy, len, kernel, n);
-    free(copy);
+    const char *why = NULL;
+    char *built = src ? rt_source_as_built(src, len, &why) : NULL;
+    int ok =
+        built && !directive_names(built, len, n) && scan(built, len, kernel, n);
+    free(built);
     return ok;
 }

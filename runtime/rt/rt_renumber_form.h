@@ -35,14 +35,4 @@ const char *rt_renumber_scan(const char *src, size_t len, const char *kernel,
 
 /* ----------------------------------- between rt_renumber_*.c only */
 
-/* rt_renumber_source.c: a copy of src[0..len) with the lines the
- * program's own build leaves out blanked (inside `#ifdef DL_...` up to its
- * #else or #endif, and after the #else of `#ifndef DL_...`), newlines
- * kept; NULL (with *why) if a conditional on a DL_ macro is not one of
- * those, or out of memory.  free() it. */
-char *rt_renumber_source(const char *src, size_t len, const char **why);
-
-/* Whether a preprocessor line left in src names `word`. */
-int rt_renumber_directive_names(const char *src, size_t len, const char *word);
-
 #endif

@@ -12,6 +12,7 @@
  * function is called. */
 #include "clsource.h"
 #include "rt_renumber_form.h"
+#include "rt_source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -277,7 +278,7 @@ static const char *check(const char *src, size_t len, const char *kernel,
             why = why ? why : uses(&b);
             why = why ? why : fill(&b, form);
             for (uint32_t p = 0; !why && p < sig.nparams; p++)
-                if (rt_renumber_directive_names(src, len, sig.params[p].name))
+                if (rt_source_directive_names(src, len, sig.params[p].name))
                     why = "a preprocessor line names one of its arguments";
             free(b.t);
             free(b.role);
@@ -294,10 +295,10 @@ const char *rt_renumber_scan(const char *src, size_t len, const char *kernel,
                              rt_renum_form *form)
 {
     const char *why = "no source";
-    char *plain = src ? rt_renumber_source(src, len, &why) : NULL;
+    char *plain = src ? rt_source_as_built(src, len, &why) : NULL;
     if (!plain)
         return why;
-    why = rt_renumber_directive_names(plain, len, "get_global_id")
+    why = rt_source_directive_names(plain, len, "get_global_id")
               ? "a preprocessor line names get_global_id"
               : check(plain, len, kernel, form);
     free(plain);

@@ -1,5 +1,5 @@
 /* test_renumber_scan.c - which kernels may run on a renumbered graph
- * (runtime/rt/rt_renumber_scan.c, rt_renumber_source.c): the graph loops
+ * (runtime/rt/rt_renumber_scan.c, rt_source.c): the graph loops
  * of tests/integration/kernels/graph_loops.cl qualify, with dl-annotate's
  * DL_ACTIVE_ and DL_JOBSWAP_ branches left out as the program's build
  * leaves them; the global id used as a value, a vertex array indexed

@@ -1,12 +1,12 @@
-/* rt_renumber_source.c - the kernel source as the program's own build
- * sees it (rt_renumber_form.h): dl-annotate's `#ifdef DL_ACTIVE_<k>`,
+/* rt_source.c - the kernel source as the program's own build sees it
+ * (rt_source.h): dl-annotate's `#ifdef DL_ACTIVE_<k>`,
  * `#elif defined(DL_SHARE_<k>)` and `#ifdef DL_JOBSWAP_<k>` branches are
  * for dlayout's variants, never
  * defined there, so their lines are blanked before the kernel is read;
  * every other conditional keeps both branches (all their uses are then
  * checked, which is conservative). */
 #define _GNU_SOURCE /* memmem */
-#include "rt_renumber_form.h"
+#include "rt_source.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -114,7 +114,7 @@ static int follow(const char *s, size_t i, size_t end, cond *stack, int *depth)
     return 1;
 }
 
-char *rt_renumber_source(const char *src, size_t len, const char **why)
+char *rt_source_as_built(const char *src, size_t len, const char **why)
 {
     char *out = malloc(len + 1);
     *why = "out of memory";
@@ -142,7 +142,7 @@ char *rt_renumber_source(const char *src, size_t len, const char **why)
     return out;
 }
 
-int rt_renumber_directive_names(const char *src, size_t len, const char *word)
+int rt_source_directive_names(const char *src, size_t len, const char *word)
 {
     size_t w = strlen(word);
     for (size_t i = 0; i < len;) {
