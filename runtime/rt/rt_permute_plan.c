@@ -17,7 +17,6 @@
 #include "rt_reorder.h"
 #include "rt_select.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -183,15 +182,10 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
     pm->read_status = status;
     if (!rt_irregular_flight(1))
         return; /* exiting: the pair stays as it is, unplanned */
-    pthread_attr_t attr;
-    pthread_t thread;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&thread, &attr, plan_thread, pm) != 0) {
+    if (rt_irregular_spawn(plan_thread, pm) != 0) {
         DL_LOG_ERROR("no thread to plan a permutation: it stays unplanned");
         rt_irregular_flight(-1);
     }
-    pthread_attr_destroy(&attr);
 }
 
 void rt_permute_start_plan(rt_perm *pm, cl_command_queue queue, cl_event after)

@@ -18,7 +18,6 @@
 #include "rt_jobswap_plan.h"
 #include "rt_renumber.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -311,15 +310,10 @@ static void CL_CALLBACK on_read(cl_event ev, cl_int status, void *user)
     rt_renum *r = user;
     if (!rt_irregular_flight(1))
         return; /* exiting: it stays unplanned */
-    pthread_attr_t attr;
-    pthread_t thread;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&thread, &attr, plan_thread, r) != 0) {
+    if (rt_irregular_spawn(plan_thread, r) != 0) {
         DL_LOG_ERROR("no thread to plan a renumbering: it stays unplanned");
         rt_irregular_flight(-1);
     }
-    pthread_attr_destroy(&attr);
 }
 
 /* Locked: one buffer's read into *host after `wait` (the launch's, and
